@@ -1,0 +1,1 @@
+// The BoardAPI core; see docs/architecture.md.

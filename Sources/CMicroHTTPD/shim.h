@@ -1,0 +1,27 @@
+// libmicrohttpd for Swift. MHD_start_daemon is variadic and does not import; the wrapper
+// passes every option through MHD_OPTION_ARRAY instead. Same for MHD_get_connection_info.
+#pragma once
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+static inline struct MHD_Daemon *aiden_mhd_start(unsigned int flags, uint16_t port,
+                                                 MHD_AccessHandlerCallback handler, void *handler_cls,
+                                                 struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+static inline const union MHD_ConnectionInfo *aiden_mhd_client_address(struct MHD_Connection *c) {
+    return MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+}
+
+static inline const union MHD_ConnectionInfo *aiden_mhd_connection_fd(struct MHD_Connection *c) {
+    return MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+}
+
+static inline enum MHD_Result aiden_mhd_set_timeout(struct MHD_Connection *c, unsigned int seconds) {
+    return MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}

@@ -1,0 +1,6 @@
+// libsystemd for Swift: sd_notify (sd_notifyf is variadic: format in Swift instead),
+// sd_booted, sd_watchdog_enabled and the journald priority prefixes.
+#pragma once
+#include <stdint.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>

@@ -1,0 +1,1 @@
+// The Configuration core; see docs/architecture.md.

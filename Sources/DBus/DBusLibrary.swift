@@ -1,0 +1,21 @@
+internal import CDBus
+
+/// Facts about the linked libdbus-1.
+package enum DBusLibrary {
+    /// The runtime libdbus version, as "major.minor.micro".
+    package static var version: String {
+        var major: Int32 = 0, minor: Int32 = 0, micro: Int32 = 0
+        aiden_dbus_version(&major, &minor, &micro)
+        return "\(major).\(minor).\(micro)"
+    }
+
+    /// Whether `name` is a valid D-Bus bus name, as libdbus judges it (no error object needed).
+    package static func isValidBusName(_ name: String) -> Bool {
+        dbus_validate_bus_name(name, nil) != 0
+    }
+
+    /// Whether `path` is a valid D-Bus object path.
+    package static func isValidObjectPath(_ path: String) -> Bool {
+        dbus_validate_path(path, nil) != 0
+    }
+}

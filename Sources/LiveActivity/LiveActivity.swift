@@ -1,0 +1,1 @@
+// The LiveActivity core; see docs/architecture.md.

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A leveled logger that shells take as a parameter (cores never log).
+///
+/// Lines go to a sink; the default writes `<priority>component: message` to stderr, which
+/// journald turns into the right priority (SyslogLevelPrefix=yes, the default). Tests pass a
+/// `Logger.capturing()` logger and read the lines back.
+package struct Logger: Sendable {
+    package typealias Sink = @Sendable (LogLevel, String) -> Void
+
+    package let component: String
+    package let minimumLevel: LogLevel
+    private let sink: Sink
+
+    package init(component: String, minimumLevel: LogLevel = .info, sink: @escaping Sink = Logger.stderrSink) {
+        self.component = component
+        self.minimumLevel = minimumLevel
+        self.sink = sink
+    }
+
+    /// A logger for a sub-component that shares this logger's sink and level.
+    package func child(_ name: String) -> Logger {
+        Logger(component: "\(component).\(name)", minimumLevel: minimumLevel, sink: sink)
+    }
+
+    package func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level >= minimumLevel else { return }
+        sink(level, "\(component): \(message())")
+    }
+
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+
+    /// Writes one line per call with the journald priority prefix; a single write(2) keeps
+    /// lines from concurrent threads whole.
+    package static let stderrSink: Sink = { level, line in
+        let text = "<\(level.rawValue)>\(line)\n"
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { buffer in
+            _ = write(2, buffer.baseAddress, buffer.count)
+        }
+    }
+
+    /// A logger whose lines are kept in memory, for tests.
+    package static func capturing(component: String = "test", minimumLevel: LogLevel = .debug)
+        -> (Logger, LogCapture)
+    {
+        let capture = LogCapture()
+        let logger = Logger(component: component, minimumLevel: minimumLevel) { level, line in
+            capture.append(level, line)
+        }
+        return (logger, capture)
+    }
+}
+
+/// Lines recorded by a capturing logger.
+package final class LogCapture: Sendable {
+    private let storage = Mutex<[(LogLevel, String)]>([])
+
+    package func append(_ level: LogLevel, _ line: String) {
+        storage.withLock { $0.append((level, line)) }
+    }
+
+    package var lines: [String] { storage.withLock { $0.map(\.1) } }
+
+    package func lines(at level: LogLevel) -> [String] {
+        storage.withLock { $0.filter { $0.0 == level }.map(\.1) }
+    }
+}

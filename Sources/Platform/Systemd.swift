@@ -1,0 +1,21 @@
+internal import CSystemd
+
+/// The service manager's notification protocol (sd_notify) and facts about how we were started.
+/// Every call is a no-op when not run under systemd (NOTIFY_SOCKET unset), so daemons call it freely.
+package enum Systemd {
+    /// Whether the host was booted with systemd as init.
+    package static var isBooted: Bool { sd_booted() > 0 }
+
+    /// Sends a notification such as "READY=1" or "STATUS=…". Returns whether a manager received it.
+    @discardableResult
+    package static func notify(_ state: String) -> Bool {
+        sd_notify(0, state) > 0
+    }
+
+    /// The watchdog interval requested by the unit (WatchdogSec=), in microseconds, or nil when off.
+    package static var watchdogIntervalMicroseconds: UInt64? {
+        var usec: UInt64 = 0
+        guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
+        return usec
+    }
+}

@@ -1,0 +1,1 @@
+// The WakeProtocol core; see docs/architecture.md.

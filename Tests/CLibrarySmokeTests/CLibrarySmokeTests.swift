@@ -1,0 +1,53 @@
+import Testing
+@testable import BluetoothHCI
+@testable import DBus
+@testable import HTTPClient
+@testable import HTTPServer
+@testable import Platform
+@testable import USBLink
+
+/// Each C library is linked for real: these call into it through the one shell module that imports it.
+@Suite("C libraries")
+struct CLibrarySmokeTests {
+    @Test func libmicrohttpdReportsItsVersionAndEpoll() {
+        let parts = MicroHTTPD.version.split(separator: ".")
+        #expect(parts.count >= 2, "version \(MicroHTTPD.version)")
+        #expect(Int(parts[0]) != nil)
+        #expect(MicroHTTPD.supportsEpoll)
+    }
+
+    @Test func libdbusReportsItsVersionAndValidatesNames() {
+        #expect(DBusLibrary.version.hasPrefix("1."))
+        #expect(DBusLibrary.isValidBusName("org.bluez"))
+        #expect(!DBusLibrary.isValidBusName("no dots here!"))
+        #expect(DBusLibrary.isValidObjectPath("/org/bluez/hci0"))
+        #expect(!DBusLibrary.isValidObjectPath("org/bluez/"))
+    }
+
+    @Test func libusbInitialisesAndReportsItsVersion() throws {
+        #expect(LibUSB.version.hasPrefix("1."))
+        // libusb_init succeeds even without /dev/bus/usb (no devices is not an error).
+        try LibUSB.probeContext().get()
+    }
+
+    @Test func libbluetoothParsesAndFormatsAddresses() throws {
+        let address = try #require(BluetoothAddress("00:1a:7d:da:71:13"))
+        #expect(address.bytes == [0x00, 0x1A, 0x7D, 0xDA, 0x71, 0x13])
+        #expect(address.description == "00:1A:7D:DA:71:13")
+        #expect(address.shortSuffix == "7113")
+        #expect(BluetoothAddress("00:1a:7d:da:71") == nil)
+        #expect(BluetoothAddress("zz:1a:7d:da:71:13") == nil)
+    }
+
+    @Test func libsystemdAnswersOutsideAServiceManager() {
+        // Not run as a unit in tests: NOTIFY_SOCKET is unset, so sd_notify reports no receiver.
+        #expect(Systemd.notify("STATUS=smoke test") == false)
+        _ = Systemd.isBooted  // must not crash in a container without systemd
+        #expect(Systemd.watchdogIntervalMicroseconds == nil)
+    }
+
+    @Test func libcurlReportsItsVersionAndUnixSocketSupport() {
+        #expect(Curl.version.split(separator: ".").count == 3)
+        #expect(Curl.supportsUnixSockets)
+    }
+}
