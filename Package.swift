@@ -22,8 +22,10 @@ let package = Package(
         // MARK: Pure cores
         .target(name: "WakeProtocol", swiftSettings: strict),
         .target(name: "LiveActivity", swiftSettings: strict),
-        .target(name: "Configuration", swiftSettings: strict),
-        .target(name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol"], swiftSettings: strict),
+        .target(name: "NetworkAddress", swiftSettings: strict),
+        .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
+        .target(name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol", "NetworkAddress"],
+                swiftSettings: strict),
 
         // MARK: C libraries (module map + shim header + pkg-config)
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -54,6 +56,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
+        .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CLibrarySmokeTests",
