@@ -57,6 +57,7 @@ let package = Package(
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
+        .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CLibrarySmokeTests",

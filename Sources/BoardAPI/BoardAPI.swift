@@ -1,1 +1,0 @@
-// The BoardAPI core; see docs/architecture.md.

@@ -1,0 +1,51 @@
+import NetworkAddress
+
+/// A complete HTTP request as the server shell hands it to the router: everything decided
+/// from here on is pure and testable without sockets.
+package struct HTTPRequest: Sendable, Equatable {
+    /// Who sent it: an IP peer on a TCP listener, or a local process on the agent's Unix socket.
+    package enum Peer: Sendable, Equatable, CustomStringConvertible {
+        case ip(IPAddress)
+        case unixSocket
+
+        package var description: String {
+            switch self {
+            case let .ip(address): return address.description
+            case .unixSocket: return "unix-socket"
+            }
+        }
+    }
+
+    package var method: String
+    /// The path without the query string, percent-decoded by the server.
+    package var path: String
+    /// Query parameters in order (first occurrence wins on lookup).
+    package var query: [(name: String, value: String)]
+    /// Header names lower-cased.
+    package var headers: [String: String]
+    package var body: [UInt8]
+    package var peer: Peer
+    /// The local address the request arrived on (for the Host check); nil on the Unix socket.
+    package var localAddress: IPAddress?
+
+    package init(method: String, path: String, query: [(name: String, value: String)] = [],
+                 headers: [String: String] = [:], body: [UInt8] = [], peer: Peer = .unixSocket,
+                 localAddress: IPAddress? = nil) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.body = body
+        self.peer = peer
+        self.localAddress = localAddress
+    }
+
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    package func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
+
+    package static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
+        a.method == b.method && a.path == b.path && a.query.elementsEqual(b.query, by: { $0 == $1 })
+            && a.headers == b.headers && a.body == b.body && a.peer == b.peer && a.localAddress == b.localAddress
+    }
+}

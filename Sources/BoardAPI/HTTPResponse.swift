@@ -1,0 +1,22 @@
+/// A complete HTTP response value; the server shell copies it onto the wire.
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
+    /// Header fields in the order they are sent.
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
+
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    package func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    package static func == (a: HTTPResponse, b: HTTPResponse) -> Bool {
+        a.status == b.status && a.body == b.body
+            && a.headers.elementsEqual(b.headers, by: { $0.name == $1.name && $0.value == $1.value })
+    }
+}
