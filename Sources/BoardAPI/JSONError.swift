@@ -1,0 +1,48 @@
+/// The error body every endpoint uses (CONTRACT.md §6):
+/// `{"status":"error","error":{"code":"…","message":"…","field":"…"}}`.
+package struct JSONError: Sendable, Equatable, Error {
+    package var status: Int
+    package var code: String
+    package var message: String
+    package var field: String?
+
+    package init(status: Int, code: String, message: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    /// Encoded by hand: tiny, allocation-light, and usable on paths that must not fail.
+    package var body: [UInt8] {
+        var text = "{\"status\":\"error\",\"error\":{\"code\":\(JSONString.quote(code)),\"message\":\(JSONString.quote(message))"
+        if let field { text += ",\"field\":\(JSONString.quote(field))" }
+        text += "}}"
+        return Array(text.utf8)
+    }
+
+    package var response: HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
+    }
+}
+
+/// JSON string literal encoding (RFC 8259 §7).
+package enum JSONString {
+    package static func quote(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import CMicroHTTPD
+import BoardAPI
+import NetworkAddress
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd: one daemon per listening socket, each with one internal
+/// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
+/// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response.
+package final class HTTPServer: Sendable {
+    package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    private let daemons: Mutex<[DaemonHandle]>
+    /// What each daemon listens on, in the order given.
+    package let listeners: [ListeningSocket.Kind]
+
+    /// Starts serving on every socket; on failure, nothing is left running and the sockets are closed.
+    package init(sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
+                 handler: @escaping Handler) throws(HTTPServerError) {
+        var started: [DaemonHandle] = []
+        for (index, socket) in sockets.enumerated() {
+            let context = ServerContext(handler: handler, limits: limits,
+                                        isUnixSocket: { if case .unix = socket.kind { true } else { false } }())
+            guard let daemon = DaemonHandle.start(socket: socket, context: context, limits: limits) else {
+                started.forEach { $0.stop() }
+                for remaining in sockets[index...] { close(remaining.descriptor) }
+                throw HTTPServerError.startFailed("\(socket.kind)")
+            }
+            started.append(daemon)
+        }
+        self.daemons = Mutex(started)
+        self.listeners = sockets.map(\.kind)
+    }
+
+    /// Stops every daemon (closing its socket); in-flight requests finish first. Idempotent.
+    package func stop() {
+        let running = daemons.withLock { list -> [DaemonHandle] in
+            defer { list.removeAll() }
+            return list
+        }
+        running.forEach { $0.stop() }
+    }
+
+    deinit { stop() }
+}
+
+package enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
+    case startFailed(String)
+
+    package var description: String {
+        switch self {
+        case let .startFailed(listener): return "libmicrohttpd could not start on \(listener)"
+        }
+    }
+}
+
+/// One running MHD daemon and the context object it holds a reference to.
+private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only used to stop the daemon, once
+    let daemon: OpaquePointer
+    let context: Unmanaged<ServerContext>
+
+    static func start(socket: ListeningSocket, context: ServerContext, limits: HTTPServerLimits) -> DaemonHandle? {
+        let retained = Unmanaged.passRetained(context)
+        let cls = retained.toOpaque()
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connectionLimit, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .NOTIFY_COMPLETED,
+                           value: unsafeBitCast(requestCompleted as MHD_RequestCompletedCallback, to: Int.self),
+                           ptr_value: cls),
+        ]
+        if case .tcp = socket.kind {
+            options.append(MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT,
+                                          value: limits.perPeerConnectionLimit, ptr_value: nil))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
+        let daemon = options.withUnsafeMutableBufferPointer { buffer in
+            aiden_mhd_start(UInt32(flags), 0, accessHandler, cls, buffer.baseAddress)
+        }
+        guard let daemon else {
+            retained.release()
+            return nil
+        }
+        return DaemonHandle(daemon: daemon, context: retained)
+    }
+
+    func stop() {
+        MHD_stop_daemon(daemon)
+        context.release()
+    }
+}
