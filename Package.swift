@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
         .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CLibrarySmokeTests",
