@@ -37,8 +37,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Shells (each imports exactly one C module, internally)
-        .target(name: "Platform", dependencies: ["CSystemd"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI"], swiftSettings: strict),
+        .target(name: "Platform", dependencies: ["CSystemd", "NetworkAddress"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "Platform"], swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),

@@ -4,6 +4,7 @@ import Glibc
 internal import CMicroHTTPD
 import BoardAPI
 import NetworkAddress
+import Platform
 
 /// MHD's access handler: called once when headers are in (allocate state), once per body chunk,
 /// and once at the end (answer). Answering on a later call, not the first, keeps keep-alive working
@@ -98,12 +99,12 @@ private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> 
 
 private func peerAddress(_ connection: OpaquePointer) -> HTTPRequest.Peer {
     guard let info = aiden_mhd_client_address(connection), let address = info.pointee.client_addr,
-          let endpoint = SocketAddressBuffer.endpoint(from: address)
+          let endpoint = SockaddrStorage.endpoint(from: address)
     else { return .ip(.v6(high: 0, low: 0)) }  // unknown peer: the unspecified address is never allowed
     return .ip(endpoint.address)
 }
 
 private func localAddress(_ connection: OpaquePointer) -> IPAddress? {
     guard let info = aiden_mhd_connection_fd(connection) else { return nil }
-    return SocketAddressBuffer.localEndpoint(of: info.pointee.connect_fd)?.address
+    return SockaddrStorage.localEndpoint(of: info.pointee.connect_fd)?.address
 }

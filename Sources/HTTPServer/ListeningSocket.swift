@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NetworkAddress
+import Platform
 
 /// A bound, listening socket, made here rather than by libmicrohttpd so that a bind failure names
 /// the address and the errno, port 0 reports the port the kernel chose, and the agent's Unix
@@ -28,12 +29,12 @@ package struct ListeningSocket: Sendable {
                 var off: Int32 = 0
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
             }
-            let rc = SocketAddressBuffer(endpoint).withSockaddr { bind(fd, $0, $1) }
+            let rc = SockaddrStorage(endpoint).withSockaddr { bind(fd, $0, $1) }
             guard rc == 0 else { throw SocketError(operation: "bind", address: endpoint.description, errno: errno) }
             guard listen(fd, backlog) == 0 else {
                 throw SocketError(operation: "listen", address: endpoint.description, errno: errno)
             }
-            guard let bound = SocketAddressBuffer.localEndpoint(of: fd) else {
+            guard let bound = SockaddrStorage.localEndpoint(of: fd) else {
                 throw SocketError(operation: "getsockname", address: endpoint.description, errno: errno)
             }
             return ListeningSocket(descriptor: fd, kind: .tcp(bound))

@@ -4,11 +4,11 @@ import Glibc
 import NetworkAddress
 
 /// Converts between `SocketEndpoint` / `IPAddress` and the C `sockaddr` family of structs.
-struct SocketAddressBuffer {
+package struct SockaddrStorage {
     private var storage = sockaddr_storage()
     private var length: socklen_t
 
-    init(_ endpoint: SocketEndpoint) {
+    package init(_ endpoint: SocketEndpoint) {
         length = 0
         let bytes = endpoint.address.bytes
         withUnsafeMutablePointer(to: &storage) { pointer in
@@ -33,14 +33,14 @@ struct SocketAddressBuffer {
         length = socklen_t(endpoint.address.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
     }
 
-    func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    package func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         withUnsafePointer(to: storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
     }
 
     /// The IP endpoint of a C socket address; nil for other families (e.g. AF_UNIX).
-    static func endpoint(from address: UnsafePointer<sockaddr>) -> SocketEndpoint? {
+    package static func endpoint(from address: UnsafePointer<sockaddr>) -> SocketEndpoint? {
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
@@ -60,7 +60,7 @@ struct SocketAddressBuffer {
     }
 
     /// getsockname(2) of a socket as an IP endpoint.
-    static func localEndpoint(of fd: Int32) -> SocketEndpoint? {
+    package static func localEndpoint(of fd: Int32) -> SocketEndpoint? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         return withUnsafeMutablePointer(to: &storage) { pointer in
