@@ -1,1 +1,0 @@
-// The Configuration core; see docs/architecture.md.

@@ -1,0 +1,120 @@
+extension PhoneConfiguration {
+    static let tableNames = ["board", "wake", "usb", "phone", "state", "log"]
+
+    /// Parses a phone configuration file's text. `file` names it in errors (`phone.toml:3: …`).
+    package static func parse(_ text: String, file: String) throws(ConfigurationError) -> PhoneConfiguration {
+        let document = try TOMLDocument(parsing: text, file: file)
+        var configuration = PhoneConfiguration.defaults
+        for table in document.tables {
+            try checkTableName(table, file: file, known: tableNames)
+            for entry in table.entries {
+                let field = ConfigurationField(file: file, table: table.name, entry: entry)
+                switch table.name {
+                case "board": try configuration.board.apply(field)
+                case "wake": try configuration.wake.apply(field)
+                case "usb": try configuration.usb.apply(field)
+                case "phone": try configuration.phone.apply(field)
+                case "state": try configuration.state.apply(field)
+                case "log": try configuration.log.apply(field)
+                default: throw field.topLevelKey(tables: tableNames)
+                }
+            }
+        }
+        return configuration
+    }
+
+    /// Applies `LIVE_ACTIVITY_PHONE_ID` when it is set and not empty (an empty variable is
+    /// treated as unset, so `VAR= aiden-phone` does not erase a configured id).
+    package func applyingEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> PhoneConfiguration {
+        guard let value = environment[Self.phoneIDVariable], !value.isEmpty else { return self }
+        if let problem = Self.phoneIDProblem(value) {
+            throw ConfigurationError(kind: .invalidValue, file: "environment", line: nil, key: Self.phoneIDVariable,
+                                     message: problem)
+        }
+        var copy = self
+        copy.phone.id = value
+        return copy
+    }
+
+    /// Phone ids use the request-id alphabet so they travel unescaped in query strings and logs.
+    static func phoneIDProblem(_ text: String) -> String? {
+        guard text.utf8.count <= 128 else { return "a phone id is at most 128 characters, got \(text.utf8.count)" }
+        guard text.unicodeScalars.allSatisfy(\.isIdentifierScalar) else {
+            return "\"\(text)\" is not a phone id (letters, digits, '.', '_', ':', '-')"
+        }
+        return nil
+    }
+}
+
+extension PhoneConfiguration.Board {
+    mutating func apply(_ field: ConfigurationField) throws(ConfigurationError) {
+        switch field.name {
+        case "url":
+            let text = try field.string()
+            do throws(BoardURL.ParseError) {
+                url = try BoardURL(text)
+            } catch {
+                throw field.invalid("\"\(text)\": \(error.reason)")
+            }
+        default: throw field.unknownKey(known: ["url"])
+        }
+    }
+}
+
+extension PhoneConfiguration.Wake {
+    mutating func apply(_ field: ConfigurationField) throws(ConfigurationError) {
+        switch field.name {
+        case "transport": transport = try field.oneOf(WakeTransport.self)
+        case "loopback_listen": loopbackListen = try field.endpoint()
+        case "adapter": adapter = try field.adapter()
+        case "address": address = try field.bluetoothAddress()
+        default: throw field.unknownKey(known: ["transport", "loopback_listen", "adapter", "address"])
+        }
+    }
+}
+
+extension PhoneConfiguration.USB {
+    mutating func apply(_ field: ConfigurationField) throws(ConfigurationError) {
+        switch field.name {
+        case "vendor_id": vendorID = try field.usbIdentifier()
+        case "product_id": productID = try field.usbIdentifier()
+        default: throw field.unknownKey(known: ["vendor_id", "product_id"])
+        }
+    }
+}
+
+extension PhoneConfiguration.Phone {
+    mutating func apply(_ field: ConfigurationField) throws(ConfigurationError) {
+        switch field.name {
+        case "id":
+            let text = try field.string()
+            if let problem = PhoneConfiguration.phoneIDProblem(text) { throw field.invalid(problem) }
+            id = text.isEmpty ? nil : text
+        default: throw field.unknownKey(known: ["id"])
+        }
+    }
+}
+
+extension PhoneConfiguration.State {
+    mutating func apply(_ field: ConfigurationField) throws(ConfigurationError) {
+        switch field.name {
+        case "directory": directory = try field.absolutePath()
+        default: throw field.unknownKey(known: ["directory"])
+        }
+    }
+}
+
+extension ConfigurationField {
+    /// `AA:BB:CC:DD:EE:FF` (either case, stored upper case); empty means "discover".
+    func bluetoothAddress() throws(ConfigurationError) -> String? {
+        let text = try string()
+        guard !text.isEmpty else { return nil }
+        let groups = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard groups.count == 6,
+              groups.allSatisfy({ $0.count == 2 && $0.unicodeScalars.allSatisfy { $0.hexDigitValue != nil } })
+        else {
+            throw invalid("\"\(text)\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\"")
+        }
+        return text.uppercased()
+    }
+}
