@@ -24,6 +24,7 @@ let package = Package(
         .target(name: "LiveActivity", swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
+        .target(name: "PhoneCore", swiftSettings: strict),
         .target(name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol", "NetworkAddress"],
                 swiftSettings: strict),
 
@@ -60,6 +61,7 @@ let package = Package(
         .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
+        .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),

@@ -1,0 +1,1 @@
+// The PhoneCore core; see docs/architecture.md.
