@@ -1,1 +1,0 @@
-// The LiveActivity core; see docs/architecture.md.

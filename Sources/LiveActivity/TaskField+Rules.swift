@@ -1,0 +1,70 @@
+/// The value rules, applied both to decoded JSON and to values built in code (`validate()`).
+extension TaskField {
+    func check(_ value: String) throws(TaskValidationError) {
+        switch textRule {
+        case .identifier(let allowEmpty)?:
+            try checkIdentifier(value, allowEmpty: allowEmpty)
+        case .text(let maxLength, let required, let multiline)?:
+            try checkText(value, maxLength: maxLength, required: required, multiline: multiline)
+        case nil:
+            break
+        }
+    }
+
+    private func checkIdentifier(_ value: String, allowEmpty: Bool) throws(TaskValidationError) {
+        let length = value.unicodeScalars.count
+        let fits = (allowEmpty || length > 0) && length <= TaskLimits.maxIdentifierLength
+        guard fits, value.unicodeScalars.allSatisfy(Self.isIdentifierScalar) else {
+            let range = allowEmpty ? "at most" : "1 to"
+            throw error(
+                "must be \(range) \(TaskLimits.maxIdentifierLength) characters from A-Z a-z 0-9 . _ : -, "
+                    + "got \(TaskValidationError.quoted(value))")
+        }
+    }
+
+    private func checkText(_ value: String, maxLength: Int, required: Bool, multiline: Bool)
+        throws(TaskValidationError)
+    {
+        let length = value.unicodeScalars.count
+        if length > maxLength {
+            throw error("must be at most \(maxLength) characters, got \(length)")
+        }
+        if required, value.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
+            throw error("must not be empty")
+        }
+        let allowed: Set<UInt32> = multiline ? [0x09, 0x0A, 0x0D] : []
+        if let bad = value.unicodeScalars.first(where: {
+            ($0.value < 0x20 || $0.value == 0x7F) && !allowed.contains($0.value)
+        }) {
+            let code = String(bad.value, radix: 16, uppercase: true)
+            let hex = String(repeating: "0", count: max(0, 4 - code.count)) + code
+            throw error("must not contain control characters, found U+\(hex)")
+        }
+    }
+
+    private static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", ".", "_", ":", "-": true
+        default: false
+        }
+    }
+
+    static func checkProgress(_ value: Double) throws(TaskValidationError) {
+        guard value.isFinite, value >= 0, value <= 1 else {
+            throw TaskField.progress.error(progressExpectation + ", got \(value)")
+        }
+    }
+
+    static let progressExpectation = "must be a number between 0 and 1"
+
+    func checkStatus(_ status: TaskStatus, allowed: [TaskStatus]) throws(TaskValidationError) {
+        guard allowed.contains(status) else {
+            let hint = status.isTerminal ? " (a task ends through end)" : ""
+            throw error("must be one of \(Self.list(allowed)), got \"\(status.rawValue)\"\(hint)")
+        }
+    }
+
+    static func list(_ statuses: [TaskStatus]) -> String {
+        statuses.map(\.rawValue).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,11 @@
+/// What the agent is doing right now (CONTRACT §4); the card shows it, it never drives state.
+package enum TaskPhase: String, Codable, Sendable, Hashable, CaseIterable {
+    case planning
+    case observing
+    case acting
+    case phoneBridge = "phone_bridge"
+    case waitingApp = "waiting_app"
+    case waitingUser = "waiting_user"
+    case verifying
+    case answering
+}

@@ -1,0 +1,71 @@
+import FoundationEssentials
+
+/// What the phone shows for one agent task (CONTRACT §4): the unit the store keeps and the HTTP layer
+/// serves. A value: changing a copy never changes the store.
+package struct TaskSnapshot: Sendable, Hashable {
+    /// The `current_action` that, in `phase == .waitingUser`, means a person must act on the phone.
+    package static let requestUserInputAction = "request_user_input"
+
+    package var requestID: String
+    /// Empty: any phone may show the task.
+    package var phoneID: String
+    package var status: TaskStatus
+    package var phase: TaskPhase
+    package var taskTitle: String
+    package var currentStep: String
+    package var currentAction: String
+    package var currentTarget: String
+    package var currentApp: String
+    package var lastToolName: String
+    package var lastError: String
+    /// 0...1.
+    package var progress: Double
+    package var showsProgress: Bool
+    package var canStop: Bool
+    package var requiresApp: Bool
+    package var startedAt: Date
+    package var updatedAt: Date
+    /// Set exactly when `status` is terminal.
+    package var endedAt: Date?
+    /// The store revision at this task's last change: orders tasks by recency and lets writers detect
+    /// that someone else changed the task (`expected_revision`).
+    package var revision: UInt64
+
+    package init(
+        requestID: String, phoneID: String = "", status: TaskStatus = .running, phase: TaskPhase = .planning,
+        taskTitle: String, currentStep: String = "", currentAction: String = "", currentTarget: String = "",
+        currentApp: String = "", lastToolName: String = "", lastError: String = "", progress: Double = 0,
+        showsProgress: Bool = false, canStop: Bool = false, requiresApp: Bool = false,
+        startedAt: Date, updatedAt: Date, endedAt: Date? = nil, revision: UInt64
+    ) {
+        self.requestID = requestID
+        self.phoneID = phoneID
+        self.status = status
+        self.phase = phase
+        self.taskTitle = taskTitle
+        self.currentStep = currentStep
+        self.currentAction = currentAction
+        self.currentTarget = currentTarget
+        self.currentApp = currentApp
+        self.lastToolName = lastToolName
+        self.lastError = lastError
+        self.progress = progress
+        self.showsProgress = showsProgress
+        self.canStop = canStop
+        self.requiresApp = requiresApp
+        self.startedAt = startedAt
+        self.updatedAt = updatedAt
+        self.endedAt = endedAt
+        self.revision = revision
+    }
+
+    /// A person must act on the phone (the `handoff` transition fires when a task enters this state).
+    package var isAwaitingUser: Bool {
+        phase == .waitingUser && currentAction == Self.requestUserInputAction
+    }
+
+    /// Whether phone `phoneID` may show this task: the task names that phone or no phone.
+    package func isVisible(toPhone phoneID: String) -> Bool {
+        self.phoneID.isEmpty || self.phoneID == phoneID
+    }
+}

@@ -1,0 +1,49 @@
+/// The state file's content: `{"format":1,"revision":…,"capacity":…,"tasks":[…],"idempotency":[…],
+/// "transitions":{…}}`, tasks oldest first. Decoding ignores unknown keys and refuses a store that breaks
+/// its invariants, so a damaged file is reported rather than served.
+extension TaskStore: Codable {
+    static let format = 1
+
+    enum CodingKeys: String, CodingKey {
+        case format
+        case revision
+        case capacity
+        case tasks
+        case idempotency
+        case transitions
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let format = try container.decodeIfPresent(Int.self, forKey: .format) ?? Self.format
+        guard format == Self.format else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .format, in: container, debugDescription: "unsupported task store format \(format)")
+        }
+        capacity = max(1, try container.decodeIfPresent(Int.self, forKey: .capacity) ?? Self.defaultCapacity)
+        revision = try container.decode(UInt64.self, forKey: .revision)
+        transitions = try container.decode(TransitionLog.self, forKey: .transitions)
+        let tasks = try container.decode([TaskSnapshot].self, forKey: .tasks)
+        snapshots = Dictionary(tasks.map { ($0.requestID, $0) }, uniquingKeysWith: { first, _ in first })
+        if snapshots.count != tasks.count {
+            throw DecodingError.dataCorruptedError(
+                forKey: .tasks, in: container, debugDescription: "two tasks share a request_id")
+        }
+        let records = try container.decodeIfPresent([IdempotencyRecord].self, forKey: .idempotency) ?? []
+        idempotencyRecords = Dictionary(records.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        if let problem = consistencyProblems().first {
+            throw DecodingError.dataCorruptedError(
+                forKey: .tasks, in: container, debugDescription: "inconsistent task store: \(problem)")
+        }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.format, forKey: .format)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(capacity, forKey: .capacity)
+        try container.encode(snapshots.values.sorted { $0.revision < $1.revision }, forKey: .tasks)
+        try container.encode(idempotencyRecords.values.sorted { $0.key < $1.key }, forKey: .idempotency)
+        try container.encode(transitions, forKey: .transitions)
+    }
+}

@@ -1,0 +1,50 @@
+/// What must hold after every change (the shape of swift-collections' `_checkInvariants`): asserted after each
+/// mutation in debug builds, and checked when a store is loaded from disk.
+extension TaskStore {
+    /// Human-readable descriptions of broken invariants; empty when the store is sound.
+    func consistencyProblems() -> [String] {
+        var problems: [String] = []
+        if snapshots.count > capacity {
+            problems.append("\(snapshots.count) tasks exceed the capacity \(capacity)")
+        }
+        var seenRevisions: Set<UInt64> = []
+        for (id, snapshot) in snapshots {
+            if id != snapshot.requestID {
+                problems.append("task \(snapshot.requestID) is filed under \(id)")
+            }
+            if snapshot.revision == 0 || snapshot.revision > revision {
+                problems.append("task \(id) has revision \(snapshot.revision), store revision is \(revision)")
+            }
+            if !seenRevisions.insert(snapshot.revision).inserted {
+                problems.append("revision \(snapshot.revision) belongs to two tasks")
+            }
+            if snapshot.status.isTerminal != (snapshot.endedAt != nil) {
+                let endedAt = snapshot.endedAt.map(Timestamp.format) ?? "null"
+                problems.append("task \(id) is \(snapshot.status.rawValue) but ended_at is \(endedAt)")
+            }
+        }
+        var recordedTasks: Set<String> = []
+        for (key, record) in idempotencyRecords {
+            if !recordedTasks.insert(record.requestID).inserted {
+                problems.append("task \(record.requestID) has two idempotency records")
+            }
+            if key != record.key {
+                problems.append("idempotency record \(record.key) is filed under \(key)")
+            }
+            if snapshots[record.requestID] == nil {
+                problems.append("idempotency key \(key) points to missing task \(record.requestID)")
+            }
+        }
+        return problems + transitions.consistencyProblems()
+    }
+
+    #if DEBUG
+    func checkInvariants() {
+        let problems = consistencyProblems()
+        assert(problems.isEmpty, "TaskStore invariants broken: \(problems.joined(separator: "; "))")
+    }
+    #else
+    @inline(__always)
+    func checkInvariants() {}
+    #endif
+}

@@ -1,0 +1,95 @@
+import FoundationEssentials
+
+/// The board's task snapshots, their revisions and idempotency records, and the transition ring
+/// (CONTRACT §3-§6). A value with no I/O and no clock: the shell owns one behind a lock, passes `now` in,
+/// and persists it (it is `Codable`) as each operation's `Durability` asks.
+///
+/// `revision` goes up by one with every accepted change; a snapshot's `revision` is the store revision at
+/// its last change. So the store revision is the ETag, and snapshot revisions order tasks by recency
+/// without trusting the wall clock.
+package struct TaskStore: Sendable, Hashable {
+    package static let defaultCapacity = 256
+
+    /// Most tasks kept; a start into a full store evicts the task that ended first.
+    package let capacity: Int
+    package internal(set) var revision: UInt64
+    package internal(set) var transitions: TransitionLog
+    var snapshots: [String: TaskSnapshot]
+    /// Keyed by the `Idempotency-Key`.
+    var idempotencyRecords: [String: IdempotencyRecord]
+
+    /// An empty store whose transition ring has `generation` (e.g. derived from the board epoch).
+    package init(
+        generation: String, capacity: Int = TaskStore.defaultCapacity,
+        transitionCapacity: Int = TransitionLog.defaultCapacity
+    ) {
+        self.capacity = max(1, capacity)
+        self.revision = 0
+        self.transitions = TransitionLog(generation: generation, capacity: transitionCapacity)
+        self.snapshots = [:]
+        self.idempotencyRecords = [:]
+    }
+
+    package func task(id: String) -> TaskSnapshot? {
+        snapshots[id]
+    }
+
+    /// Every task, most recently changed first (by revision, which follows `updated_at` on a sane clock).
+    package var tasks: [TaskSnapshot] {
+        snapshots.values.sorted { $0.revision > $1.revision }
+    }
+
+    package var count: Int { snapshots.count }
+
+    package var activeCount: Int { snapshots.values.count(where: { $0.status.isActive }) }
+
+    /// The transitions after cursor `since`; see `TransitionLog.events(since:generation:)`.
+    package func events(since: UInt64, generation: String?) -> EventsPage {
+        transitions.events(since: since, generation: generation)
+    }
+
+    /// Drops every transition and starts generation `generation` (the board epoch changed). A change:
+    /// the revision goes up, so cached answers are not reused.
+    package mutating func resetTransitions(generation: String) {
+        revision += 1
+        transitions.reset(generation: generation)
+        checkInvariants()
+    }
+
+    /// Commits `snapshot` as this mutation's result and records the transitions from `old`.
+    mutating func commit(_ snapshot: TaskSnapshot, replacing old: TaskSnapshot?, now: Date) -> [TransitionEvent] {
+        revision += 1
+        var stored = snapshot
+        stored.revision = revision
+        snapshots[stored.requestID] = stored
+        return Transition.changes(from: old, to: stored).map {
+            transitions.append(requestID: stored.requestID, transition: $0, at: now)
+        }
+    }
+
+    /// Removes a task and the idempotency record that points to it.
+    mutating func removeTask(id: String) {
+        snapshots[id] = nil
+        idempotencyRecords = idempotencyRecords.filter { $0.value.requestID != id }
+    }
+
+    /// Refuses a snapshot whose JSON would exceed `TaskLimits.maxEncodedSnapshotBytes`.
+    static func checkEncodedSize(_ snapshot: TaskSnapshot) throws(TaskStoreError) {
+        let size = snapshot.encodedByteCount
+        let limit = TaskLimits.maxEncodedSnapshotBytes
+        guard size <= limit else {
+            throw .invalid(TaskValidationError(
+                field: nil,
+                message: "the task snapshot would be \(size) bytes of JSON, over the \(limit)-byte limit; "
+                    + "shorten current_step, last_error or the other texts"))
+        }
+    }
+
+    /// Refuses a write whose `expected_revision` is not the task's current revision.
+    static func checkExpectedRevision(_ expected: UInt64?, of snapshot: TaskSnapshot) throws(TaskStoreError) {
+        guard let expected, expected != snapshot.revision else { return }
+        throw .conflict(
+            "stale expected_revision \(expected): task \(TaskValidationError.quoted(snapshot.requestID)) "
+                + "is at revision \(snapshot.revision)")
+    }
+}

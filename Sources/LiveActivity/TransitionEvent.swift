@@ -1,0 +1,42 @@
+import FoundationEssentials
+
+/// One entry of the transition ring: `{"id":43,"request_id":"…","transition":"handoff","at":"…"}`.
+package struct TransitionEvent: Sendable, Hashable {
+    /// The cursor: 1 for the first event of a generation, then one more for each event.
+    package var id: UInt64
+    package var requestID: String
+    package var transition: Transition
+    package var at: Date
+
+    package init(id: UInt64, requestID: String, transition: Transition, at: Date) {
+        self.id = id
+        self.requestID = requestID
+        self.transition = transition
+        self.at = at
+    }
+}
+
+extension TransitionEvent: Codable {
+    enum CodingKeys: String, CodingKey {
+        case id
+        case requestID = "request_id"
+        case transition
+        case at
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(UInt64.self, forKey: .id)
+        requestID = try container.decode(String.self, forKey: .requestID)
+        transition = try container.decode(Transition.self, forKey: .transition)
+        at = try container.decodeTimestamp(forKey: .at)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(requestID, forKey: .requestID)
+        try container.encode(transition, forKey: .transition)
+        try container.encode(Timestamp.format(at), forKey: .at)
+    }
+}

@@ -1,0 +1,139 @@
+import FoundationEssentials
+import Testing
+@testable import LiveActivity
+
+@Suite struct TaskStoreUpdateTests {
+    @Test func updateChangesFieldsTimeAndRevision() throws {
+        var store = TaskStore(generation: "g1")
+        let started = try store.startTask("chat_a", at: at(0))
+        try store.startTask("chat_b", at: at(1))
+        let change = try store.update(
+            id: "chat_a", patch: TaskPatch(phase: .observing, currentStep: "Checking", progress: 0.21), now: at(2))
+        var expected = started
+        expected.phase = .observing
+        expected.currentStep = "Checking"
+        expected.progress = 0.21
+        expected.updatedAt = at(2)
+        expected.revision = 3
+        #expect(change.snapshot == expected)
+        #expect(change.durability == .lazy)
+        #expect(change.transitions.isEmpty)
+        #expect(store.revision == 3)
+        #expect(store.task(id: "chat_a") == expected)
+    }
+
+    @Test func unknownIDIsNotFound() {
+        var store = TaskStore(generation: "g1")
+        let error = storeError { _ = try store.update(id: "nope", patch: TaskPatch(currentStep: "x"), now: at(0)) }
+        #expect(error == .notFound(id: "nope"))
+        #expect(error?.code == "not_found")
+        #expect(error?.description == #"no task with request_id "nope""#)
+    }
+
+    @Test func expectedRevisionMustMatchTheTasksRevision() throws {
+        var store = TaskStore(generation: "g1")
+        try store.startTask("chat_a", at: at(0))
+        try store.startTask("chat_b", at: at(1))
+        // Another task's change moved the store on; chat_a is still at revision 1.
+        let ok = try store.update(id: "chat_a", patch: TaskPatch(currentStep: "one", expectedRevision: 1), now: at(2))
+        #expect(ok.snapshot.revision == 3)
+        let before = store
+        let stale = storeError {
+            _ = try store.update(id: "chat_a", patch: TaskPatch(currentStep: "two", expectedRevision: 1), now: at(3))
+        }
+        #expect(stale == .conflict(#"stale expected_revision 1: task "chat_a" is at revision 3"#))
+        #expect(store == before)
+    }
+
+    @Test func anEndedTaskIsFinal() throws {
+        var store = TaskStore(generation: "g1")
+        try store.startTask("chat_a", at: at(0))
+        let ended = try store.end(id: "chat_a", TaskEnd(status: .completed), now: at(1))
+        let before = store
+        for patch in [TaskPatch(currentStep: "x"), TaskPatch(status: .running),
+                      TaskPatch(progress: 1, expectedRevision: ended.snapshot.revision), TaskPatch()] {
+            let error = storeError { _ = try store.update(id: "chat_a", patch: patch, now: at(2)) }
+            #expect(error == .conflict(#"task "chat_a" has ended (status completed) and is final"#))
+        }
+        #expect(store == before)
+    }
+
+    @Test func aPatchThatChangesNothingIsNotAMutation() throws {
+        var store = TaskStore(generation: "g1")
+        try store.startTask("chat_a", at: at(0))
+        let first = try store.update(id: "chat_a", patch: TaskPatch(currentStep: "same"), now: at(1))
+        let before = store
+        for patch in [TaskPatch(), TaskPatch(currentStep: "same"), TaskPatch(status: .running, currentStep: "same")] {
+            let change = try store.update(id: "chat_a", patch: patch, now: at(2))
+            #expect(change.snapshot == first.snapshot)
+            #expect(change.durability == .unchanged)
+        }
+        #expect(store == before)
+    }
+
+    @Test func aNoOpPatchStillChecksExpectedRevision() throws {
+        var store = TaskStore(generation: "g1")
+        try store.startTask("chat_a", at: at(0))
+        let error = storeError { _ = try store.update(id: "chat_a", patch: TaskPatch(expectedRevision: 7), now: at(1)) }
+        #expect(error?.code == "conflict")
+    }
+
+    @Test func invalidPatchesAreRefusedBeforeLookingUpTheTask() {
+        var store = TaskStore(generation: "g1")
+        let error = storeError { _ = try store.update(id: "nope", patch: TaskPatch(progress: -1), now: at(0)) }
+        #expect(error?.code == "invalid")
+        #expect(error?.field == "progress")
+    }
+
+    @Test func updatesThatWouldExceedFourKiBAreRefused() throws {
+        var store = TaskStore(generation: "g1")
+        try store.startTask("chat_a", title: text("🙂", 200), at: at(0))
+        _ = try store.update(id: "chat_a", patch: TaskPatch(currentStep: text("🙂", 500)), now: at(1))
+        let before = store
+        let error = storeError {
+            _ = try store.update(
+                id: "chat_a",
+                patch: TaskPatch(currentAction: text("🙂", 200), currentTarget: text("🙂", 200)), now: at(2))
+        }
+        #expect(error?.code == "invalid")
+        #expect(error?.field == nil)
+        #expect(error?.description.contains("over the 4096-byte limit") == true)
+        #expect(store == before)
+    }
+}
+
+@Suite struct TaskStoreEncodedSizeTests {
+    /// A draft whose snapshot is exactly `TaskLimits.maxEncodedSnapshotBytes + extra` bytes of JSON.
+    static func draft(overBy extra: Int) -> TaskDraft {
+        var draft = TaskDraft(
+            taskTitle: text("🙂", 200), requestID: "chat_size", currentStep: text("🙂", 500),
+            currentAction: text("🙂", 200), lastError: "")
+        let base = draft.snapshot(requestID: "chat_size", now: at(0), revision: 1).encodedByteCount
+        draft.lastError = text("e", TaskLimits.maxEncodedSnapshotBytes - base + extra)
+        return draft
+    }
+
+    @Test func exactlyFourKiBIsAcceptedAndOneByteMoreIsNot() throws {
+        var store = TaskStore(generation: "g1")
+        var generator = SeededGenerator(state: 1)
+        let atLimit = try store.start(Self.draft(overBy: 0), idempotencyKey: nil, now: at(0), using: &generator)
+        #expect(atLimit.snapshot.encodedByteCount == 4096)
+        #expect(try JSONEncoder().encode(atLimit.snapshot).count == 4096)
+
+        var other = TaskStore(generation: "g1")
+        let error = storeError {
+            _ = try other.start(Self.draft(overBy: 1), idempotencyKey: nil, now: at(0), using: &generator)
+        }
+        #expect(error == .invalid(TaskValidationError(
+            field: nil,
+            message: "the task snapshot would be 4097 bytes of JSON, over the 4096-byte limit; "
+                + "shorten current_step, last_error or the other texts")))
+        #expect(other.count == 0)
+    }
+
+    @Test func slashesCountEscapedSoEitherEncodingFits() {
+        let snapshot = TaskDraft(taskTitle: "a/b/c").snapshot(requestID: "r", now: at(0), revision: 1)
+        let plain = (try? LiveActivityJSON.makeEncoder().encode(snapshot).count) ?? 0
+        #expect(snapshot.encodedByteCount == plain + 2)
+    }
+}

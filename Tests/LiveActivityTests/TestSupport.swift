@@ -1,0 +1,77 @@
+import FoundationEssentials
+import Testing
+@testable import LiveActivity
+
+/// SplitMix64: a deterministic generator so generated request ids are known in advance.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
+/// Always the same number: forces id clashes.
+struct ConstantGenerator: RandomNumberGenerator {
+    var value: UInt64
+
+    mutating func next() -> UInt64 { value }
+}
+
+/// 2026-06-12T07:00:00Z, the contract example's day.
+let t0 = Date(timeIntervalSince1970: 1_781_247_600)
+
+/// `t0` plus `seconds`: timeline tables read as offsets.
+func at(_ seconds: Double) -> Date {
+    t0.addingTimeInterval(seconds)
+}
+
+let tenMinutes = Duration.seconds(600)
+
+/// The error a store call raised, or nil if it succeeded. (Closures infer untyped `throws`, so the
+/// type is checked here: any other error is a test failure.)
+func storeError(_ body: () throws -> Void) -> TaskStoreError? {
+    do {
+        try body()
+        return nil
+    } catch let error as TaskStoreError {
+        return error
+    } catch {
+        Issue.record("unexpected error type: \(error)")
+        return nil
+    }
+}
+
+/// The error a decode or validation raised, or nil if it succeeded.
+func validationError(_ body: () throws -> Void) -> TaskValidationError? {
+    do {
+        try body()
+        return nil
+    } catch let error as TaskValidationError {
+        return error
+    } catch {
+        Issue.record("unexpected error type: \(error)")
+        return nil
+    }
+}
+
+extension TaskStore {
+    /// Starts a task with a fixed id, for timelines.
+    @discardableResult
+    mutating func startTask(
+        _ id: String, phone: String = "", title: String = "Task", status: TaskStatus? = nil, at time: Date
+    ) throws(TaskStoreError) -> TaskSnapshot {
+        var generator = SeededGenerator(state: 1)
+        let draft = TaskDraft(taskTitle: title, requestID: id, phoneID: phone, status: status)
+        return try start(draft, idempotencyKey: nil, now: time, using: &generator).snapshot
+    }
+}
+
+/// A string of `count` copies of `character`.
+func text(_ character: Character, _ count: Int) -> String {
+    String(repeating: String(character), count: count)
+}
