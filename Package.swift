@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
-        .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI"]),
+        .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),

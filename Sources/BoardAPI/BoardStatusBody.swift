@@ -1,0 +1,77 @@
+import FoundationEssentials
+import LiveActivity
+
+/// The health answers: `/status` (and the agent socket's `/v1/status`) and `/api/bluetooth/status`.
+/// They change with time (uptime), not only with the store, so their ETag is a digest of the bytes.
+enum BoardStatusBody {
+    static func status(facts: BoardFacts, state: BoardState, request: HTTPRequest) -> HTTPResponse {
+        let body = statusBytes(facts: facts, state: state)
+        return Responses.json(200, body, etag: ETag.digest(body), request: request)
+    }
+
+    static func statusBytes(facts: BoardFacts, state: BoardState) -> [UInt8] {
+        JSONBody.ok([
+            "version": facts.version,
+            "uptime_seconds": facts.uptimeSeconds,
+            "epoch": state.epoch,
+            "live_activity": LiveActivityFacts(enabled: facts.liveActivityEnabled,
+                                               retentionSeconds: Int(facts.retention.components.seconds)),
+            "tasks": TaskCounts(total: state.store.count, active: state.store.activeCount,
+                                storeRevision: state.store.revision),
+            "wake": facts.wake,
+            "usb": facts.usb,
+            "phone_app": OptionalBox(value: state.phoneAppState),
+        ])
+    }
+
+    static func bluetooth(facts: BoardFacts, state: BoardState, request: HTTPRequest) -> HTTPResponse {
+        let bluetooth = facts.bluetooth
+        let body = JSONBody.ok([
+            "transport": facts.wake.transport,
+            "adapter": bluetooth.adapter,
+            "adapter_present": OptionalBox(value: bluetooth.adapterPresent),
+            "address": OptionalBox(value: bluetooth.address),
+            "bluez_running": OptionalBox(value: bluetooth.bluezRunning),
+            "powered": OptionalBox(value: bluetooth.powered),
+            "gatt_registered": bluetooth.gattRegistered,
+            "advertising": bluetooth.advertising,
+            "wake_subscriber": bluetooth.wakeSubscriber,
+            "last_wake_seq": OptionalBox(value: facts.wake.lastSequence),
+            "last_wake_reason": OptionalBox(value: facts.wake.lastReason),
+            "last_wake_at": OptionalBox(value: facts.wake.lastAt.map(Timestamp.format)),
+            "epoch": state.epoch,
+        ])
+        return Responses.json(200, body, etag: ETag.digest(body), request: request)
+    }
+}
+
+/// Encodes nil as JSON `null` instead of leaving the key out: the shape stays the same for scripts.
+private struct OptionalBox<Wrapped: Encodable & Sendable>: Encodable, Sendable {
+    let value: Wrapped?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
+private struct LiveActivityFacts: Encodable, Sendable {
+    let enabled: Bool
+    let retentionSeconds: Int
+
+    enum CodingKeys: String, CodingKey {
+        case enabled
+        case retentionSeconds = "retention_seconds"
+    }
+}
+
+private struct TaskCounts: Encodable, Sendable {
+    let total: Int
+    let active: Int
+    let storeRevision: UInt64
+
+    enum CodingKeys: String, CodingKey {
+        case total, active
+        case storeRevision = "store_revision"
+    }
+}
