@@ -8,7 +8,8 @@ struct HTTPClientTests {
 
     @Test func getSendsHeadersAndReadsStatusHeadersAndBody() throws {
         let server = try TestServer(behavior: .respond { _ in
-            httpResponse(200, "OK", headers: [("X-Answer", " forty-two "), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")],
+            httpResponse(200, "OK",
+                         headers: [("X-Answer", " forty-two "), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")],
                          body: Array("hello".utf8))
         })
         defer { server.stop() }
@@ -67,7 +68,8 @@ struct HTTPClientTests {
     @Test func anEmptyPostSendsAZeroLengthBody() throws {
         let server = try TestServer(behavior: .respond { _ in httpResponse(200, "OK") })
         defer { server.stop() }
-        let response = try HTTPClient().perform(HTTPClientRequest(method: "POST", url: server.baseURL + "/", timeout: fast))
+        let response = try HTTPClient().perform(
+            HTTPClientRequest(method: "POST", url: server.baseURL + "/", timeout: fast))
         #expect(response.status == 200)
         #expect(response.body.isEmpty)
         let request = try #require(server.requests.first)
@@ -114,7 +116,8 @@ struct HTTPClientTests {
         let directory = try temporaryDirectory()
         let path = directory + "/agent.sock"
         let server = try TestServer(unixPath: path, behavior: .respond { request in
-            httpResponse(200, "OK", body: Array("\(request.method) \(request.path) \(request.header("host") ?? "-")".utf8))
+            let echo = "\(request.method) \(request.path) \(request.header("host") ?? "-")"
+            return httpResponse(200, "OK", body: Array(echo.utf8))
         })
         defer {
             server.stop()
@@ -128,7 +131,9 @@ struct HTTPClientTests {
     }
 
     @Test func oneClientKeepsItsConnectionAlive() throws {
-        let server = try TestServer(behavior: .respond { request in httpResponse(200, "OK", body: Array(request.path.utf8)) })
+        let server = try TestServer(behavior: .respond { request in
+            httpResponse(200, "OK", body: Array(request.path.utf8))
+        })
         defer { server.stop() }
         let client = HTTPClient()
         let first = try client.perform(HTTPClientRequest(url: server.baseURL + "/one", timeout: fast))
