@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
         .target(name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol", "NetworkAddress"],
                 swiftSettings: strict),
+        .target(name: "AgentCLI", swiftSettings: strict),
 
         // MARK: C libraries (module map + shim header + pkg-config)
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -51,7 +52,7 @@ let package = Package(
         .executableTarget(name: "aiden-phone",
                           dependencies: ["WakeProtocol", "Configuration", "Platform"],
                           swiftSettings: strict),
-        .executableTarget(name: "aidenctl", dependencies: ["LiveActivity"], swiftSettings: strict),
+        .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // MARK: Tests
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
@@ -61,6 +62,7 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
+        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],
