@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "PhoneCore", swiftSettings: strict),
         .target(name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol", "NetworkAddress"],
                 swiftSettings: strict),
+        .target(name: "AgentCLI", swiftSettings: strict),
 
         // MARK: C libraries (module map + shim header + pkg-config)
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
@@ -52,7 +53,7 @@ let package = Package(
         .executableTarget(name: "aiden-phone",
                           dependencies: ["WakeProtocol", "Configuration", "Platform"],
                           swiftSettings: strict),
-        .executableTarget(name: "aidenctl", dependencies: ["LiveActivity"], swiftSettings: strict),
+        .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // MARK: Tests
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
@@ -63,6 +64,8 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
+        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],

@@ -10,7 +10,11 @@ static inline CURLcode aiden_curl_setopt_write(CURL *h, CURLoption o,
                                                size_t (*f)(char *, size_t, size_t, void *)) {
     return curl_easy_setopt(h, o, f);
 }
+static inline CURLcode aiden_curl_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode aiden_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 
 /// CURLVERSION_NOW is a macro naming an enum case; it does not import.
 static inline curl_version_info_data *aiden_curl_version_info(void) { return curl_version_info(CURLVERSION_NOW); }
+
+/// CURL_GLOBAL_DEFAULT is a macro built from other macros; keep the choice in C.
+static inline CURLcode aiden_curl_global_init_default(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }

@@ -1,25 +1,22 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AgentCLI
 
-/// Composition root of aidenctl.
+/// Composition root of aidenctl: the real socket, the real environment and real randomness go into the
+/// pure `AgentCLI.run`; its outcome is written out and becomes the exit status.
 enum Entry {
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
-            exit(arguments.isEmpty ? 64 : 0)
+    static func main() -> Never {
+        var environment: [String: String] = [:]
+        if let value = getenv(Invocation.socketEnvironmentVariable) {
+            environment[Invocation.socketEnvironmentVariable] = String(cString: value)
         }
-        FileHandleStderr.write("aidenctl: not implemented yet: \(arguments.joined(separator: " "))\n")
-        exit(64)
-    }
-
-    static let usage = "usage: aidenctl --help"
-}
-
-enum FileHandleStderr {
-    static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        var random = SystemRandomNumberGenerator()
+        let outcome = AgentCLI.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+                                   idempotencyKey: IdempotencyKey.make(using: &random),
+                                   transport: CurlAgentTransport())
+        StandardStream.write(outcome.standardOutput, to: 1)
+        StandardStream.write(outcome.standardError, to: 2)
+        exit(outcome.exitCode.rawValue)
     }
 }

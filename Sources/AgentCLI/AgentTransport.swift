@@ -1,0 +1,15 @@
+/// The seam between the CLI core and the socket: the executable sends over libcurl, tests answer in memory.
+package protocol AgentTransport {
+    func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure>
+}
+
+/// What came back over the socket: the status and the raw body (headers are not needed).
+package struct AgentResponse: Sendable, Equatable {
+    package var status: Int
+    package var body: [UInt8]
+
+    package init(status: Int, body: [UInt8]) {
+        self.status = status
+        self.body = body
+    }
+}

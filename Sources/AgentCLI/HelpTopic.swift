@@ -1,0 +1,25 @@
+/// A command (or command group) that has its own `--help` text.
+package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
+    case main
+    case task
+    case taskStart
+    case taskUpdate
+    case taskEnd
+    case taskList
+    case taskShow
+    case status
+
+    /// The words that name this command, e.g. `aidenctl task start`.
+    package var commandLine: String {
+        switch self {
+        case .main: "aidenctl"
+        case .task: "aidenctl task"
+        case .taskStart: "aidenctl task start"
+        case .taskUpdate: "aidenctl task update"
+        case .taskEnd: "aidenctl task end"
+        case .taskList: "aidenctl task list"
+        case .taskShow: "aidenctl task show"
+        case .status: "aidenctl status"
+        }
+    }
+}

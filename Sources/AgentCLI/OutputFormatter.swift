@@ -1,0 +1,122 @@
+/// Human output of each command, as text ending in a newline. Every string from the daemon goes through
+/// `TerminalText.escaped`, so a title with a newline cannot fake a line (the request id must stay last).
+package enum OutputFormatter {
+    /// `task start`: a one-line summary, then the request id alone, last, for `id=$(aidenctl … | tail -n1)`.
+    package static func started(_ snapshot: SnapshotView) -> String {
+        var facts: [String] = []
+        if let status = snapshot.status { facts.append("status \(TerminalText.escaped(status))") }
+        if let phase = snapshot.phase { facts.append("phase \(TerminalText.escaped(phase))") }
+        if let progress = snapshot.progress { facts.append("progress \(percent(progress))") }
+        if let revision = snapshot.revision { facts.append("revision \(revision)") }
+        var summary = "started task"
+        if let title = snapshot.taskTitle { summary += " \"\(TerminalText.escaped(title))\"" }
+        if !facts.isEmpty { summary += " (" + facts.joined(separator: ", ") + ")" }
+        return summary + "\n" + TerminalText.escaped(snapshot.requestID ?? "") + "\n"
+    }
+
+    /// `task show`, `task update`, `task end`: `key: value` lines in the contract's field order, with the
+    /// contract's field names. Absent and empty fields are left out.
+    package static func snapshot(_ snapshot: SnapshotView) -> String {
+        let fields: [(String, String?)] = [
+            ("request_id", snapshot.requestID), ("phone_id", snapshot.phoneID), ("status", snapshot.status),
+            ("phase", snapshot.phase), ("task_title", snapshot.taskTitle), ("current_step", snapshot.currentStep),
+            ("current_action", snapshot.currentAction), ("current_target", snapshot.currentTarget),
+            ("current_app", snapshot.currentApp), ("last_tool_name", snapshot.lastToolName),
+            ("last_error", snapshot.lastError),
+            ("progress", snapshot.progress.map { "\(number($0)) (\(percent($0)))" }),
+            ("shows_progress", snapshot.showsProgress.map(String.init)),
+            ("can_stop", snapshot.canStop.map(String.init)), ("requires_app", snapshot.requiresApp.map(String.init)),
+            ("started_at", snapshot.startedAt), ("updated_at", snapshot.updatedAt), ("ended_at", snapshot.endedAt),
+            ("revision", snapshot.revision.map(String.init)),
+        ]
+        var out = ""
+        for (key, value) in fields {
+            guard let value, !value.isEmpty else { continue }
+            out += "\(key): \(TerminalText.escaped(value))\n"
+        }
+        return out
+    }
+
+    /// `task list`: an aligned table, one task per line, in the daemon's order; the title is last so that
+    /// long titles do not push the other columns.
+    package static func taskList(_ tasks: [SnapshotView]) -> String {
+        guard !tasks.isEmpty else { return "no tasks\n" }
+        var rows = [["ID", "STATUS", "PHASE", "PROGRESS", "TITLE"]]
+        for task in tasks {
+            rows.append([task.requestID, task.status, task.phase, task.progress.map(percent), task.taskTitle]
+                .map { TerminalText.escaped($0 ?? "-") })
+        }
+        var widths = [Int](repeating: 0, count: 4)
+        for row in rows {
+            for column in 0..<4 { widths[column] = max(widths[column], row[column].count) }
+        }
+        var out = ""
+        for row in rows {
+            var line = ""
+            for column in 0..<4 {
+                line += row[column] + String(repeating: " ", count: widths[column] - row[column].count + 2)
+            }
+            out += line + row[4] + "\n"
+        }
+        return out
+    }
+
+    /// `status`: every key the daemon sent as `key: value`, nested objects flattened to `outer.inner`, keys
+    /// sorted; the envelope's `"status":"ok"` is left out.
+    package static func status(_ value: JSONValue) -> String {
+        var lines: [String] = []
+        if case var .object(members) = value {
+            if members["status"] == .string("ok") { members["status"] = nil }
+            flatten(.object(members), prefix: "", into: &lines)
+        } else {
+            flatten(value, prefix: "status", into: &lines)
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    private static func flatten(_ value: JSONValue, prefix: String, into lines: inout [String]) {
+        switch value {
+        case let .object(members):
+            guard !members.isEmpty else {
+                if !prefix.isEmpty { lines.append("\(prefix): {}") }
+                return
+            }
+            for key in members.keys.sorted() {
+                guard let member = members[key] else { continue }
+                let name = TerminalText.escaped(key)
+                flatten(member, prefix: prefix.isEmpty ? name : "\(prefix).\(name)", into: &lines)
+            }
+        case let .array(items):
+            let scalars = items.compactMap(scalarText)
+            if scalars.count == items.count {
+                lines.append("\(prefix): " + (items.isEmpty ? "[]" : scalars.joined(separator: ", ")))
+            } else {
+                for (index, item) in items.enumerated() { flatten(item, prefix: "\(prefix)[\(index)]", into: &lines) }
+            }
+        default:
+            lines.append("\(prefix): \(scalarText(value) ?? "")")
+        }
+    }
+
+    private static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case .null: "null"
+        case let .bool(flag): String(flag)
+        case let .number(text): text
+        case let .string(text): TerminalText.escaped(text)
+        case .array, .object: nil
+        }
+    }
+
+    /// 0.25 → "0.25", 1.0 → "1": the shortest exact spelling, as a person would write it.
+    static func number(_ value: Double) -> String {
+        if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return value.description
+    }
+
+    /// 0.215 → "22%": whole percent is what a person reads; `--json` keeps the exact number.
+    static func percent(_ progress: Double) -> String {
+        guard progress.isFinite else { return "-" }
+        return "\(Int((progress * 100).rounded()))%"
+    }
+}

@@ -1,0 +1,33 @@
+import AgentCLI
+import HTTPClient
+
+/// Sends agent requests over aiden-board's Unix socket with libcurl.
+struct CurlAgentTransport: AgentTransport {
+    /// The agent socket is local: 1 s to connect and 5 s for the answer are plenty, and short enough that a
+    /// stuck daemon does not hang the agent calling us.
+    static let timeout = HTTPClientRequest.Timeout(connectMilliseconds: 1_000, totalMilliseconds: 5_000)
+
+    private let client = HTTPClient()
+
+    func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure> {
+        let httpRequest = HTTPClientRequest(
+            method: request.method, url: "http://localhost" + request.path,
+            headers: request.headers.map { ($0.name, $0.value) }, body: request.body,
+            unixSocketPath: socketPath, timeout: Self.timeout)
+        do {
+            let response = try client.perform(httpRequest)
+            return .success(AgentResponse(status: response.status, body: response.body))
+        } catch {
+            return .failure(Self.failure(error))
+        }
+    }
+
+    static func failure(_ error: HTTPClientError) -> TransportFailure {
+        switch error {
+        case let .couldNotConnect(detail): .unreachable(detail)
+        case .timedOut: .timedOut
+        case let .connectionLost(detail): .connectionLost(detail)
+        case .responseTooLarge, .invalidRequest, .other: .other(error.description)
+        }
+    }
+}
