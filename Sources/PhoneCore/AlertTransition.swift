@@ -1,0 +1,21 @@
+/// What the phone alerts for (CONTRACT §5). `started` and `canceled` are deliberately absent: the
+/// person started the task or stopped it, so telling them is noise.
+package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A new USB ECM session with the board.
+    case connected
+    case handoff
+    case foregroundRecovery = "foreground_recovery"
+    case completed
+    case failed
+
+    /// The alert for a board transition, nil for those that update the card silently.
+    package init?(_ transition: BoardTransition) {
+        switch transition {
+        case .handoff: self = .handoff
+        case .foregroundRecovery: self = .foregroundRecovery
+        case .completed: self = .completed
+        case .failed: self = .failed
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,204 @@
+/// Renders a `Card` as a few terminal lines for people. Pure: the shell decides the width and
+/// whether to use color (isatty, `NO_COLOR`) and redraws the lines in place.
+///
+/// Only ASCII is added around the board's text, so the card reads the same under `LANG=C`. Text from
+/// the board is stripped of control characters, so a task title cannot move the cursor or recolor
+/// the terminal. Widths count characters, not terminal cells (a wide CJK title may overhang).
+package struct CardTextRenderer: Sendable {
+    package struct Options: Sendable, Equatable {
+        /// Columns per line; at least `minimumWidth`.
+        package var width: Int
+        /// ANSI SGR colors on the badge, the problem line and the link line.
+        package var color: Bool
+
+        package static let minimumWidth = 24
+
+        package init(width: Int = 60, color: Bool = false) {
+            self.width = max(Self.minimumWidth, width)
+            self.color = color
+        }
+    }
+
+    package let options: Options
+
+    package init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The card as one string, lines separated by `\n`, no trailing newline.
+    package func render(_ card: Card) -> String {
+        lines(for: card).joined(separator: "\n")
+    }
+
+    package func lines(for card: Card) -> [String] {
+        var lines = [header(for: card)]
+        lines += body(for: card).map(fit)
+        if let problem = card.problem {
+            // The one line people must read in full: wrapped, not cut.
+            lines += wrap("! " + Self.clean(problem.description)).map { paint($0, .problem) }
+        }
+        lines.append(paint(fit("USB: \(Self.usbText(card.link.usb)) | Wake: \(card.link.wake.rawValue)"), .dim))
+        return lines
+    }
+
+    private func header(for card: Card) -> String {
+        let badge = "[" + Self.badge(card.state) + "]"
+        let title = card.snapshot?.taskTitle.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? "Aiden"
+        let room = options.width - badge.count - 1
+        let left = truncate(title, to: room)
+        let padding = String(repeating: " ", count: options.width - left.count - badge.count)
+        return left + padding + paint(badge, .state(card.state))
+    }
+
+    private func body(for card: Card) -> [String] {
+        let snapshot = card.snapshot
+        var lines: [String] = []
+        switch card.state {
+        case .standby:
+            lines.append("No active task.")
+        case .disconnected:
+            if card.link.usb == .down {
+                lines.append("USB link to the board is down.")
+            } else if card.problem == nil {
+                lines.append("Waiting for the board...")
+            }
+        case .running, .needsApp, .handoff:
+            if card.state == .needsApp { lines.append("Bring the companion app to the foreground.") }
+            if card.state == .handoff { lines.append("Your action is needed on the phone.") }
+            lines += field("Step", snapshot?.currentStep)
+            if card.state == .handoff {
+                lines += field("Action", snapshot?.currentAction.map(Self.humanize))
+                lines += field("Target", snapshot?.currentTarget)
+                lines += field("App", snapshot?.currentApp)
+            } else {
+                lines += field("Phase", snapshot?.phase.map { Self.humanize($0.rawValue) })
+            }
+            if snapshot?.showsProgress == true, let progress = snapshot?.progress {
+                lines.append(progressBar(progress))
+            }
+            if snapshot?.canStop == true { lines.append("Stop: available") }
+        case .completed, .failed, .canceled:
+            switch card.state {
+            case .completed: lines.append("Completed.")
+            case .failed: lines += field("Failed", snapshot?.lastError, otherwise: "Failed.").flatMap(wrap)
+            default: lines.append("Canceled.")
+            }
+            lines += field("Last step", snapshot?.currentStep)
+        }
+        return lines
+    }
+
+    /// `Label: value` when the value is non-empty, else `otherwise` (if any).
+    private func field(_ label: String, _ value: String?, otherwise: String? = nil) -> [String] {
+        if let value = value.map(Self.clean), !value.isEmpty { return ["\(label): \(value)"] }
+        return otherwise.map { [$0] } ?? []
+    }
+
+    /// `[########............]  40%`, as wide as the line allows (at most 30 cells).
+    private func progressBar(_ progress: Double) -> String {
+        let fraction = min(1, max(0, progress))
+        let cells = min(30, options.width - 7)
+        let filled = Int((fraction * Double(cells)).rounded())
+        let percent = String(Int((fraction * 100).rounded()))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: cells - filled)
+        return "[" + bar + "] " + String(repeating: " ", count: 3 - percent.count) + percent + "%"
+    }
+
+    private func fit(_ line: String) -> String { truncate(line, to: options.width) }
+
+    /// Word-wraps to the width, continuation lines indented by two spaces, at most `maximumLines`
+    /// (the last one cut with `...`), so an error stays readable and the card stays small.
+    private func wrap(_ text: String) -> [String] {
+        let maximumLines = 4
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= options.width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = "  " + word
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        if lines.count > maximumLines {
+            lines = Array(lines.prefix(maximumLines))
+            lines[maximumLines - 1] += " ..."
+        }
+        return lines.map(fit)
+    }
+
+    private func truncate(_ text: String, to width: Int) -> String {
+        guard text.count > width else { return text }
+        return String(text.prefix(max(0, width - 3))) + "..."
+    }
+
+    private enum Paint {
+        case state(CardState)
+        case problem
+        case dim
+    }
+
+    private func paint(_ text: String, _ paint: Paint) -> String {
+        guard options.color else { return text }
+        let code: String
+        switch paint {
+        case .state(let state): code = Self.colorCode(state)
+        case .problem: code = "1;31"
+        case .dim: code = "2"
+        }
+        return "\u{1B}[\(code)m" + text + "\u{1B}[0m"
+    }
+}
+
+extension CardTextRenderer {
+    static func badge(_ state: CardState) -> String {
+        switch state {
+        case .standby: "STANDBY"
+        case .running: "RUNNING"
+        case .needsApp: "NEEDS APP"
+        case .handoff: "YOUR TURN"
+        case .completed: "COMPLETED"
+        case .failed: "FAILED"
+        case .canceled: "CANCELED"
+        case .disconnected: "DISCONNECTED"
+        }
+    }
+
+    /// SGR parameters: bold plus a color people read the same way everywhere (green done, red failed).
+    static func colorCode(_ state: CardState) -> String {
+        switch state {
+        case .standby: "1;36"
+        case .running: "1;34"
+        case .needsApp: "1;33"
+        case .handoff: "1;35"
+        case .completed: "1;32"
+        case .failed: "1;31"
+        case .canceled, .disconnected: "1;90"
+        }
+    }
+
+    static func usbText(_ usb: LinkState.USB) -> String {
+        switch usb {
+        case .up: "up"
+        case .down: "down"
+        case .unmonitored: "not monitored"
+        }
+    }
+
+    /// Control characters (ESC, newlines, …) become spaces: board text must not drive the terminal.
+    static func clean(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+        }
+        return String(scalars)
+    }
+
+    /// `request_user_input` → `request user input`.
+    static func humanize(_ name: String) -> String {
+        name.replacing("_", with: " ")
+    }
+}

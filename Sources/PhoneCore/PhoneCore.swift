@@ -1,1 +1,0 @@
-// The PhoneCore core; see docs/architecture.md.

@@ -1,0 +1,57 @@
+import FoundationEssentials
+import Testing
+@testable import PhoneCore
+
+@Suite struct AlertRecordTests {
+    private func key(_ number: Int) -> AlertKey {
+        .task(epoch: 1, requestID: "chat_\(number)", transition: .completed)
+    }
+
+    @Test func keepsTheNewestKeysUpToItsCapacity() {
+        var record = AlertRecord(capacity: 3)
+        for number in 1...5 {
+            let inserted = record.insert(key(number))
+            #expect(inserted)
+        }
+        let again = record.insert(key(5))
+        #expect(!again)
+        #expect(record.keys == [key(3), key(4), key(5)])
+        #expect(!record.contains(key(1)) && !record.contains(key(2)))
+        #expect(record.contains(key(3)))
+        let forgotten = record.insert(key(1))
+        #expect(forgotten)  // forgotten, so it counts as new again
+        #expect(record.keys == [key(4), key(5), key(1)])
+    }
+
+    @Test func theDefaultCapacityIsLargerThanTheBoardRing() {
+        var record = AlertRecord()
+        for number in 1...600 { record.insert(key(number)) }
+        #expect(record.keys.count == 512)
+        #expect(record.keys.first == key(89))
+    }
+
+    @Test func roundTripsThroughJSON() throws {
+        var record = AlertRecord(capacity: 4)
+        record.insert(.connection("usb-1"))
+        record.insert(.task(epoch: 9, requestID: "chat_1", transition: .foregroundRecovery))
+        record.cursor = EventCursor(since: 12, generation: "g", epoch: 9)
+        record.hasReadEvents = true
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(record), as: UTF8.self)
+        #expect(text == #"{"capacity":4,"cursor":{"epoch":9,"generation":"g","since":12},"has_read_events":true,"#
+            + #""keys":[{"subject":"usb-1","transition":"connected"},"#
+            + #"{"epoch":9,"subject":"chat_1","transition":"foreground_recovery"}]}"#)
+        #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8)) == record)
+    }
+
+    @Test func decodingDropsDuplicatesAndKeepsTheNewestWithinCapacity() throws {
+        let text = #"{"capacity":2,"keys":["#
+            + #"{"epoch":1,"subject":"a","transition":"failed"},{"epoch":1,"subject":"a","transition":"failed"},"#
+            + #"{"epoch":1,"subject":"b","transition":"failed"},{"epoch":1,"subject":"c","transition":"failed"}]}"#
+        let record = try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8))
+        #expect(record.keys.map(\.subject) == ["b", "c"])
+        #expect(record.cursor == EventCursor())
+        #expect(record.hasReadEvents)  // an older file with keys has read events before
+    }
+}

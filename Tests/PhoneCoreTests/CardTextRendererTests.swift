@@ -1,0 +1,359 @@
+import Testing
+@testable import PhoneCore
+
+@Suite struct CardTextRendererTests {
+    static func card(_ answer: CurrentAnswer?, link: LinkState = Fixtures.usbUp, problem: BoardProblem? = nil) -> Card {
+        Card.derive(link: link, answer: answer, problem: problem)
+    }
+
+    static var longError: BoardSnapshot {
+        Fixtures.ended(.failed, error: "The Settings app stopped responding while the agent was typing the Wi-Fi "
+            + "password, and the retry budget of three attempts is spent")
+    }
+
+    static var hostileTitle: BoardSnapshot {
+        var snapshot = Fixtures.running
+        snapshot.taskTitle = "Evil\u{1B}[2J\ntitle"
+        snapshot.currentStep = "tab\there"
+        return snapshot
+    }
+
+    /// (name, card, width): every state, plus the problem, wrapping and truncation variants.
+    static let cases: [(String, Card, Int)] = [
+        ("standby", card(.notFound), 48),
+        ("running", card(.snapshot(Fixtures.running)), 48),
+        ("needs_app", card(.snapshot(Fixtures.needsApp)), 48),
+        ("handoff", card(.snapshot(Fixtures.handoff)), 48),
+        ("completed", card(.snapshot(Fixtures.ended(.completed))), 48),
+        ("failed", card(.snapshot(Fixtures.ended(.failed, error: "Settings crashed"))), 48),
+        ("canceled", card(.snapshot(Fixtures.ended(.canceled))), 48),
+        ("disconnected", card(nil, link: Fixtures.usbDown), 48),
+        ("waiting", card(nil, link: Fixtures.loopback), 48),
+        ("forbidden", card(nil, problem: .forbidden(message: nil)), 48),
+        ("unreachable", card(.snapshot(Fixtures.running), problem: .unreachable(detail: "connection refused")), 48),
+        ("malformed", card(.notFound, problem: .malformed(
+            BoardAnswerError(kind: .missingField, field: "live_activity.request_id", message: "missing"))), 48),
+        ("failed_without_error", card(.snapshot(Fixtures.ended(.failed))), 48),
+        ("failed_long_error", card(.snapshot(longError)), 48),
+        ("narrow", card(.snapshot(Fixtures.handoff)), 24),
+        ("hostile", card(.snapshot(hostileTitle)), 48),
+    ]
+}
+
+extension CardTextRendererTests {
+    /// name → (without color, with color). Regenerate by eye, never blindly: these are the spec.
+    static let goldens: [String: (plain: String, color: String)] = [
+        "standby": (
+            """
+            Aiden                                  [STANDBY]
+            No active task.
+            USB: up | Wake: connected
+            """,
+            """
+            Aiden                                  \u{1B}[1;36m[STANDBY]\u{1B}[0m
+            No active task.
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "running": (
+            """
+            Open Settings                          [RUNNING]
+            Step: Checking the current screen
+            Phase: observing
+            [######........................]  21%
+            Stop: available
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                          \u{1B}[1;34m[RUNNING]\u{1B}[0m
+            Step: Checking the current screen
+            Phase: observing
+            [######........................]  21%
+            Stop: available
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "needs_app": (
+            """
+            Open Settings                        [NEEDS APP]
+            Bring the companion app to the foreground.
+            Step: Waiting for the Aiden app
+            Phase: waiting app
+            Stop: available
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                        \u{1B}[1;33m[NEEDS APP]\u{1B}[0m
+            Bring the companion app to the foreground.
+            Step: Waiting for the Aiden app
+            Phase: waiting app
+            Stop: available
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "handoff": (
+            """
+            Open Settings                        [YOUR TURN]
+            Your action is needed on the phone.
+            Step: Enter the Wi-Fi password
+            Action: request user input
+            Target: Password field
+            App: Settings
+            [###############...............]  50%
+            Stop: available
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                        \u{1B}[1;35m[YOUR TURN]\u{1B}[0m
+            Your action is needed on the phone.
+            Step: Enter the Wi-Fi password
+            Action: request user input
+            Target: Password field
+            App: Settings
+            [###############...............]  50%
+            Stop: available
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "completed": (
+            """
+            Open Settings                        [COMPLETED]
+            Completed.
+            Last step: Opened Settings
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                        \u{1B}[1;32m[COMPLETED]\u{1B}[0m
+            Completed.
+            Last step: Opened Settings
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "failed": (
+            """
+            Open Settings                           [FAILED]
+            Failed: Settings crashed
+            Last step: Opened Settings
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                           \u{1B}[1;31m[FAILED]\u{1B}[0m
+            Failed: Settings crashed
+            Last step: Opened Settings
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "canceled": (
+            """
+            Open Settings                         [CANCELED]
+            Canceled.
+            Last step: Opened Settings
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                         \u{1B}[1;90m[CANCELED]\u{1B}[0m
+            Canceled.
+            Last step: Opened Settings
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "disconnected": (
+            """
+            Aiden                             [DISCONNECTED]
+            USB link to the board is down.
+            USB: down | Wake: connected
+            """,
+            """
+            Aiden                             \u{1B}[1;90m[DISCONNECTED]\u{1B}[0m
+            USB link to the board is down.
+            \u{1B}[2mUSB: down | Wake: connected\u{1B}[0m
+            """),
+        "waiting": (
+            """
+            Aiden                             [DISCONNECTED]
+            Waiting for the board...
+            USB: not monitored | Wake: connected
+            """,
+            """
+            Aiden                             \u{1B}[1;90m[DISCONNECTED]\u{1B}[0m
+            Waiting for the board...
+            \u{1B}[2mUSB: not monitored | Wake: connected\u{1B}[0m
+            """),
+        "forbidden": (
+            """
+            Aiden                             [DISCONNECTED]
+            ! board answered 403 (forbidden): this host is
+              not on the board's USB link
+            USB: up | Wake: connected
+            """,
+            """
+            Aiden                             \u{1B}[1;90m[DISCONNECTED]\u{1B}[0m
+            \u{1B}[1;31m! board answered 403 (forbidden): this host is\u{1B}[0m
+            \u{1B}[1;31m  not on the board's USB link\u{1B}[0m
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "unreachable": (
+            """
+            Open Settings                          [RUNNING]
+            Step: Checking the current screen
+            Phase: observing
+            [######........................]  21%
+            Stop: available
+            ! board unreachable: connection refused
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                          \u{1B}[1;34m[RUNNING]\u{1B}[0m
+            Step: Checking the current screen
+            Phase: observing
+            [######........................]  21%
+            Stop: available
+            \u{1B}[1;31m! board unreachable: connection refused\u{1B}[0m
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "malformed": (
+            """
+            Aiden                                  [STANDBY]
+            No active task.
+            ! malformed answer from the board:
+              live_activity.request_id: missing
+            USB: up | Wake: connected
+            """,
+            """
+            Aiden                                  \u{1B}[1;36m[STANDBY]\u{1B}[0m
+            No active task.
+            \u{1B}[1;31m! malformed answer from the board:\u{1B}[0m
+            \u{1B}[1;31m  live_activity.request_id: missing\u{1B}[0m
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "failed_without_error": (
+            """
+            Open Settings                           [FAILED]
+            Failed.
+            Last step: Opened Settings
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                           \u{1B}[1;31m[FAILED]\u{1B}[0m
+            Failed.
+            Last step: Opened Settings
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "failed_long_error": (
+            """
+            Open Settings                           [FAILED]
+            Failed: The Settings app stopped responding
+              while the agent was typing the Wi-Fi password,
+              and the retry budget of three attempts is
+              spent
+            Last step: Opened Settings
+            USB: up | Wake: connected
+            """,
+            """
+            Open Settings                           \u{1B}[1;31m[FAILED]\u{1B}[0m
+            Failed: The Settings app stopped responding
+              while the agent was typing the Wi-Fi password,
+              and the retry budget of three attempts is
+              spent
+            Last step: Opened Settings
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+        "narrow": (
+            """
+            Open Sett... [YOUR TURN]
+            Your action is needed...
+            Step: Enter the Wi-Fi...
+            Action: request user ...
+            Target: Password field
+            App: Settings
+            [#########........]  50%
+            Stop: available
+            USB: up | Wake: conne...
+            """,
+            """
+            Open Sett... \u{1B}[1;35m[YOUR TURN]\u{1B}[0m
+            Your action is needed...
+            Step: Enter the Wi-Fi...
+            Action: request user ...
+            Target: Password field
+            App: Settings
+            [#########........]  50%
+            Stop: available
+            \u{1B}[2mUSB: up | Wake: conne...\u{1B}[0m
+            """),
+        "hostile": (
+            """
+            Evil [2J title                         [RUNNING]
+            Step: tab here
+            Phase: observing
+            [######........................]  21%
+            Stop: available
+            USB: up | Wake: connected
+            """,
+            """
+            Evil [2J title                         \u{1B}[1;34m[RUNNING]\u{1B}[0m
+            Step: tab here
+            Phase: observing
+            [######........................]  21%
+            Stop: available
+            \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
+            """),
+    ]
+
+    @Test(arguments: cases.map { $0.0 })
+    func rendersTheGoldenText(name: String) throws {
+        let entry = try #require(Self.cases.first { $0.0 == name })
+        let golden = try #require(Self.goldens[name])
+        let plain = CardTextRenderer(options: .init(width: entry.2, color: false)).render(entry.1)
+        let color = CardTextRenderer(options: .init(width: entry.2, color: true)).render(entry.1)
+        #expect(plain == golden.plain)
+        #expect(color == golden.color)
+    }
+}
+
+extension CardTextRendererTests {
+    @Test(arguments: [24, 40, 80, 200])
+    func noLineIsWiderThanTheWidth(width: Int) {
+        let renderer = CardTextRenderer(options: .init(width: width))
+        for (name, card, _) in Self.cases {
+            for line in renderer.lines(for: card) {
+                #expect(line.count <= width, "\(name): \(line)")
+            }
+        }
+    }
+
+    @Test func theWidthHasAFloor() {
+        #expect(CardTextRenderer.Options(width: 3).width == CardTextRenderer.Options.minimumWidth)
+    }
+
+    @Test func boardTextCannotDriveTheTerminal() {
+        let plain = CardTextRenderer().render(Self.card(.snapshot(Self.hostileTitle)))
+        #expect(!plain.contains("\u{1B}"))
+        #expect(!plain.contains("\t"))
+        #expect(plain.split(separator: "\n").count == 6)
+    }
+
+    /// `[` + filled + empty + `]` and the percent, for the 30-cell bar of a 60-column card.
+    static func bar(_ filled: Int, _ percent: String) -> String {
+        let cells = String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
+        return "[" + cells + "] " + percent
+    }
+
+    static let progressRows: [(Double, String)] = [
+        (-0.5, bar(0, "  0%")), (0.0, bar(0, "  0%")), (0.29, bar(9, " 29%")), (1.0, bar(30, "100%")),
+        (7.0, bar(30, "100%")),
+    ]
+
+    @Test(arguments: progressRows)
+    func progressIsClampedAndRounded(progress: Double, bar: String) {
+        var snapshot = Fixtures.running
+        snapshot.progress = progress
+        let lines = CardTextRenderer().lines(for: Self.card(.snapshot(snapshot)))
+        #expect(lines.contains(bar))
+    }
+
+    @Test func progressIsHiddenUnlessTheTaskShowsIt() {
+        var snapshot = Fixtures.running
+        snapshot.showsProgress = false
+        let text = CardTextRenderer().render(Self.card(.snapshot(snapshot)))
+        #expect(!text.contains("%"))
+        snapshot.showsProgress = true
+        snapshot.canStop = false
+        let noStop = CardTextRenderer().render(Self.card(.snapshot(snapshot)))
+        #expect(noStop.contains("21%"))
+        #expect(!noStop.contains("Stop"))
+    }
+}
