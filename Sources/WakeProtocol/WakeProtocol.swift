@@ -1,1 +1,0 @@
-// The WakeProtocol core; see docs/architecture.md.
