@@ -45,11 +45,14 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB"], swiftSettings: strict),
+        // The board's engine and daemon wiring, as a library so it is testable without the executable.
+        .target(name: "BoardService",
+                dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
+                               "Platform", "HTTPServer"],
+                swiftSettings: strict),
 
         // MARK: Executables (composition roots)
-        .executableTarget(name: "aiden-board",
-                          dependencies: ["WakeProtocol", "LiveActivity", "Configuration", "Platform"],
-                          swiftSettings: strict),
+        .executableTarget(name: "aiden-board", dependencies: ["BoardService"], swiftSettings: strict),
         .executableTarget(name: "aiden-phone",
                           dependencies: ["WakeProtocol", "Configuration", "Platform"],
                           swiftSettings: strict),
@@ -60,6 +63,12 @@ let package = Package(
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
         .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress"]),
+        .testTarget(name: "BoardServiceTests",
+                    dependencies: ["BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
+                                   "Configuration", "NetworkAddress"]),
+        // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
+        .testTarget(name: "BoardIntegrationTests",
+                    dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),

@@ -21,6 +21,11 @@ package struct BoardState: Sendable {
     /// The strong validator for everything derived from the store.
     package var storeETag: String { "\"\(epoch)-\(store.revision)\"" }
 
+    /// Forgets cached encodings; needed when the store is rolled back (revisions may be reused).
+    package mutating func invalidateCaches() {
+        encodedSnapshots.removeAll()
+    }
+
     /// The `{"status":"ok","live_activity":{…}}` body for `snapshot`, encoded at most once per revision.
     mutating func liveActivityBody(_ snapshot: TaskSnapshot) -> [UInt8] {
         if let cached = encodedSnapshots[snapshot.requestID], cached.revision == snapshot.revision {

@@ -1,0 +1,147 @@
+import FoundationEssentials
+import LiveActivity
+import Platform
+import WakeProtocol
+
+/// The board's state directory (CONTRACT.md §6): `wake.json` (epoch and sequence high-water mark)
+/// and `tasks.json` (tasks, idempotency records, transition ring), each replaced atomically.
+///
+/// Loading never silently drops state: a file that cannot be read or decoded is reported and moved
+/// aside as `<name>.corrupt-<unix time>` for a person to inspect, and the board starts from what is left.
+package struct BoardStateDirectory: Sendable {
+    package let path: String
+    private let fileSystem: any DurableFileSystem
+    private let wakeFile: AtomicFile
+    private let tasksFile: AtomicFile
+
+    package init(path: String, fileSystem: any DurableFileSystem = POSIXFileSystem()) {
+        self.path = path
+        self.fileSystem = fileSystem
+        wakeFile = AtomicFile(path: path + "/wake.json", fileSystem: fileSystem)
+        tasksFile = AtomicFile(path: path + "/tasks.json", fileSystem: fileSystem)
+    }
+
+    /// What was found on start.
+    package struct Loaded: Sendable {
+        package var wake: WakeState
+        package var store: TaskStore
+        /// True when this start created a new epoch (new or wiped directory, or a corrupt wake file).
+        package var isNewEpoch: Bool
+        /// Problems found and what was done about them, for the log.
+        package var notes: [String]
+    }
+
+    /// Reads (or creates) the state. A new epoch is made durable before this returns, so no Wake
+    /// can ever go out under an epoch that a restart would not find again.
+    package func load(now: Date, using generator: inout some RandomNumberGenerator) throws(BoardStateError) -> Loaded {
+        do {
+            try fileSystem.createDirectory(at: path, permissions: 0o700)
+        } catch {
+            throw BoardStateError(path: path, message: "cannot create the state directory: \(error)")
+        }
+        var notes: [String] = []
+        var isNewEpoch = false
+        var wake: WakeState
+        if let decoded: WakeState = try read(wakeFile, as: WakeState.self, now: now, notes: &notes) {
+            wake = decoded
+        } else {
+            wake = WakeState.fresh(using: &generator)
+            isNewEpoch = true
+            do {
+                try wakeFile.write(try Self.encode(wake))
+            } catch {
+                throw BoardStateError(path: wakeFile.path, message: "cannot write the new epoch: \(error)")
+            }
+        }
+        var store = try read(tasksFile, as: TaskStore.self, now: now, notes: &notes)
+            ?? TaskStore(generation: Self.generation(epoch: wake.epoch, using: &generator))
+        if isNewEpoch && store.count + store.transitions.events.count > 0 {
+            // Tasks survived but the sequence space was reset: the ring starts a new generation so
+            // phones re-read it from the start instead of trusting their old cursor.
+            store.resetTransitions(generation: Self.generation(epoch: wake.epoch, using: &generator))
+            notes.append("new epoch \(wake.epoch) with existing tasks: transition ring reset")
+        }
+        return Loaded(wake: wake, store: store, isNewEpoch: isNewEpoch, notes: notes)
+    }
+
+    package func saveWake(_ state: WakeState) throws(BoardStateError) {
+        do {
+            try wakeFile.write(try Self.encode(state))
+        } catch {
+            throw BoardStateError(path: wakeFile.path, message: "\(error)")
+        }
+    }
+
+    package func saveTasks(_ store: TaskStore) throws(BoardStateError) {
+        do {
+            try tasksFile.write(try Self.encode(store))
+        } catch {
+            throw BoardStateError(path: tasksFile.path, message: "\(error)")
+        }
+    }
+
+    /// A ring generation that differs across epochs and across wipes of the same epoch number.
+    static func generation(epoch: UInt16, using generator: inout some RandomNumberGenerator) -> String {
+        let suffix = String(generator.next() & 0xFFFF_FFFF, radix: 16)
+        return "\(epoch)-\(String(repeating: "0", count: 8 - suffix.count))\(suffix)"
+    }
+
+    private func read<T: Decodable>(_ file: AtomicFile, as type: T.Type, now: Date, notes: inout [String])
+        throws(BoardStateError) -> T?
+    {
+        let bytes: [UInt8]
+        do {
+            guard let content = try file.read() else { return nil }
+            bytes = content
+        } catch {
+            notes.append(quarantine(file, now: now, reason: "unreadable (\(error))"))
+            return nil
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            notes.append(quarantine(file, now: now, reason: "not valid (\(Self.describe(error)))"))
+            return nil
+        }
+    }
+
+    /// Moves a bad file aside; says what happened (or that even that failed).
+    private func quarantine(_ file: AtomicFile, now: Date, reason: String) -> String {
+        let aside = "\(file.path).corrupt-\(Int(now.timeIntervalSince1970))"
+        do {
+            try fileSystem.rename(from: file.path, to: aside)
+            try fileSystem.synchronizeDirectory(at: path)
+            return "\(file.path) was \(reason); moved to \(aside), starting without it"
+        } catch {
+            return "\(file.path) was \(reason), and could not be moved aside (\(error)); starting without it"
+        }
+    }
+
+    private static func encode(_ value: some Encodable) throws(BoardStateError) -> [UInt8] {
+        do {
+            return Array(try LiveActivityJSON.makeEncoder().encode(value))
+        } catch {
+            throw BoardStateError(path: "", message: "cannot encode state: \(error)")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case let .dataCorrupted(context), let .keyNotFound(_, context), let .typeMismatch(_, context),
+             let .valueNotFound(_, context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// The state directory could not be used; `description` names the file and the reason.
+package struct BoardStateError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let path: String
+    package let message: String
+
+    package var description: String { path.isEmpty ? message : "\(path): \(message)" }
+}

@@ -1,0 +1,23 @@
+import BoardAPI
+import WakeProtocol
+
+/// Where the board's Wakes go: the loopback UDP transport here, the BlueZ GATT peripheral later.
+/// `send` must not block (it is called with the engine's lock held): a transport that needs to
+/// wait queues the envelope and returns.
+package protocol WakeSink: Sendable {
+    /// "loopback" or "bluez", for status pages.
+    var transportName: String { get }
+    /// Sends one envelope; a failure is counted and logged, and the next change sends again.
+    func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError>
+    /// What the board can honestly say about the radio side (`/api/bluetooth/status`).
+    func bluetoothFacts() -> BluetoothFacts
+}
+
+/// Why a Wake could not go out.
+package struct WakeSinkError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let message: String
+
+    package init(_ message: String) { self.message = message }
+
+    package var description: String { message }
+}

@@ -1,0 +1,164 @@
+import BoardAPI
+import FoundationEssentials
+import LiveActivity
+import NetworkAddress
+import Platform
+import Testing
+import WakeProtocol
+@testable import BoardService
+
+@Suite struct BoardEngineTests {
+    @Test func startAnnouncesTheBoardWithOneSystemWake() throws {
+        let board = try EngineFixture()
+        #expect(board.engine.readValue == WakeEnvelope(reason: .system, epoch: board.loaded.wake.epoch, sequence: 0))
+        board.engine.start()
+        #expect(board.sink.envelopes == [WakeEnvelope(reason: .system, epoch: board.loaded.wake.epoch, sequence: 1)])
+        #expect(board.engine.readValue == board.sink.envelopes.last)
+        #expect(board.loaded.wake.epoch != 0)
+    }
+
+    /// Timeline: a change inside the start Wake's window goes out at the window's end, as live_activity.
+    @Test func changesAreCoalescedIntoOneTrailingWake() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        board.timers.advance(by: .milliseconds(100))
+        let id = board.start()
+        for step in 0..<50 {
+            board.timers.advance(by: .milliseconds(10))
+            board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"step \#(step)","progress":0.01}"#)
+        }
+        #expect(board.sink.wakes.count == 1, "all changes fall inside the first window")
+        board.timers.advance(by: .milliseconds(200))
+        let wakes = board.sink.wakes
+        #expect(wakes.count == 2)
+        #expect(wakes[1].at == .milliseconds(750))
+        #expect(wakes[1].envelope.reason == .liveActivity)
+        #expect(wakes[1].envelope.sequence == 2)
+        // The phone fetching after the Wake sees the final state.
+        let current = board.phone("GET", "/api/live-activity/current").text
+        #expect(current.contains(#""current_step":"step 49""#))
+        board.timers.advance(by: .seconds(5))
+        #expect(board.sink.wakes.count == 2, "no Wake without a change")
+        #expect(board.engine.wakeFacts.coalescedChanges == 51, "the start and 50 updates merged into one Wake")
+    }
+
+    @Test func aChangeAfterAQuietWindowGoesOutAtOnce() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        board.timers.advance(by: .seconds(2))
+        _ = board.start()
+        #expect(board.sink.wakes.map(\.at) == [.zero, .seconds(2)])
+    }
+
+    @Test func startsAndEndsAreDurableBeforeTheyAreAcknowledged() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        let id = board.start("Durable")
+        #expect(try board.storedTasks()?.task(id: id)?.taskTitle == "Durable")
+        board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"completed"}"#)
+        let after = try board.restartedAfterCrash()
+        #expect(after.loaded.store.task(id: id)?.status == .completed)
+    }
+
+    @Test func progressUpdatesAreWrittenAtMostOneSecondLate() throws {
+        let board = try EngineFixture()
+        let id = board.start()
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"progress":0.5}"#)
+        #expect(try board.storedTasks()?.task(id: id)?.progress == 0, "lazy: not yet written")
+        board.timers.advance(by: .milliseconds(999))
+        #expect(try board.storedTasks()?.task(id: id)?.progress == 0)
+        board.timers.advance(by: .milliseconds(2))
+        #expect(try board.storedTasks()?.task(id: id)?.progress == 0.5)
+    }
+
+    @Test func flushWritesPendingUpdatesAtShutdown() throws {
+        let board = try EngineFixture()
+        let id = board.start()
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"last words"}"#)
+        #expect(board.engine.flush() == nil)
+        #expect(try board.storedTasks()?.task(id: id)?.currentStep == "last words")
+    }
+
+    @Test func aWriteThatCannotBeSavedIsRefusedAndUndone() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        board.fileSystem.inject(.failOnce, atOperation: board.fileSystem.operationCount)
+        let response = board.agent("POST", "/v1/tasks", #"{"task_title":"Lost?"}"#)
+        #expect(response.status == 503)
+        #expect(response.text.contains(#""code":"storage_failed""#))
+        #expect(board.agent("GET", "/v1/tasks").text.contains("Lost?") == false)
+        #expect(board.phone("GET", "/api/live-activity/current").text == #"{"status":"not_found"}"#)
+        board.timers.advance(by: .seconds(1))
+        #expect(board.sink.wakes.count == 1, "a refused write sends no Wake")
+        // The board keeps working.
+        #expect(board.agent("POST", "/v1/tasks", #"{"task_title":"Next"}"#).status == 201)
+    }
+
+    @Test func sequencesKeepRisingAcrossCrashes() throws {
+        var board = try EngineFixture(blockSize: 4)
+        var highest: UInt64 = 0
+        var epoch: UInt16?
+        for round in 0..<5 {
+            board.engine.start()
+            let id = board.start("round \(round)")
+            for step in 0..<7 {
+                board.timers.advance(by: .milliseconds(800))
+                board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"\#(step)"}"#)
+            }
+            board.timers.advance(by: .seconds(1))
+            let sequences = board.sink.envelopes.map(\.sequence)
+            #expect(sequences.first.map { $0 > highest } ?? false, "round \(round) starts above \(highest)")
+            #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+            #expect(Set(board.sink.envelopes.map(\.epoch)).count == 1)
+            if let epoch { #expect(board.sink.envelopes.first?.epoch == epoch, "epoch survives restarts") }
+            epoch = board.sink.envelopes.first?.epoch
+            highest = sequences.max() ?? highest
+            board = try board.restartedAfterCrash(seed: UInt64(round) + 10)
+        }
+    }
+
+    @Test func endedTasksLeaveWhenTheirRetentionEndsAndPhonesAreWoken() throws {
+        let board = try EngineFixture(retention: .seconds(60))
+        board.engine.start()
+        let id = board.start()
+        board.timers.advance(by: .seconds(1))
+        board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"completed"}"#)
+        board.timers.advance(by: .seconds(1))
+        let before = board.sink.wakes.count
+        #expect(board.phone("GET", "/api/live-activity/current").text.contains(#""status":"completed""#))
+        board.timers.advance(by: .seconds(58), step: .seconds(1))
+        #expect(board.phone("GET", "/api/live-activity/current").text.contains(#""status":"completed""#),
+                "still inside its retention window (ended at t=1 s, now t=60 s)")
+        #expect(board.sink.wakes.count == before)
+        board.timers.advance(by: .seconds(2), step: .seconds(1))
+        #expect(board.phone("GET", "/api/live-activity/current").text == #"{"status":"not_found"}"#)
+        #expect(board.sink.wakes.count == before + 1, "the expiry is a change the phone hears about")
+    }
+
+    @Test func refusedRequestsAreLoggedWithoutFloodingTheLog() throws {
+        let board = try EngineFixture()
+        for _ in 0..<100 {
+            #expect(board.phone("GET", "/status", peer: IPAddress(v4: 10, 99, 0, 2)).status == 403)
+        }
+        let lines = board.logs.lines(at: .notice)
+        #expect(lines.count == 5)
+        #expect(lines.first == "engine: 403 GET /status from 10.99.0.2: peer 10.99.0.2 is outside loopback and the allowed subnets")
+        board.timers.advance(by: .seconds(11), step: .seconds(1))
+        _ = board.phone("GET", "/status", peer: IPAddress(v4: 10, 99, 0, 2))
+        #expect(board.logs.lines(at: .notice).last?.hasSuffix("(95 more refused since the last report)") == true)
+    }
+
+    @Test func wakeFailuresAreCountedAndTheNextChangeTriesAgain() throws {
+        let board = try EngineFixture()
+        board.sink.failing.store(true, ordering: .relaxed)
+        board.engine.start()
+        #expect(board.engine.wakeFacts.sendFailures == 1)
+        board.sink.failing.store(false, ordering: .relaxed)
+        board.timers.advance(by: .seconds(1))
+        _ = board.start()
+        #expect(board.sink.envelopes.map(\.sequence) == [2])
+        let status = board.phone("GET", "/status").text
+        #expect(status.contains(#""send_failures":1"#))
+        #expect(status.contains(#""last_seq":2"#))
+    }
+}
