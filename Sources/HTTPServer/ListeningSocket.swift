@@ -17,14 +17,23 @@ package struct ListeningSocket: Sendable {
     /// What it is bound to; for TCP with port 0, the port the kernel assigned.
     package let kind: Kind
 
-    /// Binds and listens on a TCP endpoint. `[::]` is dual-stack (IPV6_V6ONLY off).
-    package static func tcp(_ endpoint: SocketEndpoint, backlog: Int32 = 64) throws(SocketError) -> ListeningSocket {
+    /// Binds and listens on a TCP endpoint. `[::]` is dual-stack (IPV6_V6ONLY off). With `freeBind`,
+    /// an address not (yet) on any interface can be bound (IP_FREEBIND): the board starts before the
+    /// USB link has its address, and serves as soon as it appears.
+    package static func tcp(_ endpoint: SocketEndpoint, backlog: Int32 = 64, freeBind: Bool = false)
+        throws(SocketError) -> ListeningSocket
+    {
         let family = endpoint.address.isIPv6 ? AF_INET6 : AF_INET
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(operation: "socket", address: endpoint.description, errno: errno) }
         do throws(SocketError) {
             var one: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+            if freeBind {
+                let option = endpoint.address.isIPv6 ? Int32(IPV6_FREEBIND) : Int32(IP_FREEBIND)
+                let level = endpoint.address.isIPv6 ? Int32(IPPROTO_IPV6) : Int32(IPPROTO_IP)
+                setsockopt(fd, level, option, &one, socklen_t(MemoryLayout<Int32>.size))
+            }
             if endpoint.address.isIPv6 {
                 var off: Int32 = 0
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
@@ -100,7 +109,14 @@ package struct SocketError: Error, Equatable, Sendable, CustomStringConvertible 
     package let operation: String
     package let address: String
     package let errno: Int32
-    package var detail: String? = nil
+    package var detail: String?
+
+    package init(operation: String, address: String, errno: Int32, detail: String? = nil) {
+        self.operation = operation
+        self.address = address
+        self.errno = errno
+        self.detail = detail
+    }
 
     package var description: String {
         let reason = detail ?? String(cString: strerror(errno))

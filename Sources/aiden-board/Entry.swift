@@ -1,25 +1,41 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BoardService
+import Platform
 
-/// Composition root of aiden-board.
+/// Composition root of aiden-board: parse the command line, hand over to the service.
 enum Entry {
-    static func main() {
+    static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
-            exit(arguments.isEmpty ? 64 : 0)
+        let command: BoardCommand
+        do {
+            command = try BoardCommandLine.parse(arguments)
+        } catch {
+            printError("\(error)")
+            exit(64)
         }
-        FileHandleStderr.write("aiden-board: not implemented yet: \(arguments.joined(separator: " "))\n")
-        exit(64)
+        switch command {
+        case let .help(text):
+            print(text)
+            exit(0)
+        case .version:
+            print("aiden-board \(BuildInfo.version)")
+            exit(0)
+        case let .run(configPath):
+            exit(BoardDaemon.run(configPath: configPath, explicitConfig: arguments.contains("--config")))
+        case let .doctor(configPath):
+            let findings = BoardDoctor.examine(configPath: configPath, explicitConfig: arguments.contains("--config"))
+            findings.forEach { print($0) }
+            exit(findings.contains { $0.severity == .problem } ? 1 : 0)
+        case .gadget:
+            printError("aiden-board gadget: the USB ECM gadget setup is not in this build yet")
+            exit(69)
+        }
     }
 
-    static let usage = "usage: aiden-board --help"
-}
-
-enum FileHandleStderr {
-    static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    static func printError(_ text: String) {
+        var bytes = Array((text + "\n").utf8)
+        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -1,0 +1,229 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BoardAPI
+import Configuration
+import Dispatch
+import FoundationEssentials
+import HTTPServer
+import NetworkAddress
+import Platform
+import Synchronization
+import WakeProtocol
+
+/// Starts aiden-board: configuration, state, Wake transport, listeners, then systemd readiness,
+/// the watchdog and a graceful SIGTERM. Returns an exit status only when it could not start.
+package enum BoardDaemon {
+    /// EX_CONFIG: the configuration is wrong.
+    package static let configurationExitCode: Int32 = 78
+
+    package static func run(configPath: String, explicitConfig: Bool) -> Int32 {
+        let bootstrap = Logger(component: "aiden-board")
+        let configuration: BoardConfiguration
+        do {
+            configuration = try BoardConfiguration.load(path: configPath)
+        } catch where error.kind == .fileNotFound && !explicitConfig {
+            bootstrap.notice("no \(configPath); using the built-in defaults")
+            configuration = .defaults
+        } catch {
+            bootstrap.error("\(error)")
+            return configurationExitCode
+        }
+        let logger = Logger(component: "aiden-board",
+                            minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info)
+        // Signals are handled from before the first listener opens: a SIGTERM right after READY=1
+        // must not fall into a gap where it is ignored.
+        let current = RunningSlot()
+        let signalSources = installSignalHandlers(current, logger: logger)
+        do {
+            let running = try start(configuration, logger: logger)
+            current.set(running)
+            // Dispatch sources stop when released; these live until the process exits.
+            let sources = signalSources + startWatchdog(running.engine, logger: logger)
+            withExtendedLifetime(sources) { dispatchMain() }
+        } catch {
+            logger.error("\(error)")
+            return error.exitCode
+        }
+    }
+
+    /// Everything that runs until SIGTERM.
+    package struct Running: Sendable {
+        package let engine: BoardEngine
+        package let phoneServer: HTTPServer
+        package let agentServer: HTTPServer
+        package let agentSocketPath: String
+    }
+
+    /// Opens state, transport and listeners, answers READY=1; no thread of its own is started
+    /// beyond libmicrohttpd's and the timer queue. Used by `run` and by tests.
+    package static func start(_ configuration: BoardConfiguration, logger: Logger,
+                              clock: any BoardClock = SystemBoardClock(),
+                              timers: any TimerScheduler = DispatchTimerScheduler()) throws(BoardStartError) -> Running {
+        signal(SIGPIPE, SIG_IGN)
+        let directory = BoardStateDirectory(path: configuration.state.directory)
+        var random = SystemRandomNumberGenerator()
+        let loaded: BoardStateDirectory.Loaded
+        do {
+            loaded = try directory.load(now: clock.wallNow(), using: &random)
+        } catch {
+            throw .state(error)
+        }
+        for note in loaded.notes { logger.error(note) }
+        logger.info("state \(directory.path): epoch \(loaded.wake.epoch)\(loaded.isNewEpoch ? " (new)" : ""), "
+            + "\(loaded.store.count) tasks, sequence mark \(loaded.wake.sequenceHighWater)")
+
+        let sink = try makeSink(configuration)
+        let listen = configuration.http.listen
+        let engine = BoardEngine(
+            settings: BoardEngine.Settings(
+                version: BuildInfo.version, liveActivityEnabled: configuration.liveActivity.enabled,
+                retention: .seconds(configuration.liveActivity.retentionSeconds),
+                coalesceWindow: .milliseconds(configuration.wake.coalesceMilliseconds)),
+            loaded: loaded, directory: directory,
+            policy: AccessPolicy(allowedSubnets: configuration.http.allowedSubnets,
+                                 listenAddresses: listen.map(\.address)),
+            sink: sink, clock: clock, timers: timers, logger: logger.child("engine"),
+            usbFacts: {
+                let link = LocalInterfaces.current().usbLink(listen: listen)
+                return USBLinkFacts(link: link.link, interface: link.interface)
+            })
+
+        var ecmSockets: [ListeningSocket] = []
+        do {
+            for endpoint in listen {
+                let freeBind = !endpoint.address.isLoopback && !endpoint.address.isUnspecified
+                ecmSockets.append(try ListeningSocket.tcp(endpoint, freeBind: freeBind))
+            }
+        } catch {
+            ecmSockets.forEach { close($0.descriptor) }
+            throw .listen(error)
+        }
+        let agentSocket: ListeningSocket
+        do {
+            agentSocket = try openAgentSocket(configuration.agent.socket, logger: logger)
+        } catch {
+            ecmSockets.forEach { close($0.descriptor) }
+            throw .listen(error)
+        }
+        let phoneServer: HTTPServer
+        let agentServer: HTTPServer
+        do {
+            phoneServer = try HTTPServer(sockets: ecmSockets, limits: HTTPServerLimits(),
+                                         handler: { engine.handlePhone($0) })
+        } catch {
+            close(agentSocket.descriptor)
+            throw .server(error)
+        }
+        do {
+            agentServer = try HTTPServer(sockets: [agentSocket],
+                                         limits: HTTPServerLimits(connectionLimit: 32, idleTimeoutSeconds: 30),
+                                         handler: { engine.handleAgent($0) })
+        } catch {
+            phoneServer.stop()
+            throw .server(error)
+        }
+        engine.start()
+        let where_ = phoneServer.listeners.map { "\($0)" }.joined(separator: ", ")
+        logger.notice("serving \(where_); agent API on \(configuration.agent.socket); "
+            + "wake via \(sink.transportName), epoch \(engine.epoch)")
+        Systemd.notify("READY=1\nSTATUS=serving \(where_)")
+        return Running(engine: engine, phoneServer: phoneServer, agentServer: agentServer,
+                       agentSocketPath: configuration.agent.socket)
+    }
+
+    /// Stops serving, writes what is pending, and removes the agent socket.
+    package static func stop(_ running: Running, logger: Logger) {
+        Systemd.notify("STOPPING=1")
+        running.phoneServer.stop()
+        running.agentServer.stop()
+        if let error = running.engine.flush() { logger.error("state not fully written at shutdown: \(error)") }
+        unlink(running.agentSocketPath)
+    }
+
+    private static func makeSink(_ configuration: BoardConfiguration) throws(BoardStartError) -> any WakeSink {
+        switch configuration.wake.transport {
+        case .loopback:
+            do {
+                return try LoopbackWakeSink(target: configuration.wake.loopbackTarget, adapter: configuration.wake.adapter)
+            } catch {
+                throw .transport("loopback wake socket: \(error)")
+            }
+        case .bluez:
+            throw .transport("the BlueZ Wake transport is not in this build yet; set [wake] transport = \"loopback\"")
+        }
+    }
+
+    private static func openAgentSocket(_ path: String, logger: Logger) throws(SocketError) -> ListeningSocket {
+        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if !parent.isEmpty, access(parent, F_OK) != 0, mkdir(parent, 0o755) != 0 {
+            throw SocketError(operation: "mkdir", address: parent, errno: errno)
+        }
+        // Agents reach the socket through the `aiden` group (CONTRACT.md §6); without it, root only.
+        let group = getgrnam("aiden").map { $0.pointee.gr_gid }
+        if group == nil { logger.notice("no group 'aiden': \(path) is usable by root only") }
+        return try ListeningSocket.unix(path: path, mode: 0o660, group: group)
+    }
+
+    private static func installSignalHandlers(_ current: RunningSlot, logger: Logger)
+        -> [any DispatchSourceProtocol]
+    {
+        [SIGTERM, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                logger.notice("signal \(number): stopping")
+                if let running = current.get() { stop(running, logger: logger) }
+                exit(0)
+            }
+            source.resume()
+            signal(number, SIG_IGN)
+            return source
+        }
+    }
+
+    /// Pets the systemd watchdog from a timer that first proves the engine answers.
+    private static func startWatchdog(_ engine: BoardEngine, logger: Logger) -> [any DispatchSourceProtocol] {
+        guard let interval = Systemd.watchdogIntervalMicroseconds else { return [] }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.board.watchdog"))
+        let period = DispatchTimeInterval.microseconds(Int(clamping: interval / 2))
+        timer.schedule(deadline: .now() + period, repeating: period)
+        timer.setEventHandler {
+            if engine.isResponsive() { Systemd.notify("WATCHDOG=1") }
+        }
+        timer.resume()
+        logger.info("watchdog every \(interval / 2_000) ms")
+        return [timer]
+    }
+}
+
+/// The running board, once there is one, for the signal handlers.
+private final class RunningSlot: Sendable {
+    private let running = Mutex<BoardDaemon.Running?>(nil)
+    func set(_ value: BoardDaemon.Running) { running.withLock { $0 = value } }
+    func get() -> BoardDaemon.Running? { running.withLock { $0 } }
+}
+
+/// Why the board could not start, with the exit status to use.
+package enum BoardStartError: Error, CustomStringConvertible {
+    case state(BoardStateError)
+    case transport(String)
+    case listen(SocketError)
+    case server(HTTPServerError)
+
+    package var description: String {
+        switch self {
+        case let .state(error): "state directory: \(error)"
+        case let .transport(message): "wake transport: \(message)"
+        case let .listen(error): "cannot listen: \(error)"
+        case let .server(error): "\(error)"
+        }
+    }
+
+    package var exitCode: Int32 {
+        switch self {
+        case .transport: BoardDaemon.configurationExitCode
+        case .state: 73  // EX_CANTCREAT
+        case .listen, .server: 71  // EX_OSERR
+        }
+    }
+}

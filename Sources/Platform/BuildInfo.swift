@@ -1,0 +1,4 @@
+/// The version all three programs report (`--version`, `/status`).
+package enum BuildInfo {
+    package static let version = "0.1.0"
+}
