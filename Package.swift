@@ -67,7 +67,7 @@ let package = Package(
                     dependencies: ["BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
                                    "Configuration", "NetworkAddress"]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
-        .testTarget(name: "BoardIntegrationTests",
+        .testTarget(name: "IntegrationTests",
                     dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),

@@ -5,6 +5,8 @@ import LiveActivity
 /// `/api/bluetooth/status`). Plain values: the routers stay pure.
 package struct BoardFacts: Sendable, Equatable {
     package var version: String
+    /// Random per daemon start: lets a phone that cannot watch USB tell one board session from the next.
+    package var instanceID: String
     package var uptimeSeconds: Int
     package var liveActivityEnabled: Bool
     package var retention: Duration
@@ -12,9 +14,10 @@ package struct BoardFacts: Sendable, Equatable {
     package var bluetooth: BluetoothFacts
     package var usb: USBLinkFacts
 
-    package init(version: String, uptimeSeconds: Int, liveActivityEnabled: Bool, retention: Duration,
-                 wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts) {
+    package init(version: String, instanceID: String = "", uptimeSeconds: Int, liveActivityEnabled: Bool,
+                 retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts) {
         self.version = version
+        self.instanceID = instanceID
         self.uptimeSeconds = uptimeSeconds
         self.liveActivityEnabled = liveActivityEnabled
         self.retention = retention

@@ -12,6 +12,7 @@ enum BoardStatusBody {
     static func statusBytes(facts: BoardFacts, state: BoardState) -> [UInt8] {
         JSONBody.ok([
             "version": facts.version,
+            "instance_id": facts.instanceID,
             "uptime_seconds": facts.uptimeSeconds,
             "epoch": state.epoch,
             "live_activity": LiveActivityFacts(enabled: facts.liveActivityEnabled,

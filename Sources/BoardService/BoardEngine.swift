@@ -52,6 +52,7 @@ package final class BoardEngine: Sendable {
     private let timers: any TimerScheduler
     private let logger: Logger
     private let usbFacts: @Sendable () -> USBLinkFacts
+    private let instanceID: String
 
     package init(settings: Settings, loaded: BoardStateDirectory.Loaded, directory: BoardStateDirectory,
                  policy: AccessPolicy, sink: any WakeSink, clock: any BoardClock, timers: any TimerScheduler,
@@ -64,6 +65,8 @@ package final class BoardEngine: Sendable {
         self.timers = timers
         self.logger = logger
         self.usbFacts = usbFacts
+        var random = SystemRandomNumberGenerator()
+        instanceID = String(random.next(), radix: 16)
         inner = Mutex(Inner(
             board: BoardState(store: loaded.store, epoch: loaded.wake.epoch),
             wakeState: loaded.wake,
@@ -282,7 +285,7 @@ package final class BoardEngine: Sendable {
     // MARK: Facts and logs
 
     private func facts(_ inner: Inner, usb: USBLinkFacts?) -> BoardFacts {
-        BoardFacts(version: settings.version, uptimeSeconds: Int(clock.monotonicNow().components.seconds),
+        BoardFacts(version: settings.version, instanceID: instanceID, uptimeSeconds: Int(clock.monotonicNow().components.seconds),
                    liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
                    wake: inner.wakeFacts, bluetooth: sink.bluetoothFacts(),
                    usb: usb ?? USBLinkFacts(link: "unknown"))

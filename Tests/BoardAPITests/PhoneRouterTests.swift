@@ -134,6 +134,7 @@ import Testing
         let status = try #require(board.phone("GET", "/status").json)
         #expect(status["status"]?.string == "ok")
         #expect(status["version"]?.string == "0.1.0")
+        #expect(status["instance_id"]?.string == "i-1")
         #expect(status["uptime_seconds"]?.number == 12)
         #expect(status["epoch"]?.number == 4660)
         #expect(status["live_activity"]?["enabled"]?.bool == true)

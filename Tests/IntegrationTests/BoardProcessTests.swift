@@ -146,6 +146,17 @@ import WakeProtocol
         #expect(try board.agent("GET", "/v1/status").status == 200, "still serving after bad input")
     }
 
+    @Test func eachStartHasItsOwnInstanceID() throws {
+        let board = try BoardProcess()
+        try board.start()
+        let first = try #require(try board.http("/status").json?["instance_id"] as? String)
+        board.stop()
+        try board.start()
+        defer { board.stop() }
+        let second = try #require(try board.http("/status").json?["instance_id"] as? String)
+        #expect(!first.isEmpty && first != second)
+    }
+
     @Test func killNineLosesNoAcknowledgedWriteAndSequencesKeepRising() throws {
         let board = try BoardProcess(coalesceMilliseconds: 50)
         try board.start()
