@@ -38,6 +38,8 @@ package final class BoardEngine: Sendable {
         var tasksDirty = false
         var lazyWriteScheduled = false
         var expiryScheduledFor: Date?
+        /// When the next ended task leaves (nil: none ended), so requests only prune when one is due.
+        var nextExpiry: Date?
         var denialLog = TokenBucket(burst: 5, interval: .seconds(10))
         var random = SystemRandomNumberGenerator()
     }
@@ -259,7 +261,10 @@ package final class BoardEngine: Sendable {
     /// Ended tasks leave the phone's card when their retention ends: the store changes, so phones
     /// get a Wake and fetch (and see `not_found`).
     private func pruneExpired(_ inner: inout Inner) {
-        let removed = inner.board.store.prune(now: clock.wallNow(), retention: settings.retention)
+        let now = clock.wallNow()
+        guard let due = inner.nextExpiry, due <= now else { return }
+        let removed = inner.board.store.prune(now: now, retention: settings.retention)
+        inner.nextExpiry = inner.board.store.nextExpiry(retention: settings.retention)
         guard !removed.isEmpty else { return }
         logger.info("retention ended for \(removed.joined(separator: ", "))")
         scheduleLazyWrite(&inner)
@@ -267,7 +272,8 @@ package final class BoardEngine: Sendable {
     }
 
     private func scheduleExpiry(_ inner: inout Inner) {
-        guard let expiry = inner.board.store.nextExpiry(retention: settings.retention) else { return }
+        inner.nextExpiry = inner.board.store.nextExpiry(retention: settings.retention)
+        guard let expiry = inner.nextExpiry else { return }
         if let scheduled = inner.expiryScheduledFor, scheduled <= expiry { return }
         inner.expiryScheduledFor = expiry
         let delay = max(0, expiry.timeIntervalSince(clock.wallNow())) + 0.001
