@@ -154,12 +154,15 @@ final class BoardProcess {
 
     /// Starts the board (optionally through a wrapper such as `ip netns exec NS`) and waits until
     /// its agent socket answers /v1/status.
-    func start(wrapper: [String] = []) throws {
+    func start(wrapper: [String] = [], environment: [String: String] = [:]) throws {
         guard let binary = Products.path("aiden-board") else { throw IntegrationError("aiden-board not built") }
         let process = Process()
         let command = wrapper + [binary, "--config", configPath]
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if !FileManager.default.fileExists(atPath: logPath) {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         }
