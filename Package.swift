@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],

@@ -18,4 +18,9 @@ package enum DBusLibrary {
     package static func isValidObjectPath(_ path: String) -> Bool {
         dbus_validate_path(path, nil) != 0
     }
+
+    /// Whether `signature` is a valid D-Bus signature, as libdbus judges it (the reference for `DBusSignature`).
+    package static func isValidSignature(_ signature: String) -> Bool {
+        !signature.utf8.contains(0) && dbus_signature_validate(signature, nil) != 0
+    }
 }
