@@ -63,8 +63,11 @@ extension DBusEventLoop {
         }
         let remaining = call.deadline - .now
         guard remaining > .zero else {
-            call.completion(.failure(.timeout("no reply to \(call.message.memberDescription) within "
-                + "\(call.timeoutMilliseconds) ms (still queued)")))
+            call.completion(
+                .failure(
+                    .timeout(
+                        "no reply to \(call.message.memberDescription) within "
+                            + "\(call.timeoutMilliseconds) ms (still queued)")))
             return
         }
         let raw: OpaquePointer

@@ -1,6 +1,6 @@
+internal import CDBus
 import Glibc
 import Synchronization
-internal import CDBus
 
 /// One libdbus connection serviced by one dedicated thread.
 ///
@@ -10,8 +10,8 @@ internal import CDBus
 /// libdbus timeout (or none): idle is idle. Method-call timeouts are libdbus pending-call timeouts, serviced
 /// by the same loop; replies resume Swift continuations from the pending-call notify, which never blocks.
 ///
-/// `@unchecked Sendable`: the mutable libdbus state (`watches`, `timeouts`, calls in flight and queued) is confined to the
-/// loop thread; everything shared is behind `inbox` (a `Mutex`) or atomic.
+/// `@unchecked Sendable`: the mutable libdbus state (`watches`, `timeouts`, calls in flight and queued) is
+/// confined to the loop thread; everything shared is behind `inbox` (a `Mutex`) or atomic.
 final class DBusEventLoop: @unchecked Sendable {
     /// Work for the loop thread; `cancel` runs instead (on any thread) when the loop has stopped.
     struct Command: Sendable {
@@ -345,7 +345,7 @@ final class DBusEventLoop: @unchecked Sendable {
 
     private func reportDisconnect() {
         connected.store(false, ordering: .releasing)
-        failAllCalls(.disconnected("the bus connection was lost"))
+        failAllCalls(.disconnected(closing ? "the bus connection was closed" : "the bus connection was lost"))
         let handlers = inbox.withLock { inbox -> [@Sendable () -> Void] in
             guard !inbox.disconnectReported else { return [] }
             inbox.disconnectReported = true

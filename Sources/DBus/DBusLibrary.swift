@@ -4,7 +4,9 @@ internal import CDBus
 package enum DBusLibrary {
     /// The runtime libdbus version, as "major.minor.micro".
     package static var version: String {
-        var major: Int32 = 0, minor: Int32 = 0, micro: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var micro: Int32 = 0
         aiden_dbus_version(&major, &minor, &micro)
         return "\(major).\(minor).\(micro)"
     }

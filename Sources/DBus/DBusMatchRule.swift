@@ -88,7 +88,9 @@ package struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
 
     /// Checks what the bus would reject, so `AddMatch` fails here with a clear message.
     package func validate() throws(DBusError) {
-        if let sender, !DBusNames.isValidBusName(sender) { throw .invalidArgs("match rule: invalid sender '\(sender)'") }
+        if let sender, !DBusNames.isValidBusName(sender) {
+            throw .invalidArgs("match rule: invalid sender '\(sender)'")
+        }
         if let interface, !DBusNames.isValidInterface(interface) {
             throw .invalidArgs("match rule: invalid interface '\(interface)'")
         }

@@ -54,6 +54,13 @@ extension DBusMessage {
             noReplyExpected: dbus_message_get_no_reply(message) != 0)
     }
 
+    /// Builds the libdbus message and reads it back: what a peer's handler would see, without a bus.
+    package func roundTrippedThroughLibDBus() throws(DBusError) -> DBusMessage {
+        let message = try makeLibDBusMessage()
+        defer { dbus_message_unref(message) }
+        return try DBusMessage(libdbus: message)
+    }
+
     /// The message in D-Bus wire format (what travels on the socket), via `dbus_message_marshal`.
     package func wireBytes(serial: UInt32) throws(DBusError) -> [UInt8] {
         guard serial != 0 else { throw .invalidArgs("a message on the wire needs a non-zero serial") }

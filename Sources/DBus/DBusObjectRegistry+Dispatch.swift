@@ -69,9 +69,10 @@ extension DBusObjectRegistry {
         }
         switch method.body {
         case .immediate(let handler):
-            return .reply(Self.checkedReturn(call, method: method, interface: interface) { () throws(DBusError) in
-                try handler(call)
-            })
+            return .reply(
+                Self.checkedReturn(call, method: method, interface: interface) { () throws(DBusError) in
+                    try handler(call)
+                })
         case .deferred(let handler):
             return .deferred {
                 let result: Result<[DBusValue], DBusError>

@@ -71,7 +71,8 @@ final class DBusObjectRegistry: Sendable {
         let added = try Self.allProperties(of: node)
         try nodes.withLock { (nodes: inout [DBusObjectPath: Node]) throws(DBusError) in
             guard nodes[path] == nil else {
-                throw DBusError(name: DBusError.Names.objectPathInUse, message: "an object is already exported at '\(path)'")
+                throw DBusError(
+                    name: DBusError.Names.objectPathInUse, message: "an object is already exported at '\(path)'")
             }
             nodes[path] = node
         }
@@ -132,7 +133,8 @@ final class DBusObjectRegistry: Sendable {
 
     private static func checkMembers(_ declaration: DBusInterface) throws(DBusError) {
         let interface = declaration.name
-        let names = declaration.methods.map(\.name) + declaration.properties.map(\.name)
+        let names =
+            declaration.methods.map(\.name) + declaration.properties.map(\.name)
             + declaration.signals.map(\.name)
         for name in names where !DBusNames.isValidMember(name) {
             throw .invalidArgs("invalid member name '\(name)' in '\(interface)'")

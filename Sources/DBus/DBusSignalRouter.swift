@@ -34,7 +34,8 @@ final class DBusSignalRouter: Sendable {
     /// add or remove handlers.
     func deliver(_ message: DBusMessage) {
         let handlers = state.withLock { state in
-            state.subscriptions.sorted { $0.key < $1.key }.filter { $0.value.rule.matches(message) }.map(\.value.handler)
+            state.subscriptions.sorted { $0.key < $1.key }.filter { $0.value.rule.matches(message) }.map(
+                \.value.handler)
         }
         for handler in handlers { handler(message) }
     }

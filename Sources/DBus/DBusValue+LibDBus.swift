@@ -189,5 +189,6 @@ extension DBusValue {
         guard dbus_message_iter_close_container(&iter, &sub) != 0 else { throw outOfMemory }
     }
 
-    private static let outOfMemory = DBusError(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus is out of memory")
+    private static let outOfMemory = DBusError(
+        name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus is out of memory")
 }

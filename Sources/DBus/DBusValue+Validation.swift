@@ -38,8 +38,10 @@ extension DBusValue {
 
     private func validate(depth: inout Depth) throws(DBusError) {
         switch self {
-        case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .bytes:
+        case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double:
             return
+        case .bytes:
+            try nested(&depth, array: true) { (_: inout Depth) throws(DBusError) in }
         case .string(let text):
             guard !text.utf8.contains(0) else { throw .invalidArgs("string value contains a NUL character") }
         case .objectPath(let path):
@@ -47,7 +49,7 @@ extension DBusValue {
         case .signature(let signature):
             _ = try signature.types()
         case .array(let element, let items):
-            try element.validate()
+            try DBusType.array(element).validate()
             try nested(&depth, array: true) { (depth: inout Depth) throws(DBusError) in
                 for (offset, item) in items.enumerated() {
                     guard item.hasType(element) else {

@@ -242,7 +242,8 @@ package final class FakeMessageBus: MessageBus {
             let name = try message.arguments("s")[0].stringValue ?? ""
             guard let owner = state.withLock({ $0.nameOwners[name] }) else {
                 throw DBusError(
-                    name: DBusError.Names.nameHasNoOwner, message: "Could not get owner of name '\(name)': no such name")
+                    name: DBusError.Names.nameHasNoOwner, message: "Could not get owner of name '\(name)': no such name"
+                )
             }
             return [.string(owner)]
         case "NameHasOwner":

@@ -98,7 +98,7 @@ extension MessageBus {
     ) async throws(DBusError) -> String? {
         do {
             return try await busCall("GetNameOwner", [.string(name)], "s", timeout)[0].stringValue
-        } catch where error.kind == .serviceUnknown {
+        } catch  where error.kind == .serviceUnknown {
             return nil
         }
     }

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+
 @testable import DBus
 
 /// Real libdbus connections against a private dbus-daemon: one connection exports, the other calls.
@@ -92,7 +93,8 @@ struct DBusConnectionIntegrationTests {
         let value = try await caller.getProperty(
             "Value", interface: TestObject.interface, path: path, destination: destination)
         #expect(value == .bytes([0xDE, 0xAD]))
-        let all = try await caller.getAllProperties(interface: TestObject.interface, path: path, destination: destination)
+        let all = try await caller.getAllProperties(
+            interface: TestObject.interface, path: path, destination: destination)
         #expect(
             all == [
                 "UUID": .string("12345678-1234-5678-1234-56789abcdef0"), "Value": .bytes([0xDE, 0xAD]),
@@ -165,7 +167,8 @@ struct DBusConnectionIntegrationTests {
         ) { additions.put($0) }
 
         // Not matched by either rule: must not reach the handlers.
-        try fixture.exporter.emitSignal(path: Self.objectPath, interface: TestObject.interface, member: "Ping", [.uint32(1)])
+        try fixture.exporter.emitSignal(
+            path: Self.objectPath, interface: TestObject.interface, member: "Ping", [.uint32(1)])
         try fixture.exporter.emitPropertiesChanged(
             path: Self.objectPath, interface: TestObject.interface, changed: ["Value": .bytes([0x07])],
             invalidated: ["Name"])
@@ -174,7 +177,8 @@ struct DBusConnectionIntegrationTests {
         #expect(change.sender == exporterName)
         #expect(change.path == Self.objectPath)
         #expect(change.member == "PropertiesChanged")
-        #expect(change.body == [.string(TestObject.interface), .vardict(["Value": .bytes([0x07])]), .strings(["Name"])])
+        #expect(
+            change.body == [.string(TestObject.interface), .vardict(["Value": .bytes([0x07])]), .strings(["Name"])])
 
         try fixture.exporter.export(DBusExportedObject.objectManager, at: "/org/aiden/app")
         try fixture.exporter.export(LeafObject(label: "new"), at: "/org/aiden/app/service1")
@@ -331,7 +335,9 @@ struct DBusConnectionIntegrationTests {
         if case .failure(let error) = result { #expect((error as? DBusError)?.kind == .disconnected, "\(error)") }
         #expect(!caller.isConnected)
         await expectError(.disconnected) { () throws(DBusError) in _ = try await fixture.call("Echo", [.string("x")]) }
-        #expect(throws: DBusError.self) { try caller.emitSignal(path: "/", interface: "org.aiden.Test1", member: "Ping") }
+        #expect(throws: DBusError.self) {
+            try caller.emitSignal(path: "/", interface: "org.aiden.Test1", member: "Ping")
+        }
     }
 
     @Test func losingTheBusIsReportedAndFailsCalls() async throws {

@@ -55,7 +55,9 @@ private final class FirstOutcome<T: Sendable>: Sendable {
 
     func resolve(_ result: Result<T, any Error>) {
         let (continuation, cleanup) = state.withLock { state in
-            guard !state.resolved else { return (CheckedContinuation<T, any Error>?.none, (@Sendable () -> Void)?.none) }
+            guard !state.resolved else {
+                return (CheckedContinuation<T, any Error>?.none, (@Sendable () -> Void)?.none)
+            }
             state.resolved = true
             defer {
                 state.continuation = nil

@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import DBus
 
 /// A latch that async handlers wait on until the test opens it (a method that "never answers" in time).
