@@ -75,6 +75,7 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],

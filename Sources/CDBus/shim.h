@@ -24,3 +24,11 @@ static const int AIDEN_DBUS_TYPE_DICT_ENTRY = DBUS_TYPE_DICT_ENTRY;
 static inline void aiden_dbus_version(int *major, int *minor, int *micro) {
     dbus_get_version(major, minor, micro);
 }
+
+// A non-blocking, close-on-exec eventfd: the D-Bus thread's wakeup (no busy polling).
+// `sys/eventfd.h` is not part of Swift's Glibc module, so it is reached through this shim.
+#include <sys/eventfd.h>
+
+static inline int aiden_dbus_wakeup_fd_create(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}

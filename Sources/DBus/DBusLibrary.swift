@@ -4,7 +4,9 @@ internal import CDBus
 package enum DBusLibrary {
     /// The runtime libdbus version, as "major.minor.micro".
     package static var version: String {
-        var major: Int32 = 0, minor: Int32 = 0, micro: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var micro: Int32 = 0
         aiden_dbus_version(&major, &minor, &micro)
         return "\(major).\(minor).\(micro)"
     }
@@ -17,5 +19,10 @@ package enum DBusLibrary {
     /// Whether `path` is a valid D-Bus object path.
     package static func isValidObjectPath(_ path: String) -> Bool {
         dbus_validate_path(path, nil) != 0
+    }
+
+    /// Whether `signature` is a valid D-Bus signature, as libdbus judges it (the reference for `DBusSignature`).
+    package static func isValidSignature(_ signature: String) -> Bool {
+        !signature.utf8.contains(0) && dbus_signature_validate(signature, nil) != 0
     }
 }
