@@ -5,7 +5,8 @@
 # private state directory, starts one task, then measures with wrk:
 #   - GET /api/live-activity/current (200, cached bytes) and the same with If-None-Match (304)
 #   - requests per second and requests per second of board CPU (utime+stime from /proc)
-# and the board's resident memory idle, after 256 tasks, and after the load.
+# and the board's resident memory idle, after the load, and with 256 tasks; then agent write
+# throughput (bench/agent-writes.py: lazy PATCH updates, fsynced start+end pairs).
 #
 # usage: bench/http-and-memory.sh [SECONDS per run, default 10] [CONNECTIONS, default 16]
 # needs: wrk (apt-get install wrk), curl
@@ -68,6 +69,8 @@ run() {  # name, extra wrk args...
 run "current 200 (${bytes} B body)"
 run "current 304 (If-None-Match)" -H "If-None-Match: $etag"
 echo "RSS after load: $(rss) kB"
+echo "agent writes over the Unix socket (one keep-alive client):"
+python3 bench/agent-writes.py "$work/agent.sock" "$seconds"
 
 for n in $(seq 1 255); do
     "$ctl" --socket "$work/agent.sock" task start --title "Task $n" --step "step" >/dev/null
