@@ -45,6 +45,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB"], swiftSettings: strict),
+        .target(name: "DesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "BoardService",
                 dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
@@ -75,7 +76,8 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        // DBusTests also covers DesktopNotifications: both need the private dbus-daemon harness there.
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DesktopNotifications"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],

@@ -1,0 +1,73 @@
+import Synchronization
+import Testing
+
+@testable import DBus
+@testable import DesktopNotifications
+
+/// The phone's desktop notifications against a notification server the test plays on a private bus.
+@Suite("DesktopNotifier on a private bus", .enabled(if: PrivateBus.daemonPath != nil, PrivateBus.skipMessage))
+struct DesktopNotifierTests {
+    /// What the fake server received: one body per Notify call.
+    final class Received: Sendable {
+        let calls = Mutex<[[DBusValue]]>([])
+    }
+
+    static func fakeServer(_ received: Received) -> DBusExportedObject {
+        DBusExportedObject(interfaces: [
+            DBusInterface(DesktopNotifier.serviceName, methods: [
+                DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
+                    [.string("fake-notifyd"), .string("AidenBridge tests"), .string("1.0"), .string("1.2")]
+                },
+                DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
+                    let count = received.calls.withLock { calls in
+                        calls.append(message.body)
+                        return calls.count
+                    }
+                    return [.uint32(UInt32(count))]
+                },
+            ])
+        ])
+    }
+
+    @Test func notificationsReachTheServerWithSummaryBodyAndUrgency() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let server = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        let client = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        defer {
+            client.close()
+            server.close()
+        }
+        let received = Received()
+        try server.export(Self.fakeServer(received), at: DesktopNotifier.path)
+        _ = try await server.requestName(DesktopNotifier.serviceName)
+
+        let notifier = try await DesktopNotifier.connect(bus: client).get()
+        #expect(notifier.server == "fake-notifyd AidenBridge tests 1.0")
+        let id = try await notifier.notify(DesktopNotification(
+            summary: "Your turn on the phone", body: "Open Settings: confirm the network", urgency: .critical,
+            category: "device"))
+        #expect(id == 1)
+        let body = try #require(received.calls.withLock { $0.first })
+        #expect(body.count == 8)
+        #expect(body[0] == .string("aiden-phone"))
+        #expect(body[3] == .string("Your turn on the phone"))
+        #expect(body[4] == .string("Open Settings: confirm the network"))
+        #expect(body[6].vardict?["urgency"] == .byte(2))
+        #expect(body[6].vardict?["category"] == .string("device"))
+        #expect(body[7] == .int32(-1))
+    }
+
+    @Test func withoutAServerConnectSaysWhy() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let client = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        defer { client.close() }
+        let result = await DesktopNotifier.connect(bus: client, timeout: .seconds(1))
+        guard case let .failure(error) = result else {
+            Issue.record("no server is on this bus, yet connect succeeded")
+            return
+        }
+        #expect(error.kind == .serviceUnknown, "\(error)")
+    }
+}
