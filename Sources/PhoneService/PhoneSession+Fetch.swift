@@ -52,11 +52,18 @@ extension PhoneSession {
     }
 
     private mutating func statusAnswered(status: Int, body: [UInt8], _ effects: inout [Effect]) {
-        guard status == 200, let instance = BoardStatusAnswer.instanceID(from: body) else {
-            // Not fatal: the current read says what is wrong (403, …); an older board has no instance id.
-            effects.append(.log(.info, "the board's /status (HTTP \(status)) names no instance: "
-                + "connection alerts need the USB link"))
+        // Not fatal: the current read says what is wrong (403, …); /status is read again next time.
+        guard status == 200 else { return }
+        let instance: String
+        switch BoardStatusAnswer(body: body) {
+        case let .instance(id):
+            instance = id
+        case .noInstance:
+            // An older board: name nothing rather than ask on every fetch.
+            effects.append(.log(.info, "the board's /status names no instance_id: connection alerts need the USB link"))
             boardConnectionID = boardConnectionID ?? ""
+            return
+        case .unreadable:
             return
         }
         let id = "board-" + instance

@@ -180,8 +180,7 @@ package struct PhoneSession: Sendable {
         guard verdict.isNew else { return }
         if case .newEpoch = verdict {
             // The board's sequence space and its events ring were reset (state wiped, another board):
-            // forget the cursor and the ETag that belonged to the old epoch.
-            etag = nil
+            // forget the cursor that belonged to the old epoch. (ETags carry the epoch: no reset needed.)
             if let known = policy.cursor.epoch, known != envelope.epoch {
                 policy.resetCursor()
                 effects.append(.saveRecord(policy.record))
