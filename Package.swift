@@ -71,7 +71,7 @@ let package = Package(
                                    "Configuration", "NetworkAddress"]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "PhoneCore", "HTTPServer",
+                    dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
                                    "BoardAPI"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),

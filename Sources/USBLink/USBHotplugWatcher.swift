@@ -111,7 +111,7 @@ private struct Session: @unchecked Sendable {  // the context pointer is used by
         return .success(Session(context: context, handle: handle, box: box, thread: thread))
     }
 
-    /// Wakes the event thread (it also wakes by itself once a second), joins it, then releases
+    /// Wakes the event thread (it also wakes by itself every 10 s), joins it, then releases
     /// libusb; after `libusb_exit` no callback can run, so the box is released last.
     func close() {
         box.takeUnretainedValue().keepRunning.store(false, ordering: .releasing)
@@ -133,7 +133,7 @@ private func runEvents(_ context: ContextPointer, while box: CallbackBox) {
     while box.keepRunning.load(ordering: .acquiring) {
         // The timeout bounds how long a missed interrupt could delay shutdown; it is not a poll:
         // the thread sleeps in the kernel until an event, the interrupt or the timeout.
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
         libusb_handle_events_timeout_completed(context.raw, &timeout, nil)
     }
 }
