@@ -1,5 +1,4 @@
 import Dispatch
-import FoundationEssentials
 
 /// Runs work later: the client's one timer (retry, safety refetch) goes through this seam so tests
 /// fire it by hand instead of sleeping.
@@ -21,21 +20,4 @@ package struct DispatchClientTimers: ClientTimers {
             + attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: work)
     }
-}
-
-/// The two clocks the client reads: monotonic time for the scheduler, wall time for `at` in events.
-package protocol ClientClock: Sendable {
-    /// Time since an arbitrary fixed origin; never goes backwards.
-    func monotonicNow() -> Duration
-    func wallNow() -> Date
-}
-
-package struct SystemClientClock: ClientClock {
-    private let origin = ContinuousClock.now
-
-    package init() {}
-
-    package func monotonicNow() -> Duration { ContinuousClock.now - origin }
-
-    package func wallNow() -> Date { Date() }
 }

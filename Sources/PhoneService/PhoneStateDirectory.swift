@@ -106,11 +106,3 @@ package struct PhoneStateDirectory: Sendable {
         AtomicFile(path: path + "/" + Self.alertRecordFile, permissions: 0o600, fileSystem: fileSystem)
     }
 }
-
-/// The state directory could not be used.
-package struct PhoneStateError: Error, Sendable, Equatable, CustomStringConvertible {
-    package var path: String
-    package var message: String
-
-    package var description: String { "\(path): \(message)" }
-}
