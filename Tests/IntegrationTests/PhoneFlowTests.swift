@@ -218,7 +218,7 @@ import WakeProtocol
     }
 
     @Test func aWakeStormCostsABoundedNumberOfFetches() throws {
-        let server = try FakeBoardServer(.idle, delayMicroseconds: 20_000)
+        let server = try FakeBoardServer(.idle, delayMicroseconds: 50_000)
         let phone = try PhoneProcess(boardURL: server.url)
         try phone.start()
         defer { phone.stop() }
