@@ -51,12 +51,15 @@ let package = Package(
                 dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
                                "Platform", "HTTPServer"],
                 swiftSettings: strict),
+        // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
+        .target(name: "PhoneService",
+                dependencies: ["PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
+                               "USBLink"],
+                swiftSettings: strict),
 
         // MARK: Executables (composition roots)
         .executableTarget(name: "aiden-board", dependencies: ["BoardService"], swiftSettings: strict),
-        .executableTarget(name: "aiden-phone",
-                          dependencies: ["WakeProtocol", "Configuration", "Platform"],
-                          swiftSettings: strict),
+        .executableTarget(name: "aiden-phone", dependencies: ["PhoneService"], swiftSettings: strict),
         .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // MARK: Tests
@@ -69,10 +72,14 @@ let package = Package(
                                    "Configuration", "NetworkAddress"]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(name: "IntegrationTests",
-                    dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol"]),
+                    dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
+                                   "BoardAPI"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
+        .testTarget(name: "PhoneServiceTests",
+                    dependencies: ["PhoneService", "PhoneCore", "WakeProtocol", "Configuration", "Platform", "USBLink",
+                                   "NetworkAddress"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),

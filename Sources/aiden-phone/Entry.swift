@@ -1,25 +1,30 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PhoneService
+import Platform
 
-/// Composition root of aiden-phone.
+/// Composition root of aiden-phone: parse the command line, hand over to the service.
 enum Entry {
-    static func main() {
+    static func main() -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
-            exit(arguments.isEmpty ? 64 : 0)
+        let command: PhoneCommand
+        do {
+            command = try PhoneCommandLine.parse(arguments)
+        } catch {
+            OutputChannel.standardError.write("\(error)\n")
+            exit(64)
         }
-        FileHandleStderr.write("aiden-phone: not implemented yet: \(arguments.joined(separator: " "))\n")
-        exit(64)
-    }
-
-    static let usage = "usage: aiden-phone --help"
-}
-
-enum FileHandleStderr {
-    static func write(_ text: String) {
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        switch command {
+        case .help:
+            print(PhoneCommandLine.usage)
+            exit(0)
+        case .version:
+            print("aiden-phone \(BuildInfo.version)")
+            exit(0)
+        case let .run(configPath, explicitConfig, json):
+            exit(PhoneDaemon.run(configPath: configPath, explicitConfig: explicitConfig, json: json,
+                                 environment: ProcessEnvironment.current()))
+        }
     }
 }

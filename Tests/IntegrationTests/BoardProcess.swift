@@ -107,8 +107,10 @@ final class BoardProcess {
     private let receiving = Mutexed(true)
 
     /// `listen` defaults to this process's loopback port; `extra` is appended to the TOML file.
+    /// `wakeTarget` sends the board's Wakes elsewhere (an aiden-phone's `loopback_listen`) instead of
+    /// to `wakeReceiver`.
     init(listen: [String]? = nil, coalesceMilliseconds: Int = 750, extra: String = "",
-         netnsScratch: Scratch? = nil) throws {
+         netnsScratch: Scratch? = nil, wakeTarget: String? = nil) throws {
         scratch = try netnsScratch ?? Scratch("aiden-board")
         port = try freeLoopbackPort()
         wakeReceiver = try UDPDatagramSocket(receivingOn: try SocketEndpoint("127.0.0.1:0"))
@@ -121,7 +123,7 @@ final class BoardProcess {
             listen = [\(listenList)]
             [wake]
             transport = "loopback"
-            loopback_target = "127.0.0.1:\(wakePort)"
+            loopback_target = "\(wakeTarget ?? "127.0.0.1:\(wakePort)")"
             coalesce_milliseconds = \(coalesceMilliseconds)
             [agent]
             socket = "\(scratch.path)/agent.sock"

@@ -1,0 +1,84 @@
+import PhoneCore
+
+/// One HTTP request the phone makes to the board, as a value: the pure session decides which one,
+/// a `BoardTransport` performs it and answers with a `BoardResponse`.
+package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
+    /// `GET /status`: the board's `instance_id`, which names the connection when USB is not watched.
+    case status
+    /// `GET /api/live-activity/current?phone_id=P`, conditional on the last answer's ETag.
+    case current(phoneID: String, ifNoneMatch: String?)
+    /// `GET /api/live-activity/events?since=N&generation=G`.
+    case events(EventCursor)
+    /// `POST /api/phone/app-state` with `{"state":…,"phone_id":…}`.
+    case appState(AppState, phoneID: String)
+
+    package var method: String {
+        if case .appState = self { return "POST" }
+        return "GET"
+    }
+
+    /// The path with its query string, ready to append to the board's URL.
+    package var target: String {
+        switch self {
+        case .status:
+            return "/status"
+        case let .current(phoneID, _):
+            return "/api/live-activity/current?phone_id=" + Self.percentEncoded(phoneID)
+        case let .events(cursor):
+            var text = "/api/live-activity/events?since=\(cursor.since)"
+            if let generation = cursor.generation { text += "&generation=" + Self.percentEncoded(generation) }
+            return text
+        case .appState:
+            return "/api/phone/app-state"
+        }
+    }
+
+    package var headers: [(String, String)] {
+        switch self {
+        case let .current(_, etag?): [("If-None-Match", etag)]
+        case .appState: [("Content-Type", "application/json")]
+        default: []
+        }
+    }
+
+    package var body: [UInt8] {
+        guard case let .appState(state, phoneID) = self else { return [] }
+        // Both values are from fixed alphabets (the state names, the phone-id alphabet): no escaping needed,
+        // but escape anyway so a future id rule cannot break the JSON.
+        return Array(#"{"state":"\#(state.rawValue)","phone_id":"\#(Self.jsonEscaped(phoneID))"}"#.utf8)
+    }
+
+    package var description: String { "\(method) \(target)" }
+
+    /// Percent-encodes everything but RFC 3986 unreserved characters.
+    static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+            }
+        }
+        return out
+    }
+
+    static func jsonEscaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

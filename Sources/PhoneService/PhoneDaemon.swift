@@ -1,0 +1,208 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Configuration
+import Dispatch
+import Platform
+import PhoneCore
+import USBLink
+
+/// Starts aiden-phone: configuration, state directory, phone id, outputs, USB watcher, Wake source,
+/// then the session; runs until SIGTERM/SIGINT. Returns an exit status only when it could not start.
+package enum PhoneDaemon {
+    /// EX_CONFIG: the configuration is wrong (or asks for what this build cannot do).
+    package static let configurationExitCode: Int32 = 78
+    /// EX_CANTCREAT: the state directory cannot be used.
+    package static let stateExitCode: Int32 = 73
+    /// EX_OSERR: a socket or thread could not be opened.
+    package static let systemExitCode: Int32 = 71
+
+    package static func run(configPath: String, explicitConfig: Bool, json: Bool,
+                            environment: [String: String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let bootstrap = Logger(component: "aiden-phone")
+        let configuration: PhoneConfiguration
+        do {
+            configuration = try loadConfiguration(configPath, explicit: explicitConfig, environment: environment,
+                                                  logger: bootstrap)
+        } catch {
+            bootstrap.error("\(error)")
+            return configurationExitCode
+        }
+        guard configuration.wake.transport == .loopback else {
+            bootstrap.error("\(configPath): wake.transport = \"bluez\": BlueZ central not in this build yet; "
+                + "set [wake] transport = \"loopback\" (with loopback_listen) for now")
+            return configurationExitCode
+        }
+
+        let terminal: TerminalOutput? = json ? nil : TerminalOutput(
+            mode: .detect(channel: .standardOutput, environment: environment))
+        let logger = makeLogger(level: configuration.log.level, terminal: terminal)
+        let wiring: Wiring
+        do {
+            wiring = try wire(configuration, json: json, terminal: terminal, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            return error.exitCode
+        }
+        let sources = installSignalHandlers(wiring, logger: logger)
+        withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    /// The running client and what must be stopped at exit.
+    struct Wiring: Sendable {
+        let client: PhoneClient
+        let wakeSource: any WakeSource
+        let watcher: USBHotplugWatcher?
+        let configuration: PhoneConfiguration
+        let phoneID: String
+    }
+
+    static func loadConfiguration(_ path: String, explicit: Bool, environment: [String: String], logger: Logger)
+        throws(ConfigurationError) -> PhoneConfiguration
+    {
+        let file: PhoneConfiguration
+        do {
+            file = try PhoneConfiguration.load(path: path)
+        } catch where error.kind == .fileNotFound && !explicit {
+            logger.notice("no \(path); using the built-in defaults")
+            file = .defaults
+        }
+        return try file.applyingEnvironment(environment)
+    }
+
+    private static func makeLogger(level: LogConfiguration.Level, terminal: TerminalOutput?) -> Logger {
+        let minimum = LogLevel(name: level.rawValue) ?? .info
+        // On a terminal shared by stdout and stderr, log lines go above the card instead of tearing it.
+        if let terminal, terminal.mode.inPlace, OutputChannel.standardError.isTerminal {
+            return Logger(component: "aiden-phone", minimumLevel: minimum) { _, line in terminal.printAbove(line) }
+        }
+        return Logger(component: "aiden-phone", minimumLevel: minimum)
+    }
+
+    private static func wire(_ configuration: PhoneConfiguration, json: Bool, terminal: TerminalOutput?,
+                             logger: Logger) throws(PhoneStartError) -> Wiring {
+        let directory = PhoneStateDirectory(path: configuration.state.directory)
+        var random = SystemRandomNumberGenerator()
+        let identity: (id: String, source: PhoneStateDirectory.IDSource, note: String?)
+        do {
+            try directory.prepare()
+            identity = try directory.phoneID(configured: configuration.phone.id, using: &random)
+        } catch {
+            throw .state(error)
+        }
+        if let note = identity.note { logger.warning(note) }
+        let loaded = directory.loadAlertRecord()
+        if let note = loaded.note { logger.warning(note) }
+
+        let relay = InputRelay()
+        let (watcher, monitoring) = startUSBWatcher(configuration, relay: relay)
+        let clock = SystemClientClock()
+        let output: any PhoneOutput
+        let notifiers: [any AlertNotifier]
+        if let terminal {
+            output = terminal
+            notifiers = [terminal]
+        } else {
+            let lines = JSONLinesOutput(clock: clock)
+            output = lines
+            notifiers = [lines]
+        }
+        let session = PhoneSession(settings: PhoneSession.Settings(phoneID: identity.id,
+                                                                   usbMonitored: monitoring == .monitoring),
+                                   record: loaded.record)
+        let client = PhoneClient(
+            session: session, transport: HTTPBoardTransport(board: configuration.board.url),
+            timers: DispatchClientTimers(), clock: clock, output: output, notifiers: notifiers,
+            saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) },
+            logger: logger.child("client"))
+        relay.attach(client)
+
+        let wakeSource = LoopbackWakeSource(endpoint: configuration.wake.loopbackListen)
+        do {
+            try wakeSource.start { event in
+                switch event {
+                case let .value(bytes, fullLength): relay.submit(.wakeValue(bytes, fullLength: fullLength))
+                case let .state(state): relay.submit(.wakeLink(state))
+                }
+            }
+        } catch {
+            watcher?.stop()
+            throw .wakeSource(error)
+        }
+        logger.notice("aiden-phone \(BuildInfo.version): board \(configuration.board.url), phone id \(identity.id) "
+            + "(\(identity.source.rawValue)), Wakes on loopback \(wakeSource.facts.endpoint ?? "?"), "
+            + "USB \(monitoring), state \(directory.path)")
+        Systemd.notify("READY=1\nSTATUS=listening for Wakes on \(wakeSource.facts.endpoint ?? "?")")
+        client.submit(.started)
+        return Wiring(client: client, wakeSource: wakeSource, watcher: watcher, configuration: configuration,
+                      phoneID: identity.id)
+    }
+
+    /// USB presence is watched only when the board is reached over a link (not on loopback, where
+    /// there is no cable) and libusb can watch here.
+    private static func startUSBWatcher(_ configuration: PhoneConfiguration, relay: InputRelay)
+        -> (USBHotplugWatcher?, USBMonitoring)
+    {
+        if isLoopback(configuration.board.url) {
+            return (nil, .unmonitored(reason: "the board is on loopback"))
+        }
+        let watcher = USBHotplugWatcher(vendorID: configuration.usb.vendorID, productID: configuration.usb.productID)
+        let monitoring = watcher.start { relay.submit(.usb($0)) }
+        return monitoring == .monitoring ? (watcher, monitoring) : (nil, monitoring)
+    }
+
+    static func isLoopback(_ url: BoardURL) -> Bool {
+        switch url.host {
+        case .localhost: true
+        case let .address(address): address.isLoopback
+        }
+    }
+
+    private static func installSignalHandlers(_ wiring: Wiring, logger: Logger) -> [any DispatchSourceProtocol] {
+        let stopping = [SIGTERM, SIGINT].map { number in
+            signalSource(number) {
+                logger.notice("signal \(number): reporting the app inactive and stopping")
+                stop(wiring, logger: logger)
+                exit(0)
+            }
+        }
+        let states = [(SIGUSR1, AppState.foreground), (SIGUSR2, AppState.background)].map { number, state in
+            signalSource(number) {
+                logger.info("signal \(number): app state \(state.rawValue)")
+                wiring.client.submit(.appState(state))
+            }
+        }
+        return stopping + states
+    }
+
+    private static func signalSource(_ number: Int32, _ handler: @escaping @Sendable () -> Void)
+        -> any DispatchSourceProtocol
+    {
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+        source.setEventHandler(handler: handler)
+        source.resume()
+        signal(number, SIG_IGN)
+        return source
+    }
+
+    /// Tells the board the app is gone (short timeouts: exiting must not hang on an unplugged board),
+    /// then stops receiving.
+    static func stop(_ wiring: Wiring, logger: Logger) {
+        Systemd.notify("STOPPING=1")
+        defer {
+            wiring.wakeSource.stop()
+            wiring.watcher?.stop()
+        }
+        let transport = HTTPBoardTransport(board: wiring.configuration.board.url,
+                                           timeout: .init(connectMilliseconds: 500, totalMilliseconds: 1_000))
+        switch transport.perform(.appState(.inactive, phoneID: wiring.phoneID)) {
+        case let .answered(status, _, _) where (200..<300).contains(status):
+            logger.info("reported app state inactive")
+        case let .answered(status, _, _):
+            logger.warning("app state inactive not accepted: HTTP \(status)")
+        case let .failed(detail):
+            logger.info("app state inactive not reported: board unreachable: \(detail)")
+        }
+    }
+}

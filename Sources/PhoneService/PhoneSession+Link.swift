@@ -1,0 +1,77 @@
+import Platform
+import PhoneCore
+import USBLink
+
+/// Links and app state: the Wake source, USB presence, the `connected` alert, `POST app-state`.
+extension PhoneSession {
+    mutating func wakeLinkChanged(_ state: LinkState.Wake, at now: Duration, _ effects: inout [Effect]) {
+        let previous = link.wake
+        guard state != previous else { return }
+        link.wake = state
+        guard started else { return }
+        effects.append(.emit(.connection(link)))
+        showCard(&effects)
+        // Wakes may have been missed while the source was away.
+        if state == .connected { perform(scheduler.handle(.connected, at: now), &effects) }
+    }
+
+    mutating func usbEvent(_ event: USBHotplugWatcher.Event, at now: Duration, _ effects: inout [Effect]) {
+        guard settings.usbMonitored else { return }
+        let changes: [USBSessionTracker.Change]
+        switch event {
+        case let .arrived(device): changes = usb.arrived(device)
+        case let .departed(device): changes = usb.departed(device)
+        }
+        for change in changes {
+            switch change {
+            case let .linkUp(id):
+                link.usb = .up
+                link.connectionID = id
+                effects.append(.log(.notice, "USB link up (\(id))"))
+            case let .linkDown(id):
+                link.usb = .down
+                link.connectionID = boardConnectionID.flatMap { $0.isEmpty ? nil : $0 }
+                effects.append(.log(.notice, "USB link down (\(id))"))
+            }
+            guard started else { continue }
+            effects.append(.emit(.connection(link)))
+            showCard(&effects)
+            if case let .linkUp(id) = change {
+                alertConnected(id, &effects)
+                // A new link is the usual cure for an unreachable board: fetch now.
+                perform(scheduler.handle(.linkUp, at: now), &effects)
+            }
+        }
+    }
+
+    /// The `connected` alert, once per connection id (the record survives restarts).
+    mutating func alertConnected(_ id: String, _ effects: inout [Effect]) {
+        guard !id.isEmpty, let alert = policy.usbConnected(connectionID: id) else { return }
+        effects.append(.saveRecord(policy.record))
+        effects.append(.alert(alert))
+    }
+
+    mutating func sendAppStateIfNeeded(_ effects: inout [Effect]) {
+        guard started, appStateInFlight == nil, let wanted = wantedAppState, wanted != reportedAppState else { return }
+        appStateInFlight = wanted
+        effects.append(.send(.appState(wanted, phoneID: settings.phoneID)))
+    }
+
+    mutating func appStateAnswered(_ state: AppState, _ response: BoardResponse, _ effects: inout [Effect]) {
+        appStateInFlight = nil
+        switch response {
+        case let .answered(status, _, _) where (200..<300).contains(status):
+            reportedAppState = state
+            effects.append(.log(.info, "reported app state \(state.rawValue)"))
+            // Another state was asked for meanwhile.
+            sendAppStateIfNeeded(&effects)
+        case let .answered(status, _, body):
+            let message = BoardAnswer.current(status: status, body: body)
+            let detail = if case let .failure(problem) = message { problem.description } else { "HTTP \(status)" }
+            effects.append(.log(.warning, "app state \(state.rawValue) not accepted: \(detail)"))
+        case let .failed(detail):
+            // Retried after the next successful fetch.
+            effects.append(.log(.info, "app state \(state.rawValue) not reported yet: board unreachable: \(detail)"))
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Platform
+import PhoneCore
+import USBLink
+import WakeProtocol
+
+/// The phone client's decisions in one pure value: Wakes, USB presence, board answers, timers and
+/// app-state requests go in with the time they happened; effects come out (send this request, arm
+/// the timer, show this event, give this alert, save the record). No I/O, no clock: `PhoneClient`
+/// performs the effects and feeds results back, and tests drive it with timeline tables.
+///
+/// It composes the PhoneCore parts: `WakeFilter` → `FetchScheduler` → a fetch (`/status` when the
+/// connection needs naming, then `current`, then `events`, again on `.readAgain`) → `Card` and
+/// `AlertPolicy`.
+package struct PhoneSession: Sendable {
+    package struct Settings: Sendable, Equatable {
+        package var phoneID: String
+        /// Whether USB presence comes from the hotplug watcher. When false the link is `unmonitored`
+        /// and the connection is named after the board instance (`board-<instance_id>`).
+        package var usbMonitored: Bool
+        package var scheduler: FetchScheduler.Configuration
+        /// How many times one fetch rereads the events after `.readAgain` (a board that keeps asking
+        /// for a reset is not looped on).
+        package var maximumEventRereads: Int
+
+        package init(phoneID: String, usbMonitored: Bool = false,
+                     scheduler: FetchScheduler.Configuration = FetchScheduler.Configuration(),
+                     maximumEventRereads: Int = 3) {
+            self.phoneID = phoneID
+            self.usbMonitored = usbMonitored
+            self.scheduler = scheduler
+            self.maximumEventRereads = maximumEventRereads
+        }
+    }
+
+    /// What happened.
+    package enum Input: Sendable, Equatable {
+        /// The client is wired up: report `foreground`, fetch.
+        case started
+        /// A value from the Wake source: a BLE notification or a loopback datagram (`fullLength` is the
+        /// size before any truncation by the receive buffer).
+        case wakeValue([UInt8], fullLength: Int)
+        /// The Wake source's state changed.
+        case wakeLink(LinkState.Wake)
+        /// A hotplug event for the board's VID:PID.
+        case usb(USBHotplugWatcher.Event)
+        /// The transport finished a request.
+        case answer(BoardRequest, BoardResponse)
+        /// The timer armed by the last `.scheduleDeadline` fired.
+        case deadlineReached
+        /// Report a new app state (SIGUSR1 / SIGUSR2).
+        case appState(AppState)
+    }
+
+    /// What the shell must do, in order.
+    package enum Effect: Sendable, Equatable {
+        /// Perform the request and feed the result back as `.answer`.
+        case send(BoardRequest)
+        /// Arm the single timer (replacing any earlier one) to deliver `.deadlineReached` at this time.
+        case scheduleDeadline(at: Duration)
+        /// Show an event (`--json` line, or the card on the terminal).
+        case emit(PhoneEvent)
+        /// Give an alert (terminal, `--json`, desktop notification).
+        case alert(Alert)
+        /// Persist the alert record now (before the alert is shown, so a crash cannot repeat it).
+        case saveRecord(AlertRecord)
+        case log(LogLevel, String)
+    }
+
+    /// Running totals, for logs and tests.
+    package struct Counters: Sendable, Equatable {
+        package var fetchesStarted: UInt64 = 0
+        package var fetchesFailed: UInt64 = 0
+        /// Wake values that were not 12 bytes (dropped).
+        package var malformedWakes: UInt64 = 0
+    }
+
+    /// Which read of a fetch is in flight.
+    enum FetchStep: Sendable, Equatable {
+        case status
+        case current
+        case events(rereads: Int)
+    }
+
+    enum Reachability: Sendable, Equatable {
+        case unknown
+        case reachable
+        case unreachable
+    }
+
+    package let settings: Settings
+    package internal(set) var filter = WakeFilter()
+    package internal(set) var policy: AlertPolicy
+    package internal(set) var link: LinkState
+    package internal(set) var counters = Counters()
+    var scheduler: FetchScheduler
+    var usb = USBSessionTracker()
+    var started = false
+    /// The last good `current` answer and its ETag (for `If-None-Match`).
+    var answer: CurrentAnswer?
+    var etag: String?
+    /// Why the last fetch failed; nil after a success.
+    var problem: BoardProblem?
+    /// The problem last reported as an `error` event, so a retry loop does not repeat it.
+    var reportedProblem: BoardProblem?
+    var shownCard: Card?
+    var reachability = Reachability.unknown
+    /// `board-<instance_id>` once read from `/status`, while the board stays reachable.
+    var boardConnectionID: String?
+    var fetchStep: FetchStep?
+    var wantedAppState: AppState?
+    var reportedAppState: AppState?
+    var appStateInFlight: AppState?
+
+    package init(settings: Settings, record: AlertRecord = AlertRecord()) {
+        self.settings = settings
+        self.policy = AlertPolicy(record: record)
+        self.scheduler = FetchScheduler(configuration: settings.scheduler)
+        self.link = LinkState(usb: settings.usbMonitored ? .down : .unmonitored, wake: .connecting)
+    }
+
+    /// The card as it was last shown (nil before `.started`).
+    package var card: Card? { shownCard }
+
+    /// When the timer should fire next (nil: no timer needed).
+    package var nextDeadline: Duration? { scheduler.nextDeadline }
+
+    package var isFetching: Bool { fetchStep != nil }
+
+    package mutating func handle(_ input: Input, at now: Duration) -> [Effect] {
+        var effects: [Effect] = []
+        switch input {
+        case .started:
+            start(at: now, &effects)
+        case let .wakeValue(bytes, fullLength):
+            receiveWake(bytes, fullLength: fullLength, at: now, &effects)
+        case let .wakeLink(state):
+            wakeLinkChanged(state, at: now, &effects)
+        case let .usb(event):
+            usbEvent(event, at: now, &effects)
+        case let .answer(request, response):
+            if case let .appState(state, _) = request {
+                appStateAnswered(state, response, &effects)
+            } else {
+                answered(request, response, at: now, &effects)
+            }
+        case .deadlineReached:
+            perform(scheduler.handle(.deadlineReached, at: now), &effects)
+        case let .appState(state):
+            wantedAppState = state
+            sendAppStateIfNeeded(&effects)
+        }
+        return effects
+    }
+
+    private mutating func start(at now: Duration, _ effects: inout [Effect]) {
+        guard !started else { return }
+        started = true
+        effects.append(.emit(.connection(link)))
+        showCard(&effects)
+        if let id = usb.current?.connectionID { alertConnected(id, &effects) }
+        wantedAppState = .foreground
+        sendAppStateIfNeeded(&effects)
+        perform(scheduler.handle(.started, at: now), &effects)
+    }
+
+    private mutating func receiveWake(_ bytes: [UInt8], fullLength: Int, at now: Duration,
+                                      _ effects: inout [Effect]) {
+        guard fullLength == WakeEnvelope.byteCount, let envelope = try? WakeEnvelope(bytes: bytes) else {
+            counters.malformedWakes += 1
+            effects.append(.emit(.error(
+                kind: "malformed_wake",
+                message: "dropped a \(fullLength)-byte Wake value: a Wake envelope is exactly "
+                    + "\(WakeEnvelope.byteCount) bytes (\(counters.malformedWakes) dropped so far)")))
+            return
+        }
+        let verdict = filter.receive(epoch: envelope.epoch, sequence: envelope.sequence)
+        effects.append(.emit(.wake(WakeNotice(
+            version: envelope.version, reason: envelope.reason.name, epoch: envelope.epoch,
+            sequence: envelope.sequence, verdict: verdict))))
+        guard verdict.isNew else { return }
+        if case .newEpoch = verdict {
+            // The board's sequence space and its events ring were reset (state wiped, another board):
+            // forget the cursor that belonged to the old epoch. (ETags carry the epoch: no reset needed.)
+            if let known = policy.cursor.epoch, known != envelope.epoch {
+                policy.resetCursor()
+                effects.append(.saveRecord(policy.record))
+                effects.append(.log(.notice, "board epoch changed from \(known) to \(envelope.epoch): "
+                    + "reading its events from the start"))
+            }
+        }
+        // Before `.started` the start's own fetch covers it.
+        if started { perform(scheduler.handle(.wake, at: now), &effects) }
+    }
+
+    /// Does what the scheduler asked.
+    mutating func perform(_ action: FetchScheduler.Action, _ effects: inout [Effect]) {
+        switch action {
+        case .startFetch:
+            counters.fetchesStarted += 1
+            if needsStatus {
+                fetchStep = .status
+                effects.append(.send(.status))
+            } else {
+                sendCurrent(&effects)
+            }
+        case let .scheduleDeadline(at):
+            effects.append(.scheduleDeadline(at: at))
+        case .none:
+            break
+        }
+    }
+
+    /// Emits the card when it differs from the one shown.
+    mutating func showCard(_ effects: inout [Effect]) {
+        guard started else { return }
+        let card = Card.derive(link: link, answer: answer, problem: problem)
+        guard card != shownCard else { return }
+        shownCard = card
+        effects.append(.emit(.card(card)))
+    }
+}

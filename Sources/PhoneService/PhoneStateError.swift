@@ -1,0 +1,7 @@
+/// The state directory could not be used.
+package struct PhoneStateError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var message: String
+
+    package var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,74 @@
+import FoundationEssentials
+import PhoneCore
+import Synchronization
+
+/// The card for people. On a terminal it is redrawn in place, alerts and log lines scroll above
+/// it (with a bell for alerts); otherwise (a pipe, a file) each changed card is printed whole,
+/// cards separated by a blank line. Other events are not shown here: problems are on the card and
+/// in the log.
+package final class TerminalOutput: PhoneOutput, AlertNotifier {
+    package struct Mode: Sendable, Equatable {
+        /// Redraw in place with ANSI cursor movement.
+        package var inPlace: Bool
+        package var color: Bool
+        package var width: Int
+
+        package init(inPlace: Bool, color: Bool, width: Int) {
+            self.inPlace = inPlace
+            self.color = color
+            self.width = width
+        }
+
+        /// Decided from the terminal and the environment: in place and colored on a terminal,
+        /// colorless when `NO_COLOR` is set and not empty (no-color.org), plain text otherwise.
+        package static func detect(channel: OutputChannel, environment: [String: String]) -> Mode {
+            let terminal = channel.isTerminal
+            let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+            let columns = channel.terminalColumns ?? Int(environment["COLUMNS"] ?? "") ?? 80
+            return Mode(inPlace: terminal, color: terminal && !noColor, width: min(max(columns, 24), 60))
+        }
+    }
+
+    package let mode: Mode
+    private let channel: OutputChannel
+    private let renderer: CardTextRenderer
+    private let screen = Mutex(TerminalScreen())
+    private let lastCard = Mutex<[String]?>(nil)
+
+    package init(channel: OutputChannel = .standardOutput, mode: Mode) {
+        self.channel = channel
+        self.mode = mode
+        self.renderer = CardTextRenderer(options: .init(width: mode.width, color: mode.color))
+    }
+
+    package func emit(_ event: PhoneEvent, at date: Date) {
+        guard case let .card(card) = event else { return }
+        let lines = renderer.lines(for: card)
+        let changed = lastCard.withLock { last in
+            defer { last = lines }
+            return last != lines
+        }
+        guard changed else { return }
+        if mode.inPlace {
+            channel.write(screen.withLock { $0.draw(lines) })
+        } else {
+            channel.write(lines.joined(separator: "\n") + "\n\n")
+        }
+    }
+
+    package func deliver(_ alert: Alert) {
+        let line = ">> " + AlertText.line(alert)
+        if mode.inPlace {
+            let painted = mode.color ? "\u{1B}[1m" + line + "\u{1B}[0m" : line
+            channel.write("\u{07}" + screen.withLock { $0.printAbove(painted) })
+        } else {
+            channel.write(line + "\n\n")
+        }
+    }
+
+    /// A log line shown above the card, for when stderr is the same terminal (a plain write there
+    /// would tear the card).
+    package func printAbove(_ line: String) {
+        channel.write(screen.withLock { $0.printAbove(line) })
+    }
+}

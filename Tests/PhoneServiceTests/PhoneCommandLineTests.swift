@@ -1,0 +1,36 @@
+@testable import PhoneService
+import Testing
+
+@Suite struct PhoneCommandLineTests {
+    static let valid: [([String], PhoneCommand)] = [
+        ([], .run(configPath: "/etc/aiden/phone.toml", explicitConfig: false, json: false)),
+        (["--json"], .run(configPath: "/etc/aiden/phone.toml", explicitConfig: false, json: true)),
+        (["--config", "p.toml"], .run(configPath: "p.toml", explicitConfig: true, json: false)),
+        (["--config=p.toml", "--json"], .run(configPath: "p.toml", explicitConfig: true, json: true)),
+        (["--json", "--config", "/x/p.toml"], .run(configPath: "/x/p.toml", explicitConfig: true, json: true)),
+        (["--help"], .help),
+        (["-h"], .help),
+        (["--bogus", "--help"], .help),
+        (["--version"], .version),
+    ]
+
+    @Test(arguments: valid)
+    func parses(_ arguments: [String], _ expected: PhoneCommand) throws {
+        #expect(try PhoneCommandLine.parse(arguments) == expected)
+    }
+
+    static let invalid: [([String], String)] = [
+        (["--bogus"], "unknown option --bogus"),
+        (["--config"], "--config needs a file"),
+        (["--config", "--json"], "--config needs a file"),
+        (["--config="], "--config needs a file"),
+        (["--config", "a", "--config", "b"], "--config given twice"),
+        (["--json", "--json"], "--json given twice"),
+        (["run"], "unexpected argument 'run'"),
+    ]
+
+    @Test(arguments: invalid)
+    func rejects(_ arguments: [String], _ message: String) {
+        #expect(throws: PhoneUsageError(message: message)) { try PhoneCommandLine.parse(arguments) }
+    }
+}
