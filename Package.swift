@@ -54,7 +54,7 @@ let package = Package(
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "PhoneService",
                 dependencies: ["PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
-                               "USBLink"],
+                               "USBLink", "DBus", "DesktopNotifications"],
                 swiftSettings: strict),
 
         // MARK: Executables (composition roots)
@@ -73,13 +73,13 @@ let package = Package(
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(name: "IntegrationTests",
                     dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
-                                   "BoardAPI"]),
+                                   "BoardAPI", "DBus"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
         .testTarget(name: "PhoneServiceTests",
                     dependencies: ["PhoneService", "PhoneCore", "WakeProtocol", "Configuration", "Platform", "USBLink",
-                                   "NetworkAddress"]),
+                                   "NetworkAddress", "DesktopNotifications"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),

@@ -100,13 +100,15 @@ package enum PhoneDaemon {
         let clock = SystemClientClock()
         let output: any PhoneOutput
         let notifiers: [any AlertNotifier]
+        let desktop = DesktopAlertNotifier(logger: logger.child("notify"))
+        desktop.connect(environment: ProcessEnvironment.current())
         if let terminal {
             output = terminal
-            notifiers = [terminal]
+            notifiers = [terminal, desktop]
         } else {
             let lines = JSONLinesOutput(clock: clock)
             output = lines
-            notifiers = [lines]
+            notifiers = [lines, desktop]
         }
         let session = PhoneSession(settings: PhoneSession.Settings(phoneID: identity.id,
                                                                    usbMonitored: monitoring == .monitoring),

@@ -1,0 +1,72 @@
+import DBus
+import DesktopNotifications
+import PhoneCore
+import Platform
+import Synchronization
+
+/// Alerts as desktop notifications (`org.freedesktop.Notifications`) when the user's session bus
+/// offers a notification server. Connecting is asynchronous, so the notifier joins when it is ready;
+/// alerts before that (or on a host without a desktop) still reach the terminal and `--json`.
+package final class DesktopAlertNotifier: AlertNotifier {
+    private let notifier = Mutex<DesktopNotifier?>(nil)
+    private let logger: Logger
+
+    package init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Looks for a session bus and a notification server; logs once what it found.
+    package func connect(environment: [String: String]) {
+        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+            logger.info("no session bus (DBUS_SESSION_BUS_ADDRESS unset): alerts go to the terminal and --json only")
+            return
+        }
+        Task {
+            do {
+                let bus = try await DBusConnection.connect(to: .address(address), timeout: .seconds(2))
+                switch await DesktopNotifier.connect(bus: bus) {
+                case let .success(desktop):
+                    notifier.withLock { $0 = desktop }
+                    logger.info("desktop notifications via \(desktop.server)")
+                case let .failure(error):
+                    bus.close()
+                    logger.info("no desktop notification server on the session bus (\(error.name)): terminal and --json only")
+                }
+            } catch {
+                logger.info("session bus not reachable (\(error)): alerts go to the terminal and --json only")
+            }
+        }
+    }
+
+    package func deliver(_ alert: Alert) {
+        guard let desktop = notifier.withLock({ $0 }) else { return }
+        let notification = Self.notification(for: alert)
+        let logger = logger
+        Task {
+            do {
+                try await desktop.notify(notification)
+            } catch {
+                logger.warning("desktop notification failed: \(error)")
+            }
+        }
+    }
+
+    /// What a person sees for each alert: the ones that ask for action are critical.
+    package static func notification(for alert: Alert) -> DesktopNotification {
+        let urgency: DesktopNotification.Urgency
+        let category: String
+        switch alert.transition {
+        case .connected:
+            (urgency, category) = (.low, "device.added")
+        case .handoff, .foregroundRecovery:
+            (urgency, category) = (.critical, "im.received")
+        case .completed:
+            (urgency, category) = (.normal, "transfer.complete")
+        case .failed:
+            (urgency, category) = (.critical, "transfer.error")
+        }
+        let subject = alert.requestID.map { "Task \($0)" } ?? alert.connectionID.map { "Session \($0)" } ?? ""
+        return DesktopNotification(summary: AlertText.headline(alert), body: subject, urgency: urgency,
+                                   category: category)
+    }
+}
