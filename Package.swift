@@ -45,10 +45,12 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB"], swiftSettings: strict),
+        // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
+        .target(name: "BlueZ", dependencies: ["DBus", "WakeProtocol", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "BoardService",
                 dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                               "Platform", "HTTPServer"],
+                               "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus"],
                 swiftSettings: strict),
 
         // MARK: Executables (composition roots)
@@ -76,6 +78,11 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        // Transcript tests on the fake bus, and a private dbus-daemon with a fake bluetoothd (Python) process.
+        .testTarget(name: "BlueZTests",
+                    dependencies: ["BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
+                                   "Configuration", "BluetoothHCI"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],
