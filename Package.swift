@@ -81,7 +81,7 @@ let package = Package(
         // Transcript tests on the fake bus, and a private dbus-daemon with a fake bluetoothd (Python) process.
         .testTarget(name: "BlueZTests",
                     dependencies: ["BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                                   "Configuration", "BluetoothHCI"],
+                                   "Configuration", "BluetoothHCI", "LiveActivity", "NetworkAddress"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),

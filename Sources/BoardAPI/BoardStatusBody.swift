@@ -37,6 +37,8 @@ enum BoardStatusBody {
             "gatt_registered": bluetooth.gattRegistered,
             "advertising": bluetooth.advertising,
             "wake_subscriber": bluetooth.wakeSubscriber,
+            "pairing": PairingStatus(closesInSeconds: bluetooth.pairingClosesInSeconds),
+            "problem": OptionalBox(value: bluetooth.problem),
             "last_wake_seq": OptionalBox(value: facts.wake.lastSequence),
             "last_wake_reason": OptionalBox(value: facts.wake.lastReason),
             "last_wake_at": OptionalBox(value: facts.wake.lastAt.map(Timestamp.format)),
@@ -53,6 +55,22 @@ private struct OptionalBox<Wrapped: Encodable & Sendable>: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
+/// `{"open": false}` or `{"open": true, "closes_in_seconds": 42}`.
+private struct PairingStatus: Encodable, Sendable {
+    let closesInSeconds: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case open
+        case closesInSeconds = "closes_in_seconds"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(closesInSeconds != nil, forKey: .open)
+        try container.encodeIfPresent(closesInSeconds, forKey: .closesInSeconds)
     }
 }
 
