@@ -5,8 +5,13 @@ package protocol BlueZRuntime: Sendable {
     func now() -> Duration
     /// Runs `work` (a bus call and the handling of its answer) concurrently.
     func spawn(_ work: @escaping @Sendable () async -> Void)
-    /// Calls `work` once, when `now()` reaches `deadline`.
-    func wake(at deadline: Duration, _ work: @escaping @Sendable () -> Void)
+    /// Calls `work` once, when `now()` reaches `deadline`, unless cancelled first.
+    func wake(at deadline: Duration, _ work: @escaping @Sendable () -> Void) -> any BlueZTimer
+}
+
+/// A timer armed with `BlueZRuntime.wake`.
+package protocol BlueZTimer: Sendable {
+    func cancel()
 }
 
 /// The real runtime: `ContinuousClock`, unstructured tasks, `Task.sleep` timers (nothing polls).
@@ -21,11 +26,22 @@ package struct SystemBlueZRuntime: BlueZRuntime {
         Task { await work() }
     }
 
-    package func wake(at deadline: Duration, _ work: @escaping @Sendable () -> Void) {
+    package func wake(at deadline: Duration, _ work: @escaping @Sendable () -> Void) -> any BlueZTimer {
         let instant = origin + deadline
-        Task {
-            try? await Task.sleep(until: instant, clock: .continuous)
-            work()
-        }
+        return TaskTimer(
+            task: Task {
+                do {
+                    try await Task.sleep(until: instant, clock: .continuous)
+                } catch {
+                    return  // cancelled
+                }
+                work()
+            })
     }
+}
+
+private struct TaskTimer: BlueZTimer {
+    let task: Task<Void, Never>
+
+    func cancel() { task.cancel() }
 }

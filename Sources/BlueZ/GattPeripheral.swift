@@ -46,7 +46,7 @@ package final class GattPeripheral: Sendable {
         var tokens: [DBusMatchToken] = []
         /// A `NameOwnerChanged` arrived: a later `GetNameOwner` answer is older than it.
         var ownerSignalSeen = false
-        var timerDeadline: Duration?
+        var timer = TimerSlot()
         var stopped = false
         var lastLoggedProblem: String?
     }
@@ -115,6 +115,7 @@ package final class GattPeripheral: Sendable {
     package func stop() async {
         let tokens = state.withLock { state in
             state.stopped = true
+            state.timer.cancel()
             defer { state.tokens = [] }
             return state.tokens
         }
@@ -184,45 +185,34 @@ package final class GattPeripheral: Sendable {
         post { lifecycle, now in lifecycle.received(signal, at: now) }
     }
 
-    /// Feeds one event to the lifecycle under the lock, then (outside it) arms the timer and performs the
-    /// actions.
+    /// Feeds one event to the lifecycle and re-arms the timer under the lock, then performs the actions outside it.
     func post(_ event: (inout PeripheralLifecycle, Duration) -> [PeripheralLifecycle.Action]) {
         let now = runtime.now()
-        let (actions, timer, registeredNow, problem) = state.withLock {
-            state -> ([PeripheralLifecycle.Action], Duration?, Bool, String??) in
-            guard !state.stopped else { return ([], nil, false, nil) }
+        let (actions, registeredNow, problem) = state.withLock {
+            state -> ([PeripheralLifecycle.Action], Bool, String??) in
+            guard !state.stopped else { return ([], false, nil) }
             let before = state.lifecycle.facts(at: now)
             let actions = event(&state.lifecycle, now)
             let after = state.lifecycle.facts(at: now)
-            var timer: Duration?
-            if let deadline = state.lifecycle.nextDeadline,
-                state.timerDeadline.map({ deadline < $0 }) ?? true
-            {
-                state.timerDeadline = deadline
-                timer = deadline
+            state.timer.update(to: state.lifecycle.nextDeadline, runtime: runtime) { [weak self] deadline in
+                self?.timerFired(deadline)
             }
             var problem: String??
             if after.problem != state.lastLoggedProblem {
                 state.lastLoggedProblem = after.problem
                 problem = .some(after.problem)
             }
-            return (actions, timer, after.registrations > before.registrations, problem)
+            return (actions, after.registrations > before.registrations, problem)
         }
         if let problem { logger.notice(problem.map { "bluez: \($0)" } ?? "bluez: the problem is gone") }
         if registeredNow {
             logger.notice("Wake service and advertisement registered on \(configuration.adapter)")
         }
-        if let timer { arm(timer) }
         for action in actions { perform(action) }
     }
 
-    private func arm(_ deadline: Duration) {
-        runtime.wake(at: deadline) { [weak self] in
-            guard let self else { return }
-            self.state.withLock { state in
-                if state.timerDeadline == deadline { state.timerDeadline = nil }
-            }
-            self.post { lifecycle, now in lifecycle.timerFired(at: now) }
-        }
+    private func timerFired(_ deadline: Duration) {
+        state.withLock { $0.timer.fired(deadline) }
+        post { lifecycle, now in lifecycle.timerFired(at: now) }
     }
 }

@@ -26,11 +26,13 @@ final class ManualRuntime: BlueZRuntime {
         state.withLock { $0.queue.append(work) }
     }
 
-    func wake(at deadline: Duration, _ work: @escaping @Sendable () -> Void) {
-        state.withLock { state in
+    func wake(at deadline: Duration, _ work: @escaping @Sendable () -> Void) -> any BlueZTimer {
+        let id = state.withLock { state in
             state.nextID += 1
             state.timers.append(Timer(deadline: deadline, id: state.nextID, work: work))
+            return state.nextID
         }
+        return ManualTimer { [weak self] in self?.state.withLock { $0.timers.removeAll { $0.id == id } } }
     }
 
     /// Runs queued work in order (including work it queues) until nothing is left.
@@ -58,4 +60,10 @@ final class ManualRuntime: BlueZRuntime {
 
     /// The deadlines of timers not yet fired, in order.
     var pendingTimers: [Duration] { state.withLock { $0.timers.map(\.deadline).sorted() } }
+}
+
+private struct ManualTimer: BlueZTimer {
+    let onCancel: @Sendable () -> Void
+
+    func cancel() { onCancel() }
 }
