@@ -22,6 +22,7 @@ enum BoardStatusBody {
             "wake": facts.wake,
             "usb": facts.usb,
             "phone_app": OptionalBox(value: state.phoneAppState),
+            "bluetooth": BluetoothSummary(facts: facts.bluetooth),
         ])
     }
 
@@ -55,6 +56,29 @@ private struct OptionalBox<Wrapped: Encodable & Sendable>: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
+/// The Bluetooth side in `/status` (and `/v1/status`, which `aiden-board doctor` reads): registered, advertised,
+/// subscribed, and what is wrong.
+private struct BluetoothSummary: Encodable, Sendable {
+    let facts: BluetoothFacts
+
+    enum CodingKeys: String, CodingKey {
+        case adapter, problem, advertising
+        case bluezRunning = "bluez_running"
+        case gattRegistered = "gatt_registered"
+        case wakeSubscriber = "wake_subscriber"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(facts.adapter, forKey: .adapter)
+        try container.encode(facts.bluezRunning, forKey: .bluezRunning)
+        try container.encode(facts.gattRegistered, forKey: .gattRegistered)
+        try container.encode(facts.advertising, forKey: .advertising)
+        try container.encode(facts.wakeSubscriber, forKey: .wakeSubscriber)
+        try container.encode(facts.problem, forKey: .problem)
     }
 }
 
