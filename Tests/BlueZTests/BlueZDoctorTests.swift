@@ -67,7 +67,7 @@ struct BlueZDoctorTests {
         defer { fake.stop() }
         try await eventually("managers on hci0") {
             // The fake adds GattManager1 and LEAdvertisingManager1 a moment after the adapter, like bluetoothd.
-            FakeBluetoothdProbe.ready(bus)
+            await FakeBluetoothdProbe.ready(bus)
         }
         let view = await BlueZDoctor.busView(adapter: "hci0", address: .address(bus.address))
         guard case .adapter(let state) = view else {
@@ -95,28 +95,12 @@ extension BlueZDoctor.BusView {
     var isUnreachable: Bool { if case .unreachable = self { true } else { false } }
 }
 
-/// Asks the private bus whether the fake's adapter has its managers yet (synchronously, for `eventually`).
+/// Asks the private bus whether the fake's adapter has its managers yet.
 enum FakeBluetoothdProbe {
-    static func ready(_ bus: PrivateBus) -> Bool {
-        let semaphore = DispatchSemaphore(value: 0)
-        let box = Box()
-        Task {
-            if case .adapter(let state) = await BlueZDoctor.busView(adapter: "hci0", address: .address(bus.address)),
-                state.interfaces.isSuperset(of: BlueZNames.peripheralAdapterInterfaces)
-            {
-                box.set()
-            }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.value
-    }
-
-    final class Box: @unchecked Sendable {
-        private let lock = NSLockLike()
-        private var flag = false
-        var value: Bool { lock.locked { flag } }
-        func set() { lock.locked { flag = true } }
+    static func ready(_ bus: PrivateBus) async -> Bool {
+        guard case .adapter(let state) = await BlueZDoctor.busView(adapter: "hci0", address: .address(bus.address))
+        else { return false }
+        return state.interfaces.isSuperset(of: BlueZNames.peripheralAdapterInterfaces)
     }
 }
 

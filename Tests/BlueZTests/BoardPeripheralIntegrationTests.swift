@@ -14,7 +14,7 @@ struct BoardPeripheralIntegrationTests {
     static let epoch: UInt16 = 0x1234
 
     func makeSink(_ bus: PrivateBus) throws -> (BlueZWakeSink, LogCapture) {
-        let (logger, logs) = Logger.capturing(component: "board")
+        let (logger, logs) = Logger.capturing(component: "board", minimumLevel: .debug)
         let sink = try BlueZWakeSink(
             settings: BlueZWakeSink.Settings(
                 adapter: "hci0", characteristicFlags: ["encrypt-read", "notify"], address: .address(bus.address),
@@ -85,11 +85,15 @@ struct BoardPeripheralIntegrationTests {
         let restarted = try await FakeBluetoothd.start(bus: bus, role: "board")
         defer { restarted.stop() }
         let back = clock.now
-        try await restarted.waitFor("registration again", within: 5) { lines in
+        try await restarted.waitFor("registration again") { lines in
             lines.contains("start-notify-ok") && lines.contains { $0.hasPrefix("advertisement ") }
         }
-        try await eventually("registered again", within: 5) { sink.bluetoothFacts().advertising }
-        #expect(clock.now - back < .seconds(2), "re-registered \(clock.now - back) after bluetoothd returned")
+        try await eventually("registered again", diagnostics: { logs.lines.joined(separator: "\n") }) {
+            sink.bluetoothFacts().advertising
+        }
+        // The path from NameOwnerChanged to registered has no timer (see the transcript test); here the bound is
+        // loose because the suite shares two cores, and the measured time is in the message.
+        #expect(clock.now - back < .seconds(15), "re-registered \(clock.now - back) after bluetoothd returned")
         for sequence in UInt64(17)...18 {
             _ = sink.send(WakeEnvelope(reason: .liveActivity, epoch: Self.epoch, sequence: sequence))
         }
@@ -117,7 +121,7 @@ struct BoardPeripheralIntegrationTests {
         _ = try await control.call(
             destination: "org.bluez", path: "/org/aidenbridge/fake", interface: "org.aidenbridge.FakeBlueZ1",
             member: "SetPowered", [.boolean(true)])
-        try await eventually("registered after power on", within: 5) { sink.bluetoothFacts().advertising }
+        try await eventually("registered after power on") { sink.bluetoothFacts().advertising }
         // The fake, like bluetoothd, kept the registrations: the second attempt is answered AlreadyExists.
         let registrations = fake.allLines.filter { $0.hasPrefix("registered-application") }
         #expect(registrations.count == 1)

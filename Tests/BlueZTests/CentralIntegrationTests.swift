@@ -19,14 +19,16 @@ struct CentralIntegrationTests {
         var received: [WakeEnvelope] { values.withLock { $0 } }
     }
 
-    func startCentral(_ bus: PrivateBus, _ recorder: Recorder) async throws -> (WakeCentral, DBusConnection) {
+    func startCentral(
+        _ bus: PrivateBus, _ recorder: Recorder, logger: Logger = Logger.capturing().0
+    ) async throws -> (WakeCentral, DBusConnection) {
         let connection = try await DBusConnection.connect(to: .address(bus.address))
         let central = WakeCentral(
             bus: connection,
             configuration: WakeCentral.Configuration(
                 adapter: "hci0", backoff: Backoff(base: .milliseconds(200), cap: .seconds(1)),
                 bondLostRetry: .seconds(60)),
-            logger: Logger.capturing().0)
+            logger: logger)
         try await central.start(
             deliver: { bytes in
                 if let envelope = try? WakeEnvelope(bytes: bytes) { recorder.values.withLock { $0.append(envelope) } }
@@ -41,10 +43,18 @@ struct CentralIntegrationTests {
         let fake = try await FakeBluetoothd.start(bus: bus, role: "phone")
         defer { fake.stop() }
         let recorder = Recorder()
-        let (central, connection) = try await startCentral(bus, recorder)
+        let (logger, logs) = Logger.capturing(component: "phone", minimumLevel: .debug)
+        let (central, connection) = try await startCentral(bus, recorder, logger: logger)
         defer { connection.close() }
 
-        try await eventually("the read echo and three notifications") { recorder.received.count >= 4 }
+        try await eventually(
+            "the read echo and three notifications",
+            diagnostics: {
+                "fake:\n" + fake.allLines.joined(separator: "\n") + "\ncentral:\n" + logs.lines.joined(separator: "\n")
+            }
+        ) {
+            recorder.received.count >= 4
+        }
         let lines = fake.allLines
         #expect(lines.prefix(2) == [
             "call SetDiscoveryFilter UUIDs=a1de0001-7c4b-4f52-8d9a-6b4f6e6f7469 Transport=le", "call StartDiscovery",

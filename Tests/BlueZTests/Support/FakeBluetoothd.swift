@@ -72,7 +72,7 @@ final class FakeBluetoothd: Sendable {
     /// read so far.
     @discardableResult
     func waitFor(
-        _ what: String, within seconds: Double = 10, _ predicate: @escaping @Sendable ([String]) -> Bool
+        _ what: String, within seconds: Double = 30, _ predicate: @escaping @Sendable ([String]) -> Bool
     ) async throws -> [String] {
         while true {
             let current = allLines
