@@ -28,7 +28,7 @@ extension GattPeripheral {
                         destination: BlueZNames.service, path: BlueZNames.root, interface: BlueZNames.agentManager,
                         member: "RegisterAgent", [.objectPath(WakeGATT.Paths.agent), .string("NoInputNoOutput")],
                         expecting: "", timeout: configuration.callTimeout)
-                } catch where error.kind == .bluez(.alreadyExists) {
+                } catch  where error.kind == .bluez(.alreadyExists) {
                     // Registered earlier on this connection: still ours.
                 }
                 _ = try await bus.call(

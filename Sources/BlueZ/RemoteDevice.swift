@@ -21,7 +21,8 @@ package struct RemoteDevice: Sendable, Equatable {
         if let value = properties["UUIDs"]?.unwrappingVariants.stringArray { uuids = value }
         if let value = properties["Connected"]?.unwrappingVariants.boolValue { connected = value }
         if let value = properties["ServicesResolved"]?.unwrappingVariants.boolValue { servicesResolved = value }
-        if isAdvertisement, !Set(properties.keys).isDisjoint(with: ["RSSI", "ManufacturerData", "ServiceData", "UUIDs"]) {
+        let advertised: Set<String> = ["RSSI", "ManufacturerData", "ServiceData", "UUIDs"]
+        if isAdvertisement, !advertised.isDisjoint(with: properties.keys) {
             seen = true
         }
     }
@@ -45,9 +46,11 @@ extension DBusError {
             return true
         default:
             let text = message.lowercased()
-            return ["insufficient encryption", "insufficient authentication", "insufficient authorization",
-                    "encryption key size", "authentication failed", "att error: 0x05", "att error: 0x08",
-                    "att error: 0x0c", "att error: 0x0f"].contains { text.contains($0) }
+            return [
+                "insufficient encryption", "insufficient authentication", "insufficient authorization",
+                "encryption key size", "authentication failed", "att error: 0x05", "att error: 0x08",
+                "att error: 0x0c", "att error: 0x0f",
+            ].contains { text.contains($0) }
         }
     }
 }

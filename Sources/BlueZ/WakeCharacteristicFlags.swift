@@ -3,8 +3,10 @@
 package enum WakeCharacteristicFlags {
     package static func validate(_ flags: [String]) throws(WakeCharacteristicFlagsError) -> [String] {
         guard !flags.isEmpty else { throw .empty }
-        let notifying = ["notify", "indicate", "encrypt-notify", "encrypt-indicate", "encrypt-authenticated-notify",
-                         "encrypt-authenticated-indicate", "secure-notify", "secure-indicate"]
+        let notifying = [
+            "notify", "indicate", "encrypt-notify", "encrypt-indicate", "encrypt-authenticated-notify",
+            "encrypt-authenticated-indicate", "secure-notify", "secure-indicate",
+        ]
         guard flags.contains(where: notifying.contains) else { throw .noNotify(flags) }
         if let write = flags.first(where: { $0.contains("write") }) { throw .writable(write) }
         return flags
@@ -21,7 +23,8 @@ package enum WakeCharacteristicFlagsError: Error, Equatable, Sendable, CustomStr
         case .empty: "characteristic_flags is empty: the Wake characteristic needs at least \"notify\""
         case .noNotify(let flags):
             "characteristic_flags \(flags) has no notify flag: the phone could never subscribe"
-        case .writable(let flag): "characteristic_flags has \"\(flag)\": the Wake characteristic is read and notify only"
+        case .writable(let flag):
+            "characteristic_flags has \"\(flag)\": the Wake characteristic is read and notify only"
         }
     }
 }

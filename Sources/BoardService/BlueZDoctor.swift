@@ -46,7 +46,9 @@ package enum BlueZDoctor {
     package static func examine(adapter: String, agentSocket: String,
                                 busAddress: DBusConnection.Address = .system) -> BoardDoctor.Finding {
         let hci = HCIAdapter.named(adapter)
-        if case .failure(.noBluetoothInKernel) = hci { return evaluate(adapter: adapter, hci: hci, bus: nil, daemon: nil) }
+        if case .failure(.noBluetoothInKernel) = hci {
+            return evaluate(adapter: adapter, hci: hci, bus: nil, daemon: nil)
+        }
         let bus = blocking { await busView(adapter: adapter, address: busAddress) }
         return evaluate(adapter: adapter, hci: hci, bus: bus, daemon: daemonView(agentSocket: agentSocket))
     }

@@ -11,27 +11,44 @@ import Testing
 struct BlueZDoctorTests {
     static let address = BluetoothAddress("00:AA:01:00:12:34")
     static let up = HCIAdapter(name: "hci0", index: 0, address: address, isUp: true)
-    static let ready = AdapterState(interfaces: BlueZNames.peripheralAdapterInterfaces, powered: true, address: "00:AA:01:00:12:34")
+    static let ready = AdapterState(
+        interfaces: BlueZNames.peripheralAdapterInterfaces, powered: true, address: "00:AA:01:00:12:34")
 
     @Test(arguments: [
-        (Result<HCIAdapter, HCIAdapterError>.failure(.noBluetoothInKernel), BlueZDoctor.BusView?.none,
-         BlueZDoctor.DaemonView?.none, BoardDoctor.Finding.Severity.problem, "no Bluetooth in this kernel"),
+        (
+            Result<HCIAdapter, HCIAdapterError>.failure(.noBluetoothInKernel), BlueZDoctor.BusView?.none,
+            BlueZDoctor.DaemonView?.none, BoardDoctor.Finding.Severity.problem, "no Bluetooth in this kernel"
+        ),
         (.failure(.notFound("hci0")), nil, nil, .problem, "no adapter hci0"),
         (.success(up), .unreachable("NoServer"), nil, .problem, "system bus is not reachable"),
-        (.success(up), .bluezNotRunning, nil, .problem, "adapter hci0 present (00:AA:01:00:12:34, up); bluetoothd is not running"),
+        (
+            .success(up), .bluezNotRunning, nil, .problem,
+            "adapter hci0 present (00:AA:01:00:12:34, up); bluetoothd is not running"
+        ),
         (.success(up), .adapter(AdapterState()), nil, .problem, "does not list hci0"),
-        (.success(up), .adapter(AdapterState(interfaces: [BlueZNames.adapter], powered: true)), nil, .problem,
-         "no org.bluez.GattManager1, org.bluez.LEAdvertisingManager1 on hci0"),
-        (.success(up), .adapter(AdapterState(interfaces: BlueZNames.peripheralAdapterInterfaces, powered: false)), nil,
-         .problem, "hci0 is powered off"),
+        (
+            .success(up), .adapter(AdapterState(interfaces: [BlueZNames.adapter], powered: true)), nil, .problem,
+            "no org.bluez.GattManager1, org.bluez.LEAdvertisingManager1 on hci0"
+        ),
+        (
+            .success(up), .adapter(AdapterState(interfaces: BlueZNames.peripheralAdapterInterfaces, powered: false)),
+            nil,
+            .problem, "hci0 is powered off"
+        ),
         (.success(up), .adapter(ready), nil, .info, "aiden-board is not running"),
         (.failure(.notPermitted), .adapter(ready), nil, .info, "adapter facts unavailable"),
-        (.success(up), .adapter(ready),
-         BlueZDoctor.DaemonView(gattRegistered: false, advertising: false, wakeSubscriber: false, problem: "adapter hci0 is powered off"),
-         .problem, "not registered with bluetoothd: adapter hci0 is powered off"),
-        (.success(up), .adapter(ready),
-         BlueZDoctor.DaemonView(gattRegistered: true, advertising: true, wakeSubscriber: true, problem: nil),
-         .ok, "registered and advertised, phone subscribed: yes"),
+        (
+            .success(up), .adapter(ready),
+            BlueZDoctor.DaemonView(
+                gattRegistered: false, advertising: false, wakeSubscriber: false, problem: "adapter hci0 is powered off"
+            ),
+            .problem, "not registered with bluetoothd: adapter hci0 is powered off"
+        ),
+        (
+            .success(up), .adapter(ready),
+            BlueZDoctor.DaemonView(gattRegistered: true, advertising: true, wakeSubscriber: true, problem: nil),
+            .ok, "registered and advertised, phone subscribed: yes"
+        ),
     ])
     func judgement(
         hci: Result<HCIAdapter, HCIAdapterError>, bus: BlueZDoctor.BusView?, daemon: BlueZDoctor.DaemonView?,
@@ -58,8 +75,9 @@ struct BlueZDoctorTests {
 
     @Test(.enabled(if: FakeBluetoothd.available, FakeBluetoothd.skipMessage))
     func looksAtBluetoothdOnTheBus() async throws {
-        #expect(await BlueZDoctor.busView(adapter: "hci0", address: .address("unix:path=/nonexistent/bus"))
-            .isUnreachable)
+        #expect(
+            await BlueZDoctor.busView(adapter: "hci0", address: .address("unix:path=/nonexistent/bus"))
+                .isUnreachable)
         let bus = try PrivateBus.start()
         defer { bus.stop() }
         #expect(await BlueZDoctor.busView(adapter: "hci0", address: .address(bus.address)) == .bluezNotRunning)
@@ -80,12 +98,14 @@ struct BlueZDoctorTests {
 
     @Test func readsTheDaemonsStatusOnTheAgentSocket() throws {
         let path = "/tmp/aiden-doctor-\(getpid()).sock"
-        let body = #"{"status":"ok","bluetooth":{"adapter":"hci0","gatt_registered":true,"advertising":true,"#
+        let body =
+            #"{"status":"ok","bluetooth":{"adapter":"hci0","gatt_registered":true,"advertising":true,"#
             + #""wake_subscriber":false,"problem":null}}"#
         let server = try CannedHTTPServer(path: path, body: body)
         defer { server.stop() }
-        #expect(BlueZDoctor.daemonView(agentSocket: path)
-            == BlueZDoctor.DaemonView(gattRegistered: true, advertising: true, wakeSubscriber: false, problem: nil))
+        #expect(
+            BlueZDoctor.daemonView(agentSocket: path)
+                == BlueZDoctor.DaemonView(gattRegistered: true, advertising: true, wakeSubscriber: false, problem: nil))
         #expect(server.requests.first?.hasPrefix("GET /v1/status HTTP/1.0\r\n") == true)
         #expect(BlueZDoctor.daemonView(agentSocket: "/tmp/aiden-doctor-nobody.sock") == nil)
     }
@@ -135,9 +155,13 @@ final class CannedHTTPServer: @unchecked Sendable {
             for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
-        guard bound == 0, listen(fd, 4) == 0 else { throw PrivateBus.StartError(description: "cannot listen on \(path)") }
+        guard bound == 0, listen(fd, 4) == 0 else {
+            throw PrivateBus.StartError(description: "cannot listen on \(path)")
+        }
         let response = "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n" + body
         let listener = fd
         DispatchQueue.global().async { [self] in

@@ -54,7 +54,8 @@ struct BoardDaemonBlueZTests {
             let lines = try await fake.waitFor("Wake \(index)") {
                 BoardPeripheralIntegrationTests.values($0).filter { $0.reason == .liveActivity }.count >= index
             }
-            sequences = BoardPeripheralIntegrationTests.values(lines).filter { $0.reason == .liveActivity }.map(\.sequence)
+            sequences = BoardPeripheralIntegrationTests.values(lines).filter { $0.reason == .liveActivity }.map(
+                \.sequence)
         }
         #expect(sequences.count == 3 && sequences == sequences.sorted() && Set(sequences).count == 3)
 
@@ -72,8 +73,9 @@ struct BoardDaemonBlueZTests {
         let restarted = try await FakeBluetoothd.start(bus: bus, role: "board")
         defer { restarted.stop() }
         try await restarted.waitFor("registration again") { $0.contains("start-notify-ok") }
-        let answer = try RawHTTP.unix(scratch + "/agent.sock", "POST", "/v1/tasks",
-                                      body: #"{"task_title":"After the crash","request_id":"chat_bluez_9"}"#)
+        let answer = try RawHTTP.unix(
+            scratch + "/agent.sock", "POST", "/v1/tasks",
+            body: #"{"task_title":"After the crash","request_id":"chat_bluez_9"}"#)
         #expect(answer.status == 201)
         let after = try await restarted.waitFor("a Wake after the restart") {
             BoardPeripheralIntegrationTests.values($0).contains { $0.reason == .liveActivity }

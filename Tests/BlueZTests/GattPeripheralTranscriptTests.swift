@@ -13,14 +13,19 @@ struct GattPeripheralTranscriptTests {
 
     static let registration = [
         "call org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects()",
-        "call org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set('org.bluez.Adapter1', 'Discoverable', <false>)",
+        "call org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set("
+            + "'org.bluez.Adapter1', 'Discoverable', <false>)",
         "call org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set('org.bluez.Adapter1', 'Pairable', <false>)",
-        "call org.bluez /org/bluez org.bluez.AgentManager1.RegisterAgent(objectpath '/org/aidenbridge/agent', 'NoInputNoOutput')",
+        "call org.bluez /org/bluez org.bluez.AgentManager1.RegisterAgent("
+            + "objectpath '/org/aidenbridge/agent', 'NoInputNoOutput')",
         "call org.bluez /org/bluez org.bluez.AgentManager1.RequestDefaultAgent(objectpath '/org/aidenbridge/agent')",
-        "call org.bluez /org/bluez/hci0 org.bluez.GattManager1.RegisterApplication(objectpath '/org/aidenbridge/wake', @a{sv} {})",
-        "call org.bluez /org/bluez/hci0 org.bluez.LEAdvertisingManager1.RegisterAdvertisement(objectpath '/org/aidenbridge/advertisement0', @a{sv} {})",
+        "call org.bluez /org/bluez/hci0 org.bluez.GattManager1.RegisterApplication("
+            + "objectpath '/org/aidenbridge/wake', @a{sv} {})",
+        "call org.bluez /org/bluez/hci0 org.bluez.LEAdvertisingManager1.RegisterAdvertisement("
+            + "objectpath '/org/aidenbridge/advertisement0', @a{sv} {})",
     ]
-    static let getNameOwner = "call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetNameOwner('org.bluez')"
+    static let getNameOwner =
+        "call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetNameOwner('org.bluez')"
 
     /// A peripheral on a fake bus whose bluetoothd is running with a ready, powered hci0.
     struct Fixture {
@@ -241,8 +246,9 @@ struct GattPeripheralTranscriptTests {
         let fixture = try Fixture(adapter: FakeBlueZ.adapter(interfaces: [BlueZNames.adapter]))
         try await fixture.start()
         #expect(fixture.bluez.callLines == [Self.getNameOwner, Self.registration[0]])
-        #expect(fixture.peripheral.facts.problem
-            == "adapter hci0 has no org.bluez.GattManager1, org.bluez.LEAdvertisingManager1 yet")
+        #expect(
+            fixture.peripheral.facts.problem
+                == "adapter hci0 has no org.bluez.GattManager1, org.bluez.LEAdvertisingManager1 yet")
         #expect(fixture.runtime.pendingTimers.isEmpty, "waiting is for a signal, not a timer")
         fixture.mark()
         fixture.bluez.interfacesAdded(Self.adapterPath, [BlueZNames.gattManager: [:]])
@@ -270,7 +276,8 @@ struct GattPeripheralTranscriptTests {
         try await fixture.start()
         #expect(fixture.bluez.callLines.last == Self.registration[5])
         #expect(fixture.runtime.pendingTimers == [.seconds(1)])
-        #expect(fixture.peripheral.facts.problem == "application failed (org.bluez.Error.Failed: busy); retrying in 1 s")
+        #expect(
+            fixture.peripheral.facts.problem == "application failed (org.bluez.Error.Failed: busy); retrying in 1 s")
         fixture.mark()
         await fixture.runtime.advance(to: .milliseconds(999))
         #expect(fixture.callsSinceMark().isEmpty)

@@ -14,8 +14,9 @@ struct PairingRouteTests {
         bluetooth: BluetoothFacts = BluetoothFacts(adapter: "hci0", adapterPresent: true, bluezRunning: true),
         peer: String = "192.168.42.2"
     ) throws -> RouteResult {
-        let policy = AccessPolicy(allowedSubnets: [try Subnet("192.168.42.0/24")],
-                                  listenAddresses: [IPAddress(v4: 192, 168, 42, 1)])
+        let policy = AccessPolicy(
+            allowedSubnets: [try Subnet("192.168.42.0/24")],
+            listenAddresses: [IPAddress(v4: 192, 168, 42, 1)])
         var state = BoardState(store: TaskStore(generation: "g1"), epoch: 4660)
         let facts = BoardFacts(
             version: "0", uptimeSeconds: 1, liveActivityEnabled: true, retention: .seconds(600),
@@ -57,8 +58,9 @@ struct PairingRouteTests {
     @Test func refusedWithoutBlueZOrOutsideTheLink() throws {
         #expect(try route(transport: "loopback").response.status == 409)
         #expect(try route(bluetooth: BluetoothFacts(adapter: "hci0", bluezRunning: false)).response.status == 503)
-        #expect(try route(bluetooth: BluetoothFacts(adapter: "hci0", adapterPresent: false, bluezRunning: true))
-            .response.status == 503)
+        #expect(
+            try route(bluetooth: BluetoothFacts(adapter: "hci0", adapterPresent: false, bluezRunning: true))
+                .response.status == 503)
         let outsider = try route(peer: "10.0.0.9")
         #expect(outsider.response.status == 403 && outsider.effect == nil)
         let get = try route("GET")
@@ -72,10 +74,12 @@ struct PairingRouteTests {
         let facts = BoardFacts(
             version: "0", uptimeSeconds: 1, liveActivityEnabled: true, retention: .seconds(600),
             wake: WakeFacts(transport: "bluez"),
-            bluetooth: BluetoothFacts(adapter: "hci0", pairingClosesInSeconds: 42, problem: "adapter hci0 is powered off"),
+            bluetooth: BluetoothFacts(
+                adapter: "hci0", pairingClosesInSeconds: 42, problem: "adapter hci0 is powered off"),
             usb: USBLinkFacts(link: "up"))
-        let request = HTTPRequest(method: "GET", path: "/api/bluetooth/status", headers: ["host": "localhost"],
-                                  peer: .ip(IPAddress(v4: 127, 0, 0, 1)), localAddress: IPAddress(v4: 127, 0, 0, 1))
+        let request = HTTPRequest(
+            method: "GET", path: "/api/bluetooth/status", headers: ["host": "localhost"],
+            peer: .ip(IPAddress(v4: 127, 0, 0, 1)), localAddress: IPAddress(v4: 127, 0, 0, 1))
         let result = PhoneRouter(policy: policy).handle(request, state: &state, facts: facts, now: Self.now)
         let body = try json(result)
         let pairing = try #require(body["pairing"] as? [String: Any])

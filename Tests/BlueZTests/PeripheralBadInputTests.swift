@@ -10,6 +10,7 @@ struct PeripheralBadInputTests {
     typealias Fixture = GattPeripheralTranscriptTests.Fixture
     static let characteristic = WakeGATT.Paths.characteristic
     static let gatt = BlueZNames.gattCharacteristic
+    static let setAdapter = "call org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set('org.bluez.Adapter1', "
 
     func read(_ fixture: Fixture, _ options: DBusValue) async -> DBusMessage {
         await fixture.bluez.callExported(Self.characteristic, Self.gatt, "ReadValue", [options])
@@ -27,8 +28,12 @@ struct PeripheralBadInputTests {
             (.vardict(["offset": .uint16(65535)]), nil, "org.bluez.Error.InvalidOffset"),
             (.vardict(["offset": .string("4")]), nil, "org.bluez.Error.InvalidArguments"),
             (.vardict(["offset": .int32(4)]), nil, "org.bluez.Error.InvalidArguments"),
-            (.vardict(["mtu": .uint16(23), "device": .objectPath("/org/bluez/hci0/dev_1"), "link": .string("LE"),
-                       "x-unknown": .bytes([1, 2])]), .bytes(value), nil),
+            (
+                .vardict([
+                    "mtu": .uint16(23), "device": .objectPath("/org/bluez/hci0/dev_1"), "link": .string("LE"),
+                    "x-unknown": .bytes([1, 2]),
+                ]), .bytes(value), nil
+            ),
         ]
         for (options, answer, error) in table {
             let reply = await read(fixture, options)
@@ -44,17 +49,28 @@ struct PeripheralBadInputTests {
             (Self.characteristic, Self.gatt, "ReadValue", [], DBusError.Names.invalidArgs),
             (Self.characteristic, Self.gatt, "ReadValue", [.string("offset")], DBusError.Names.invalidArgs),
             (Self.characteristic, Self.gatt, "StartNotify", [.boolean(true)], DBusError.Names.invalidArgs),
-            (Self.characteristic, Self.gatt, "WriteValue", [.bytes([1]), .vardict([:])], "org.bluez.Error.NotPermitted"),
+            (
+                Self.characteristic, Self.gatt, "WriteValue", [.bytes([1]), .vardict([:])],
+                "org.bluez.Error.NotPermitted"
+            ),
             (Self.characteristic, Self.gatt, "AcquireNotify", [.vardict([:])], DBusError.Names.unknownMethod),
             (Self.characteristic, "org.bluez.Nope1", "ReadValue", [.vardict([:])], DBusError.Names.unknownInterface),
-            ("/org/aidenbridge/wake/service0/char9", Self.gatt, "ReadValue", [.vardict([:])],
-             DBusError.Names.unknownObject),
-            (WakeGATT.Paths.agent, BlueZNames.agent, "RequestPasskey", [.objectPath("/org/bluez/hci0/dev_1")],
-             "org.bluez.Error.Rejected"),
-            (WakeGATT.Paths.agent, BlueZNames.agent, "RequestAuthorization", [.string("not a path")],
-             DBusError.Names.invalidArgs),
-            (WakeGATT.Paths.characteristic, DBusStandardInterfaces.properties, "Set",
-             [.string(Self.gatt), .string("Value"), .variant(.bytes([1]))], DBusError.Names.propertyReadOnly),
+            (
+                "/org/aidenbridge/wake/service0/char9", Self.gatt, "ReadValue", [.vardict([:])],
+                DBusError.Names.unknownObject
+            ),
+            (
+                WakeGATT.Paths.agent, BlueZNames.agent, "RequestPasskey", [.objectPath("/org/bluez/hci0/dev_1")],
+                "org.bluez.Error.Rejected"
+            ),
+            (
+                WakeGATT.Paths.agent, BlueZNames.agent, "RequestAuthorization", [.string("not a path")],
+                DBusError.Names.invalidArgs
+            ),
+            (
+                WakeGATT.Paths.characteristic, DBusStandardInterfaces.properties, "Set",
+                [.string(Self.gatt), .string("Value"), .variant(.bytes([1]))], DBusError.Names.propertyReadOnly
+            ),
         ]
         for (path, interface, member, body, error) in table {
             let reply = await fixture.bluez.callExported(path, interface, member, body)
@@ -70,18 +86,22 @@ struct PeripheralBadInputTests {
         let fixture = try Fixture()
         try await fixture.start()
         let device = DBusValue.objectPath("/org/bluez/hci0/dev_00_AA_01_00_99_99")
-        let before = await fixture.bluez.callExported(WakeGATT.Paths.agent, BlueZNames.agent, "RequestAuthorization", [device])
+        let before = await fixture.bluez.callExported(
+            WakeGATT.Paths.agent, BlueZNames.agent, "RequestAuthorization", [device])
         #expect(before.errorName == "org.bluez.Error.Rejected")
         fixture.mark()
         let open = fixture.peripheral.openPairingWindow(for: .seconds(120))
         await fixture.runtime.drain()
         #expect(open == .seconds(120))
-        #expect(fixture.callsSinceMark() == [
-            "call org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set('org.bluez.Adapter1', 'PairableTimeout', <uint32 120>)",
-            "call org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set('org.bluez.Adapter1', 'Pairable', <true>)",
-        ])
-        for (member, body) in [("RequestAuthorization", [device]), ("RequestConfirmation", [device, .uint32(123456)]),
-                               ("AuthorizeService", [device, .string(WakeGATT.serviceUUID)])] {
+        #expect(
+            fixture.callsSinceMark() == [
+                Self.setAdapter + "'PairableTimeout', <uint32 120>)",
+                Self.setAdapter + "'Pairable', <true>)",
+            ])
+        for (member, body) in [
+            ("RequestAuthorization", [device]), ("RequestConfirmation", [device, .uint32(123456)]),
+            ("AuthorizeService", [device, .string(WakeGATT.serviceUUID)]),
+        ] {
             let reply = await fixture.bluez.callExported(WakeGATT.Paths.agent, BlueZNames.agent, member, body)
             #expect(reply.type == .methodReturn, "\(member)")
         }
@@ -93,10 +113,12 @@ struct PeripheralBadInputTests {
         fixture.bluez.propertiesChanged(
             "/org/bluez/hci0/dev_00_AA_01_00_99_99", interface: BlueZNames.device, ["Paired": .boolean(true)])
         await fixture.runtime.drain()
-        #expect(fixture.callsSinceMark() == [
-            "call org.bluez /org/bluez/hci0 org.freedesktop.DBus.Properties.Set('org.bluez.Adapter1', 'Pairable', <false>)"
-        ])
-        let after = await fixture.bluez.callExported(WakeGATT.Paths.agent, BlueZNames.agent, "RequestAuthorization", [device])
+        #expect(
+            fixture.callsSinceMark() == [
+                Self.setAdapter + "'Pairable', <false>)"
+            ])
+        let after = await fixture.bluez.callExported(
+            WakeGATT.Paths.agent, BlueZNames.agent, "RequestAuthorization", [device])
         #expect(after.errorName == "org.bluez.Error.Rejected")
         #expect(fixture.peripheral.facts.pairingClosesIn == nil)
     }

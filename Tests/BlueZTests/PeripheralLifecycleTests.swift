@@ -38,8 +38,10 @@ struct PeripheralLifecycleTests {
         // (time, event, expected actions, expected next deadline)
         let timeline: [(Duration, (inout PeripheralLifecycle, Duration) -> [Action], [Action], Duration?)] = [
             (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
-            (.milliseconds(5), { $0.discovered(Self.readyTree, round: 1, at: $1) },
-             [.applyAdapterPolicy(round: 1, pairable: false, pairableTimeoutSeconds: 0)], nil),
+            (
+                .milliseconds(5), { $0.discovered(Self.readyTree, round: 1, at: $1) },
+                [.applyAdapterPolicy(round: 1, pairable: false, pairableTimeoutSeconds: 0)], nil
+            ),
             (.milliseconds(6), { $0.stepSucceeded(.adapterPolicy, round: 1, at: $1) }, [.registerAgent(round: 1)], nil),
             (.milliseconds(7), { $0.stepSucceeded(.agent, round: 1, at: $1) }, [.registerApplication(round: 1)], nil),
             (.seconds(10), { $0.stepFailed(.application, round: 1, error: failed, at: $1) }, [], .seconds(11)),
@@ -47,7 +49,10 @@ struct PeripheralLifecycleTests {
             (.seconds(11), { $0.timerFired(at: $1) }, [.registerApplication(round: 1)], nil),
             (.seconds(12), { $0.stepFailed(.application, round: 1, error: failed, at: $1) }, [], .seconds(14)),
             (.seconds(14), { $0.timerFired(at: $1) }, [.registerApplication(round: 1)], nil),
-            (.seconds(14), { $0.stepSucceeded(.application, round: 1, at: $1) }, [.registerAdvertisement(round: 1)], nil),
+            (
+                .seconds(14), { $0.stepSucceeded(.application, round: 1, at: $1) }, [.registerAdvertisement(round: 1)],
+                nil
+            ),
             // A late answer from an old round changes nothing.
             (.seconds(15), { $0.stepSucceeded(.advertisement, round: 0, at: $1) }, [], nil),
             (.seconds(15), { $0.stepFailed(.advertisement, round: 1, error: failed, at: $1) }, [], .seconds(16)),
@@ -68,8 +73,9 @@ struct PeripheralLifecycleTests {
         #expect(machine.stepSucceeded(.application, round: 1, at: .seconds(1)) == [])
         #expect(machine.bluezOwnerChanged(":1.5", at: .seconds(2)) == [.discover(round: 3)])
         #expect(machine.discovered(Self.readyTree, round: 2, at: .seconds(2)) == [], "answer from round 2")
-        #expect(machine.discovered(Self.readyTree, round: 3, at: .seconds(2))
-            == [.applyAdapterPolicy(round: 3, pairable: false, pairableTimeoutSeconds: 0)])
+        #expect(
+            machine.discovered(Self.readyTree, round: 3, at: .seconds(2))
+                == [.applyAdapterPolicy(round: 3, pairable: false, pairableTimeoutSeconds: 0)])
     }
 
     @Test func powerCycleKeepsTheAgent() {
@@ -80,8 +86,9 @@ struct PeripheralLifecycleTests {
             Self.adapterPath, interface: BlueZNames.adapter, changed: ["Powered": .boolean(true)], invalidated: [])
         #expect(machine.received(off, at: .seconds(1)) == [])
         #expect(machine.round == 2)
-        #expect(machine.received(on, at: .seconds(2))
-            == [.applyAdapterPolicy(round: 2, pairable: false, pairableTimeoutSeconds: 0)])
+        #expect(
+            machine.received(on, at: .seconds(2))
+                == [.applyAdapterPolicy(round: 2, pairable: false, pairableTimeoutSeconds: 0)])
         #expect(machine.stepSucceeded(.adapterPolicy, round: 2, at: .seconds(2)) == [.registerApplication(round: 2)])
         // Another adapter's power is none of our business.
         let other = BlueZSignal.propertiesChanged(
@@ -101,7 +108,10 @@ struct PeripheralLifecycleTests {
         #expect(machine.facts(at: .seconds(110)).pairingClosesIn == .seconds(200))
         #expect(!machine.authorizesPairing(at: .seconds(310)))
         #expect(machine.timerFired(at: .seconds(200)) == [])
-        #expect(machine.timerFired(at: .seconds(310)) == [.setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false)])
+        #expect(
+            machine.timerFired(at: .seconds(310)) == [
+                .setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false),
+            ])
         #expect(!machine.advertisesDiscoverable && machine.nextDeadline == nil)
     }
 
@@ -111,7 +121,10 @@ struct PeripheralLifecycleTests {
         let paired = BlueZSignal.propertiesChanged(
             "/org/bluez/hci0/dev_00_AA_01_00_99_99", interface: BlueZNames.device,
             changed: ["Paired": .boolean(true)], invalidated: [])
-        #expect(machine.received(paired, at: .seconds(5)) == [.setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false)])
+        #expect(
+            machine.received(paired, at: .seconds(5)) == [
+                .setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false),
+            ])
         #expect(!machine.authorizesPairing(at: .seconds(6)))
         #expect(machine.received(paired, at: .seconds(7)) == [], "a second bond finds it closed")
     }
@@ -121,8 +134,9 @@ struct PeripheralLifecycleTests {
         let opening = machine.openPairingWindow(for: .milliseconds(90_200), at: .zero)
         #expect(opening.actions == [.announceDiscoverable(true)])
         _ = machine.bluezOwnerChanged(":1.0", at: .seconds(10))
-        #expect(machine.discovered(Self.readyTree, round: 1, at: .seconds(10))
-            == [.applyAdapterPolicy(round: 1, pairable: true, pairableTimeoutSeconds: 81)])
+        #expect(
+            machine.discovered(Self.readyTree, round: 1, at: .seconds(10))
+                == [.applyAdapterPolicy(round: 1, pairable: true, pairableTimeoutSeconds: 81)])
     }
 
     @Test func notifySessionsBelongToTheCurrentBluetoothd() {

@@ -34,12 +34,16 @@ struct WakeCentralTranscriptTests {
         WakeEnvelope(reason: .liveActivity, epoch: 0x1234, sequence: sequence).bytes
     }
 
-    static func deviceProperties(address: String = boardAddress, uuids: [String] = [WakeGATT.serviceUUID],
-                                 connected: Bool = false, resolved: Bool = false) -> [String: [String: DBusValue]] {
-        [BlueZNames.device: [
-            "Address": .string(address), "UUIDs": .strings(uuids), "RSSI": .int16(-50),
-            "Connected": .boolean(connected), "ServicesResolved": .boolean(resolved), "Paired": .boolean(true),
-        ]]
+    static func deviceProperties(
+        address: String = boardAddress, uuids: [String] = [WakeGATT.serviceUUID],
+        connected: Bool = false, resolved: Bool = false
+    ) -> [String: [String: DBusValue]] {
+        [
+            BlueZNames.device: [
+                "Address": .string(address), "UUIDs": .strings(uuids), "RSSI": .int16(-50),
+                "Connected": .boolean(connected), "ServicesResolved": .boolean(resolved), "Paired": .boolean(true),
+            ]
+        ]
     }
 
     /// A central on the fake bus; it records what it delivers and reports.
@@ -96,30 +100,43 @@ struct WakeCentralTranscriptTests {
 
         /// bluetoothd resolves the board's services after Connect.
         func resolveServices() async {
-            bluez.interfacesAdded(WakeCentralTranscriptTests.service, [BlueZNames.gattService: [
-                "UUID": .string(WakeGATT.serviceUUID), "Device": .objectPath(WakeCentralTranscriptTests.device),
-            ]])
-            bluez.interfacesAdded(WakeCentralTranscriptTests.characteristic, [BlueZNames.gattCharacteristic: [
-                "UUID": .string(WakeGATT.characteristicUUID), "Service": .objectPath(WakeCentralTranscriptTests.service),
-            ]])
-            bluez.propertiesChanged(WakeCentralTranscriptTests.device, interface: BlueZNames.device,
-                                    ["Connected": .boolean(true), "ServicesResolved": .boolean(true)])
+            bluez.interfacesAdded(
+                WakeCentralTranscriptTests.service,
+                [
+                    BlueZNames.gattService: [
+                        "UUID": .string(WakeGATT.serviceUUID), "Device": .objectPath(WakeCentralTranscriptTests.device),
+                    ]
+                ])
+            bluez.interfacesAdded(
+                WakeCentralTranscriptTests.characteristic,
+                [
+                    BlueZNames.gattCharacteristic: [
+                        "UUID": .string(WakeGATT.characteristicUUID),
+                        "Service": .objectPath(WakeCentralTranscriptTests.service),
+                    ]
+                ])
+            bluez.propertiesChanged(
+                WakeCentralTranscriptTests.device, interface: BlueZNames.device,
+                ["Connected": .boolean(true), "ServicesResolved": .boolean(true)])
             await runtime.drain()
         }
 
         func notify(_ value: [UInt8]) async {
-            bluez.propertiesChanged(WakeCentralTranscriptTests.characteristic, interface: BlueZNames.gattCharacteristic,
-                                    ["Value": .bytes(value)])
+            bluez.propertiesChanged(
+                WakeCentralTranscriptTests.characteristic, interface: BlueZNames.gattCharacteristic,
+                ["Value": .bytes(value)])
             await runtime.drain()
         }
 
         func disconnect() async {
-            bluez.propertiesChanged(WakeCentralTranscriptTests.device, interface: BlueZNames.device,
-                                    ["ServicesResolved": .boolean(false)])
+            bluez.propertiesChanged(
+                WakeCentralTranscriptTests.device, interface: BlueZNames.device,
+                ["ServicesResolved": .boolean(false)])
             bluez.interfacesRemoved(WakeCentralTranscriptTests.characteristic, [BlueZNames.gattCharacteristic])
             bluez.interfacesRemoved(WakeCentralTranscriptTests.service, [BlueZNames.gattService])
-            bluez.propertiesChanged(WakeCentralTranscriptTests.device, interface: BlueZNames.device,
-                                    ["Connected": .boolean(false)])
+            bluez.propertiesChanged(
+                WakeCentralTranscriptTests.device, interface: BlueZNames.device,
+                ["Connected": .boolean(false)])
             await runtime.drain()
         }
 
@@ -134,12 +151,14 @@ struct WakeCentralTranscriptTests {
     @Test func discoversConnectsSubscribesOnceAndDelivers() async throws {
         let fixture = Fixture()
         try await fixture.start()
-        #expect(fixture.takeCalls() == [GattPeripheralTranscriptTests.getNameOwner, Self.getManagedObjects] + Self.search)
+        #expect(
+            fixture.takeCalls() == [GattPeripheralTranscriptTests.getNameOwner, Self.getManagedObjects] + Self.search)
         #expect(fixture.takeStates() == [.searching])
 
         // A device that is not the board does not interest us.
-        fixture.bluez.interfacesAdded("/org/bluez/hci0/dev_11_22_33_44_55_66",
-                                      Self.deviceProperties(address: "11:22:33:44:55:66", uuids: ["0000180f-0000-1000-8000-00805f9b34fb"]))
+        fixture.bluez.interfacesAdded(
+            "/org/bluez/hci0/dev_11_22_33_44_55_66",
+            Self.deviceProperties(address: "11:22:33:44:55:66", uuids: ["0000180f-0000-1000-8000-00805f9b34fb"]))
         await fixture.runtime.drain()
         #expect(fixture.takeCalls().isEmpty)
 
@@ -149,7 +168,8 @@ struct WakeCentralTranscriptTests {
 
         await fixture.resolveServices()
         #expect(fixture.takeCalls() == Self.subscribe)
-        #expect(fixture.takeStates() == [.subscribing(address: Self.boardAddress), .subscribed(address: Self.boardAddress)])
+        #expect(
+            fixture.takeStates() == [.subscribing(address: Self.boardAddress), .subscribed(address: Self.boardAddress)])
         #expect(fixture.takeDelivered() == [Self.wake(7)], "the read echoes the last Wake")
 
         await fixture.notify(Self.wake(8))
@@ -189,10 +209,11 @@ struct WakeCentralTranscriptTests {
         #expect(fixture.takeCalls() == Self.connect)
         await fixture.resolveServices()
         #expect(fixture.takeCalls() == Self.subscribe)
-        #expect(fixture.takeStates() == [
-            .searching, .connecting(address: Self.boardAddress), .subscribing(address: Self.boardAddress),
-            .subscribed(address: Self.boardAddress),
-        ])
+        #expect(
+            fixture.takeStates() == [
+                .searching, .connecting(address: Self.boardAddress), .subscribing(address: Self.boardAddress),
+                .subscribed(address: Self.boardAddress),
+            ])
         #expect(fixture.central.facts.connections == 2)
         // Two links, two StartNotify calls (one each), and values flow again on the new link.
         await fixture.notify(Self.wake(11))
@@ -226,9 +247,10 @@ struct WakeCentralTranscriptTests {
         _ = fixture.takeStates()
         fixture.bluez.bus.enqueueReply(to: "Connect", .failure(.bluez(.authenticationFailed, "Authentication Failed")))
         await fixture.advertise()
-        #expect(fixture.takeStates() == [
-            .connecting(address: Self.boardAddress), .bondLost(address: Self.boardAddress, retryIn: .seconds(300)),
-        ])
+        #expect(
+            fixture.takeStates() == [
+                .connecting(address: Self.boardAddress), .bondLost(address: Self.boardAddress, retryIn: .seconds(300)),
+            ])
         #expect(fixture.runtime.pendingTimers == [.seconds(300)])
         _ = fixture.takeCalls()
         await fixture.runtime.advance(to: .seconds(299))
@@ -242,9 +264,10 @@ struct WakeCentralTranscriptTests {
         fixture.bluez.propertiesChanged(Self.device, interface: BlueZNames.device, ["RSSI": .int16(-40)])
         await fixture.runtime.drain()
         await fixture.resolveServices()
-        #expect(fixture.takeCalls() == Self.connect + [
-            Self.subscribe[0], "call org.bluez \(Self.device) org.bluez.Device1.Disconnect()",
-        ])
+        #expect(
+            fixture.takeCalls() == Self.connect + [
+                Self.subscribe[0], "call org.bluez \(Self.device) org.bluez.Device1.Disconnect()",
+            ])
         #expect(fixture.takeStates().last == .bondLost(address: Self.boardAddress, retryIn: .seconds(300)))
     }
 
@@ -293,12 +316,14 @@ struct WakeCentralTranscriptTests {
         _ = fixture.takeCalls()
         await fixture.advertise()
         #expect(fixture.takeCalls().isEmpty, "another board with the Wake service is not ours")
-        fixture.bluez.interfacesAdded("/org/bluez/hci0/dev_00_AA_01_00_99_99",
-                                      Self.deviceProperties(address: "00:AA:01:00:99:99", uuids: []))
+        fixture.bluez.interfacesAdded(
+            "/org/bluez/hci0/dev_00_AA_01_00_99_99",
+            Self.deviceProperties(address: "00:AA:01:00:99:99", uuids: []))
         await fixture.runtime.drain()
-        #expect(fixture.takeCalls() == [
-            Self.connect[0], "call org.bluez /org/bluez/hci0/dev_00_AA_01_00_99_99 org.bluez.Device1.Connect()",
-        ])
+        #expect(
+            fixture.takeCalls() == [
+                Self.connect[0], "call org.bluez /org/bluez/hci0/dev_00_AA_01_00_99_99 org.bluez.Device1.Connect()",
+            ])
     }
 
     @Test func alreadyConnectedBoardIsSubscribedWithoutDiscovery() async throws {
@@ -308,7 +333,9 @@ struct WakeCentralTranscriptTests {
             Self.characteristic: [BlueZNames.gattCharacteristic: ["UUID": .string(WakeGATT.characteristicUUID)]],
         ])
         try await fixture.start()
-        #expect(fixture.takeCalls() == [GattPeripheralTranscriptTests.getNameOwner, Self.getManagedObjects] + Self.subscribe)
+        #expect(
+            fixture.takeCalls() == [GattPeripheralTranscriptTests.getNameOwner, Self.getManagedObjects] + Self.subscribe
+        )
         #expect(fixture.takeDelivered() == [Self.wake(7)])
     }
 

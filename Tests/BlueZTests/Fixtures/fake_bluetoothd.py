@@ -313,7 +313,8 @@ class PhoneAdapter(PropertyObject):
 
 class Device(PropertyObject):
     def __init__(self, bus, path, adapter, address):
-        props = {DEVICE: {'Address': dbus.String(address), 'Name': dbus.String('Aiden-' + address[-5:].replace(':', '')),
+        name = 'Aiden-' + address[-5:].replace(':', '')
+        props = {DEVICE: {'Address': dbus.String(address), 'Name': dbus.String(name),
                           'UUIDs': dbus.Array([WAKE_SERVICE], 's'), 'RSSI': dbus.Int16(-50),
                           'Connected': dbus.Boolean(False), 'ServicesResolved': dbus.Boolean(False),
                           'Paired': dbus.Boolean(True), 'Adapter': dbus.ObjectPath(adapter.path)}}

@@ -15,8 +15,10 @@ final class FakeBlueZ: Sendable {
             [.managedObjects(self?.tree.withLock { $0 } ?? [:])]
         }
         bus.respond(to: "Set", interface: DBusStandardInterfaces.properties) { _ in [] }
-        for member in ["RegisterAgent", "RequestDefaultAgent", "RegisterApplication", "RegisterAdvertisement",
-                       "SetDiscoveryFilter", "StartDiscovery", "StopDiscovery", "Connect", "StartNotify"] {
+        for member in [
+            "RegisterAgent", "RequestDefaultAgent", "RegisterApplication", "RegisterAdvertisement",
+            "SetDiscoveryFilter", "StartDiscovery", "StopDiscovery", "Connect", "StartNotify",
+        ] {
             bus.respond(to: member) { _ in [] }
         }
     }

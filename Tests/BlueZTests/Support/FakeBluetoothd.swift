@@ -16,8 +16,9 @@ final class FakeBluetoothd: Sendable {
     /// Whether python3 with dbus and gi is installed (scripts/packages.txt: python3-dbus, python3-gi).
     static let available: Bool = {
         guard access(python, X_OK) == 0, PrivateBus.daemonPath != nil else { return false }
-        let pid = spawn([python, "-c", "import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib"],
-                        stdout: nil)
+        let pid = spawn(
+            [python, "-c", "import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib"],
+            stdout: nil)
         guard let pid else { return false }
         var status: Int32 = 0
         waitpid(pid, &status, 0)

@@ -46,7 +46,10 @@ final class ManualRuntime: BlueZRuntime {
     func advance(to time: Duration) async {
         await drain()
         while let timer = state.withLock({ state -> Timer? in
-            guard let next = state.timers.filter({ $0.deadline <= time }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) })
+            guard
+                let next = state.timers.filter({ $0.deadline <= time }).min(by: {
+                    ($0.deadline, $0.id) < ($1.deadline, $1.id)
+                })
             else { return nil }
             state.timers.removeAll { $0.id == next.id }
             state.now = max(state.now, next.deadline)
