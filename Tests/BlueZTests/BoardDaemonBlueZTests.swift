@@ -83,6 +83,6 @@ struct BoardDaemonBlueZTests {
         let next = BoardPeripheralIntegrationTests.values(after).filter { $0.reason == .liveActivity }
         #expect(next.allSatisfy { $0.sequence > (sequences.last ?? 0) })
         // The pairing window survives bluetoothd's restart: the policy step makes the new one pairable again.
-        #expect(restarted.allLines.contains("set Pairable true"))
+        try await restarted.waitFor("pairable on the new bluetoothd") { $0.contains("set Pairable true") }
     }
 }

@@ -123,7 +123,10 @@ struct BoardPeripheralIntegrationTests {
             member: "SetPowered", [.boolean(true)])
         try await eventually("registered after power on") { sink.bluetoothFacts().advertising }
         // The fake, like bluetoothd, kept the registrations: the second attempt is answered AlreadyExists.
-        let registrations = fake.allLines.filter { $0.hasPrefix("registered-application") }
+        let lines = try await fake.waitFor("the registration line") {
+            $0.contains { $0.hasPrefix("registered-application") }
+        }
+        let registrations = lines.filter { $0.hasPrefix("registered-application") }
         #expect(registrations.count == 1)
     }
 }

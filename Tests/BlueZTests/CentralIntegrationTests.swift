@@ -55,7 +55,7 @@ struct CentralIntegrationTests {
         ) {
             recorder.received.count >= 4
         }
-        let lines = fake.allLines
+        let lines = try await fake.waitFor("the read") { $0.contains("call ReadValue") }
         #expect(
             lines.prefix(2) == [
                 "call SetDiscoveryFilter UUIDs=a1de0001-7c4b-4f52-8d9a-6b4f6e6f7469 Transport=le",
@@ -117,7 +117,8 @@ struct CentralIntegrationTests {
             if case .bondLost = recorder.lastState { true } else { false }
         }
         #expect(recorder.lastState == .bondLost(address: "00:AA:01:00:12:34", retryIn: .seconds(60)))
-        #expect(fake.allLines.filter { $0.hasPrefix("call Connect") }.count == 1)
+        let lines = try await fake.waitFor("the Connect") { $0.contains { $0.hasPrefix("call Connect") } }
+        #expect(lines.filter { $0.hasPrefix("call Connect") }.count == 1)
         #expect(recorder.received.isEmpty)
         await central.stop()
     }
@@ -136,7 +137,8 @@ struct CentralIntegrationTests {
         let again = try await FakeBluetoothd.start(bus: bus, role: "phone")
         defer { again.stop() }
         try await eventually("values from the new bluetoothd") { recorder.received.count >= before + 2 }
-        #expect(again.allLines.filter { $0.hasPrefix("call StartNotify") }.count == 1)
+        let lines = try await again.waitFor("the StartNotify") { $0.contains { $0.hasPrefix("call StartNotify") } }
+        #expect(lines.filter { $0.hasPrefix("call StartNotify") }.count == 1)
         await central.stop()
     }
 }
