@@ -46,10 +46,12 @@ let package = Package(
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB"], swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
+        // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
+        .target(name: "BlueZ", dependencies: ["DBus", "WakeProtocol", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "BoardService",
                 dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                               "Platform", "HTTPServer"],
+                               "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus"],
                 swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "PhoneService",
@@ -85,6 +87,11 @@ let package = Package(
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
         // DBusTests also covers DesktopNotifications: both need the private dbus-daemon harness there.
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DesktopNotifications"]),
+        // Transcript tests on the fake bus, and a private dbus-daemon with a fake bluetoothd (Python) process.
+        .testTarget(name: "BlueZTests",
+                    dependencies: ["BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
+                                   "Configuration", "BluetoothHCI", "LiveActivity", "NetworkAddress"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],

@@ -80,10 +80,14 @@ package struct BluetoothFacts: Sendable, Equatable {
     package var advertising: Bool
     package var wakeSubscriber: Bool
     package var address: String?
+    /// Seconds until the pairing window closes; nil when it is closed.
+    package var pairingClosesInSeconds: Int?
+    /// What stands between the board and a working Wake link, in words (nil: nothing known).
+    package var problem: String?
 
     package init(adapter: String, adapterPresent: Bool? = nil, powered: Bool? = nil, bluezRunning: Bool? = nil,
                  gattRegistered: Bool = false, advertising: Bool = false, wakeSubscriber: Bool = false,
-                 address: String? = nil) {
+                 address: String? = nil, pairingClosesInSeconds: Int? = nil, problem: String? = nil) {
         self.adapter = adapter
         self.adapterPresent = adapterPresent
         self.powered = powered
@@ -92,6 +96,8 @@ package struct BluetoothFacts: Sendable, Equatable {
         self.advertising = advertising
         self.wakeSubscriber = wakeSubscriber
         self.address = address
+        self.pairingClosesInSeconds = pairingClosesInSeconds
+        self.problem = problem
     }
 }
 

@@ -22,6 +22,7 @@ enum BoardStatusBody {
             "wake": facts.wake,
             "usb": facts.usb,
             "phone_app": OptionalBox(value: state.phoneAppState),
+            "bluetooth": BluetoothSummary(facts: facts.bluetooth),
         ])
     }
 
@@ -37,6 +38,8 @@ enum BoardStatusBody {
             "gatt_registered": bluetooth.gattRegistered,
             "advertising": bluetooth.advertising,
             "wake_subscriber": bluetooth.wakeSubscriber,
+            "pairing": PairingStatus(closesInSeconds: bluetooth.pairingClosesInSeconds),
+            "problem": OptionalBox(value: bluetooth.problem),
             "last_wake_seq": OptionalBox(value: facts.wake.lastSequence),
             "last_wake_reason": OptionalBox(value: facts.wake.lastReason),
             "last_wake_at": OptionalBox(value: facts.wake.lastAt.map(Timestamp.format)),
@@ -53,6 +56,45 @@ private struct OptionalBox<Wrapped: Encodable & Sendable>: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let value { try container.encode(value) } else { try container.encodeNil() }
+    }
+}
+
+/// The Bluetooth side in `/status` (and `/v1/status`, which `aiden-board doctor` reads): registered, advertised,
+/// subscribed, and what is wrong.
+private struct BluetoothSummary: Encodable, Sendable {
+    let facts: BluetoothFacts
+
+    enum CodingKeys: String, CodingKey {
+        case adapter, problem, advertising
+        case bluezRunning = "bluez_running"
+        case gattRegistered = "gatt_registered"
+        case wakeSubscriber = "wake_subscriber"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(facts.adapter, forKey: .adapter)
+        try container.encode(facts.bluezRunning, forKey: .bluezRunning)
+        try container.encode(facts.gattRegistered, forKey: .gattRegistered)
+        try container.encode(facts.advertising, forKey: .advertising)
+        try container.encode(facts.wakeSubscriber, forKey: .wakeSubscriber)
+        try container.encode(facts.problem, forKey: .problem)
+    }
+}
+
+/// `{"open": false}` or `{"open": true, "closes_in_seconds": 42}`.
+private struct PairingStatus: Encodable, Sendable {
+    let closesInSeconds: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case open
+        case closesInSeconds = "closes_in_seconds"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(closesInSeconds != nil, forKey: .open)
+        try container.encodeIfPresent(closesInSeconds, forKey: .closesInSeconds)
     }
 }
 

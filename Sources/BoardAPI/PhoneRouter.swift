@@ -31,6 +31,11 @@ package struct PhoneRouter: Sendable {
         case "/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
             return RouteResult(response: BoardStatusBody.status(facts: facts, state: state, request: request))
+        case "/api/bluetooth/pairing/start":
+            guard request.method == "POST" else {
+                return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
+            }
+            return pairingStart(request, facts: facts, now: now)
         case "/api/phone/app-state":
             guard request.method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))

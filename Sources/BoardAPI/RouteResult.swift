@@ -7,10 +7,14 @@ package struct RouteResult: Sendable {
     package var denial: AccessPolicy.Denial?
     /// Set when the store changed: the shell persists as `durability` says and feeds the Wake coalescer.
     package var change: TaskChange?
+    /// Set when the request asks the shell to act on the world (e.g. open a Bluetooth pairing window).
+    package var effect: RouteEffect?
 
-    package init(response: HTTPResponse, denial: AccessPolicy.Denial? = nil, change: TaskChange? = nil) {
+    package init(response: HTTPResponse, denial: AccessPolicy.Denial? = nil, change: TaskChange? = nil,
+                 effect: RouteEffect? = nil) {
         self.response = response
         self.denial = denial
         self.change = change
+        self.effect = effect
     }
 }

@@ -73,7 +73,7 @@ package enum BoardDaemon {
         logger.info("state \(directory.path): epoch \(loaded.wake.epoch)\(loaded.isNewEpoch ? " (new)" : ""), "
             + "\(loaded.store.count) tasks, sequence mark \(loaded.wake.sequenceHighWater)")
 
-        let sink = try makeSink(configuration)
+        let sink = try makeSink(configuration, loaded: loaded, logger: logger)
         let listen = configuration.http.listen
         let engine = BoardEngine(
             settings: BoardEngine.Settings(
@@ -141,7 +141,8 @@ package enum BoardDaemon {
         unlink(running.agentSocketPath)
     }
 
-    private static func makeSink(_ configuration: BoardConfiguration) throws(BoardStartError) -> any WakeSink {
+    private static func makeSink(_ configuration: BoardConfiguration, loaded: BoardStateDirectory.Loaded,
+                                 logger: Logger) throws(BoardStartError) -> any WakeSink {
         switch configuration.wake.transport {
         case .loopback:
             do {
@@ -150,7 +151,17 @@ package enum BoardDaemon {
                 throw .transport("loopback wake socket: \(error)")
             }
         case .bluez:
-            throw .transport("the BlueZ Wake transport is not in this build yet; set [wake] transport = \"loopback\"")
+            // Before the first Wake, ReadValue answers a system envelope with the persisted sequence mark.
+            let initial = WakeEnvelope(reason: .system, epoch: loaded.wake.epoch,
+                                       sequence: loaded.wake.sequenceHighWater)
+            do {
+                return try BlueZWakeSink(
+                    settings: BlueZWakeSink.Settings(adapter: configuration.wake.adapter,
+                                                     characteristicFlags: configuration.wake.characteristicFlags),
+                    initialValue: initial, logger: logger.child("bluez"))
+            } catch {
+                throw .transport("[wake] \(error)")
+            }
         }
     }
 

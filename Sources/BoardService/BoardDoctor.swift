@@ -113,8 +113,7 @@ package enum BoardDoctor {
         case .loopback:
             return Finding(severity: .ok, message: "wake transport: loopback UDP to \(configuration.wake.loopbackTarget)")
         case .bluez:
-            return Finding(severity: .problem, message: "wake transport bluez is not in this build yet",
-                           fix: "set [wake] transport = \"loopback\" in the configuration")
+            return BlueZDoctor.examine(adapter: configuration.wake.adapter, agentSocket: configuration.agent.socket)
         }
     }
 }

@@ -96,6 +96,7 @@ package final class BoardEngine: Sendable {
             let result = phoneRouter.handle(request, state: &inner.board, facts: facts(inner, usb: usb),
                                             now: clock.wallNow())
             if let denial = result.denial { logDenial(denial, request: request, &inner) }
+            if let effect = result.effect, let refusal = perform(effect) { return refusal }
             return result.response
         }
     }
@@ -128,6 +129,21 @@ package final class BoardEngine: Sendable {
             noteChange(&inner)
             scheduleExpiry(&inner)
             return result.response
+        }
+    }
+
+    /// Does what a phone request asked of the world; returns the answer to send instead when it failed.
+    private func perform(_ effect: RouteEffect) -> HTTPResponse? {
+        switch effect {
+        case let .openPairingWindow(seconds):
+            switch sink.openPairingWindow(for: .seconds(seconds)) {
+            case .success:
+                logger.notice("Bluetooth pairing window open for \(seconds) s")
+                return nil
+            case let .failure(error):
+                return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(error)")
+                    .response
+            }
         }
     }
 

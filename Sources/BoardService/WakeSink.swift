@@ -11,6 +11,14 @@ package protocol WakeSink: Sendable {
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError>
     /// What the board can honestly say about the radio side (`/api/bluetooth/status`).
     func bluetoothFacts() -> BluetoothFacts
+    /// Opens the Bluetooth pairing window (`POST /api/bluetooth/pairing/start`); must not block.
+    func openPairingWindow(for duration: Duration) -> Result<Void, WakeSinkError>
+}
+
+extension WakeSink {
+    package func openPairingWindow(for duration: Duration) -> Result<Void, WakeSinkError> {
+        .failure(WakeSinkError("the \(transportName) Wake transport has no Bluetooth pairing"))
+    }
 }
 
 /// Why a Wake could not go out.

@@ -1,0 +1,413 @@
+import DBus
+
+/// The phone's Wake central as a pure state machine: events in (bluetoothd's signals, call results, time),
+/// actions out (calls to make, values to deliver, state to report). No I/O, no clock.
+///
+/// The flow: once `org.bluez` has an owner, read its tree; with the adapter present and powered, search
+/// (discovery filtered on the Wake service UUID, LE, only while searching); connect to the first board seen
+/// (by UUID, or by the configured address); wait for `ServicesResolved`; find the Wake characteristic under
+/// the device; `StartNotify` exactly once per connection; read the value once (it echoes the last Wake, the
+/// phone's wake filter drops the duplicate); then deliver each 12-byte `Value` change. A drop or failure
+/// reconnects after a doubling backoff; a refused bond becomes `bondLost` and is retried slowly; bluetoothd
+/// restarting or the adapter power-cycling starts everything over.
+package struct CentralLifecycle: Sendable {
+    package struct Settings: Sendable, Equatable {
+        package var adapter: String
+        /// The board's address (`[wake] address`); nil: the first device advertising the Wake service.
+        package var boardAddress: String?
+        package var backoff: Backoff
+        /// How long a bond-lost board waits between attempts (no tight loop: the user must pair again).
+        package var bondLostRetry: Duration
+        /// How long after `Connect` succeeds the services may take to resolve.
+        package var resolveTimeout: Duration
+
+        package init(
+            adapter: String, boardAddress: String? = nil,
+            backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(60)), bondLostRetry: Duration = .seconds(300),
+            resolveTimeout: Duration = .seconds(30)
+        ) {
+            self.adapter = adapter
+            self.boardAddress = boardAddress.flatMap { $0.isEmpty ? nil : $0.uppercased() }
+            self.backoff = backoff
+            self.bondLostRetry = bondLostRetry
+            self.resolveTimeout = resolveTimeout
+        }
+
+        package var adapterPath: DBusObjectPath { BlueZNames.adapterPath(adapter) }
+    }
+
+    package enum Action: Sendable, Equatable {
+        /// `GetManagedObjects` on `org.bluez` `/`; answer with `discovered` or `discoverFailed`.
+        case discover(round: UInt64)
+        /// `SetDiscoveryFilter({UUIDs: [wake], Transport: "le"})` then `StartDiscovery()`.
+        case startSearch(round: UInt64)
+        /// `StopDiscovery()` (errors ignored: discovery may already be off).
+        case stopSearch
+        /// `Device1.Connect()`; answer with `connectSucceeded`/`connectFailed` for `link`.
+        case connect(DBusObjectPath, link: UInt64)
+        /// `GattCharacteristic1.StartNotify()`, once per link.
+        case startNotify(DBusObjectPath, link: UInt64)
+        /// `GattCharacteristic1.ReadValue({})`, once per link after subscribing.
+        case readValue(DBusObjectPath, link: UInt64)
+        /// `Device1.Disconnect()` (errors ignored).
+        case disconnect(DBusObjectPath)
+        /// Hand a 12-byte Wake to the phone client.
+        case deliver([UInt8])
+        case report(CentralState)
+        /// Something went wrong that the phone client should hear about (e.g. a value of the wrong length).
+        case problem(String)
+    }
+
+    private enum Phase: Sendable, Equatable {
+        /// Nothing to do until bluetoothd, the tree or the adapter is there.
+        case idle
+        case discovering
+        case searching(started: Bool)
+        case connecting(DBusObjectPath)
+        case resolving(DBusObjectPath, until: Duration)
+        case subscribing(DBusObjectPath, characteristic: DBusObjectPath)
+        case reading(DBusObjectPath, characteristic: DBusObjectPath)
+        case subscribed(DBusObjectPath, characteristic: DBusObjectPath)
+        /// After a failure: try again at `until`.
+        case waiting(until: Duration, bondLost: Bool)
+    }
+
+    package let settings: Settings
+    private var ownerKnown = false
+    private var bluezOwner: String?
+    package private(set) var round: UInt64 = 0
+    private var discovered = false
+    private var adapter = AdapterState()
+    private var devices: [DBusObjectPath: RemoteDevice] = [:]
+    /// Wake characteristics (by path) in the tree.
+    private var characteristics: Set<DBusObjectPath> = []
+    private var pendingSignals: [BlueZSignal] = []
+    private var phase = Phase.idle
+    /// Incremented for every link attempt; calls and answers carry it.
+    package private(set) var link: UInt64 = 0
+    /// The link on which StartNotify was sent (never twice on the same link).
+    private var notifiedLink: UInt64?
+    private var failures = 0
+    private var reported: CentralState?
+    private var boardAddress: String?
+    private var valuesDelivered: UInt64 = 0
+    private var lastProblem: String?
+
+    package init(settings: Settings) {
+        self.settings = settings
+    }
+
+    // MARK: Events
+
+    package mutating func bluezOwnerChanged(_ owner: String?, at now: Duration) -> [Action] {
+        if ownerKnown && owner == bluezOwner { return [] }
+        ownerKnown = true
+        bluezOwner = owner
+        round += 1
+        discovered = false
+        adapter = AdapterState()
+        devices = [:]
+        characteristics = []
+        pendingSignals = []
+        phase = .idle
+        failures = 0
+        notifiedLink = nil
+        return advance(at: now)
+    }
+
+    package mutating func discovered(_ objects: DBusManagedObjects, round: UInt64, at now: Duration) -> [Action] {
+        guard round == self.round, phase == .discovering else { return [] }
+        adapter = AdapterState(path: settings.adapterPath, in: objects)
+        devices = [:]
+        characteristics = []
+        for (path, interfaces) in objects where path.isDescendant(of: settings.adapterPath) {
+            index(path, interfaces)
+        }
+        let signals = pendingSignals
+        pendingSignals = []
+        discovered = true
+        phase = .idle
+        var actions: [Action] = []
+        for signal in signals { actions += apply(signal, at: now) }
+        return actions + advance(at: now)
+    }
+
+    package mutating func discoverFailed(round: UInt64, error: DBusError, at now: Duration) -> [Action] {
+        guard round == self.round, phase == .discovering else { return [] }
+        return fail("reading bluetoothd's objects failed: \(error)", bondLost: false, at: now)
+    }
+
+    package mutating func received(_ signal: BlueZSignal, at now: Duration) -> [Action] {
+        guard bluezOwner != nil else { return [] }
+        if phase == .discovering {
+            pendingSignals.append(signal)
+            return []
+        }
+        guard discovered else { return [] }
+        return apply(signal, at: now)
+    }
+
+    package mutating func searchStarted(round: UInt64, at now: Duration) -> [Action] {
+        guard round == self.round, phase == .searching(started: false) else { return [] }
+        phase = .searching(started: true)
+        return connectToSeenBoard(at: now)
+    }
+
+    package mutating func searchFailed(round: UInt64, error: DBusError, at now: Duration) -> [Action] {
+        guard round == self.round, phase == .searching(started: false) else { return [] }
+        return fail("starting discovery failed: \(error)", bondLost: false, at: now)
+    }
+
+    package mutating func connectSucceeded(link: UInt64, at now: Duration) -> [Action] {
+        guard link == self.link, case .connecting(let device) = phase else { return [] }
+        devices[device]?.connected = true
+        phase = .resolving(device, until: now + settings.resolveTimeout)
+        return subscribeIfResolved(at: now)
+    }
+
+    package mutating func connectFailed(link: UInt64, error: DBusError, at now: Duration) -> [Action] {
+        guard link == self.link, case .connecting(let device) = phase else { return [] }
+        if error.kind == .bluez(.alreadyConnected) {
+            return connectSucceeded(link: link, at: now)
+        }
+        return fail("connecting to \(address(of: device)) failed: \(error)", bondLost: error.isBondProblem, at: now)
+    }
+
+    package mutating func notifyStarted(link: UInt64, at now: Duration) -> [Action] {
+        guard link == self.link, case .subscribing(let device, let characteristic) = phase else { return [] }
+        phase = .reading(device, characteristic: characteristic)
+        return [.readValue(characteristic, link: link)]
+    }
+
+    package mutating func notifyFailed(link: UInt64, error: DBusError, at now: Duration) -> [Action] {
+        guard link == self.link, case .subscribing(let device, _) = phase else { return [] }
+        return [.disconnect(device)]
+            + fail("StartNotify failed: \(error)", bondLost: error.isBondProblem, at: now)
+    }
+
+    /// The answer to the one `ReadValue` after subscribing: delivered like a notification.
+    package mutating func readSucceeded(_ value: [UInt8], link: UInt64, at now: Duration) -> [Action] {
+        guard link == self.link, case .reading(let device, let characteristic) = phase else { return [] }
+        phase = .subscribed(device, characteristic: characteristic)
+        failures = 0
+        lastProblem = nil
+        return valueArrived(value) + report(.subscribed(address: address(of: device)))
+    }
+
+    /// A failed read is only a lost echo (notifications work), unless it says the bond is gone.
+    package mutating func readFailed(link: UInt64, error: DBusError, at now: Duration) -> [Action] {
+        guard link == self.link, case .reading(let device, let characteristic) = phase else { return [] }
+        if error.isBondProblem {
+            return [.disconnect(device)] + fail("ReadValue failed: \(error)", bondLost: true, at: now)
+        }
+        phase = .subscribed(device, characteristic: characteristic)
+        failures = 0
+        lastProblem = "ReadValue failed: \(error)"
+        return [.problem("reading the last Wake failed: \(error)")] + report(.subscribed(address: address(of: device)))
+    }
+
+    package mutating func timerFired(at now: Duration) -> [Action] {
+        switch phase {
+        case .waiting(let until, _) where now >= until:
+            phase = .idle
+            return advance(at: now)
+        case .resolving(let device, let until) where now >= until:
+            return [.disconnect(device)]
+                + fail("\(address(of: device)) did not resolve its services in time", bondLost: false, at: now)
+        default:
+            return []
+        }
+    }
+
+    package var nextDeadline: Duration? {
+        switch phase {
+        case .waiting(let until, _), .resolving(_, let until): until
+        default: nil
+        }
+    }
+
+    package var facts: CentralFacts {
+        CentralFacts(
+            state: reported ?? .waitingForBlueZ, boardAddress: boardAddress, connections: link,
+            valuesDelivered: valuesDelivered, problem: lastProblem)
+    }
+
+    /// The device the central is connected (or connecting) to, for `stop()`.
+    package var activeDevice: DBusObjectPath? {
+        switch phase {
+        case .connecting(let device), .resolving(let device, _), .subscribing(let device, _),
+            .reading(let device, _), .subscribed(let device, _):
+            device
+        default:
+            nil
+        }
+    }
+
+    package var isSearching: Bool { phase == .searching(started: true) }
+
+    // MARK: Internals
+
+    private var adapterReady: Bool { adapter.isPresent && adapter.powered }
+
+    private mutating func advance(at now: Duration) -> [Action] {
+        guard bluezOwner != nil else { return report(.waitingForBlueZ) }
+        guard phase == .idle else { return [] }
+        guard discovered else {
+            phase = .discovering
+            return [.discover(round: round)]
+        }
+        guard adapterReady else { return report(.waitingForAdapter(settings.adapter)) }
+        // Already linked (bluetoothd reconnected a bonded board on its own, or a previous run did).
+        if let (path, _) = devices.first(where: { $0.value.connected && isBoard($0.value) }) {
+            return beginLink(path, connected: true, at: now)
+        }
+        phase = .searching(started: false)
+        return [.startSearch(round: round)] + report(.searching)
+    }
+
+    private mutating func connectToSeenBoard(at now: Duration) -> [Action] {
+        guard phase == .searching(started: true) else { return [] }
+        let candidates = devices.filter { $0.value.seen && isBoard($0.value) }.keys.sorted()
+        guard let path = candidates.first else { return [] }
+        return [.stopSearch] + beginLink(path, connected: devices[path]?.connected ?? false, at: now)
+    }
+
+    private mutating func beginLink(_ device: DBusObjectPath, connected: Bool, at now: Duration) -> [Action] {
+        link += 1
+        boardAddress = devices[device]?.address ?? boardAddress
+        if connected {
+            phase = .resolving(device, until: now + settings.resolveTimeout)
+            return report(.subscribing(address: address(of: device))) + subscribeIfResolved(at: now)
+        }
+        phase = .connecting(device)
+        return [.connect(device, link: link)] + report(.connecting(address: address(of: device)))
+    }
+
+    private mutating func subscribeIfResolved(at now: Duration) -> [Action] {
+        guard case .resolving(let device, _) = phase, devices[device]?.servicesResolved == true else { return [] }
+        guard let characteristic = characteristics.filter({ $0.isDescendant(of: device) }).sorted().first else {
+            return [.disconnect(device)]
+                + fail("\(address(of: device)) has no Wake characteristic", bondLost: false, at: now)
+        }
+        guard notifiedLink != link else { return [] }
+        notifiedLink = link
+        phase = .subscribing(device, characteristic: characteristic)
+        return [.startNotify(characteristic, link: link)] + report(.subscribing(address: address(of: device)))
+    }
+
+    private mutating func apply(_ signal: BlueZSignal, at now: Duration) -> [Action] {
+        let wasReady = adapterReady
+        adapter.apply(signal, adapterPath: settings.adapterPath)
+        if wasReady && !adapterReady { return adapterLost(at: now) }
+        var actions: [Action] = []
+        switch signal {
+        case .interfacesAdded(let path, let interfaces) where path.isDescendant(of: settings.adapterPath):
+            index(path, interfaces)
+            if interfaces[BlueZNames.device] != nil { devices[path]?.seen = true }
+        case .interfacesRemoved(let path, let removed) where path.isDescendant(of: settings.adapterPath):
+            if removed.contains(BlueZNames.gattCharacteristic) { characteristics.remove(path) }
+            if removed.contains(BlueZNames.device) {
+                devices[path] = nil
+                if activeDevice == path { return linkLost(path, why: "the board's device object went away", at: now) }
+            }
+        case .propertiesChanged(let path, BlueZNames.device, let changed, _):
+            guard devices[path] != nil else { break }
+            devices[path]?.apply(changed)
+            if changed["Connected"]?.unwrappingVariants.boolValue == false, activeDevice == path,
+                phase != .connecting(path)
+            {
+                return linkLost(path, why: "\(address(of: path)) disconnected", at: now)
+            }
+            if changed["ServicesResolved"]?.unwrappingVariants.boolValue == true {
+                actions += subscribeIfResolved(at: now)
+            }
+        case .propertiesChanged(let path, BlueZNames.gattCharacteristic, let changed, _):
+            if let value = changed["Value"]?.unwrappingVariants, isSubscribedCharacteristic(path) {
+                actions += valueArrived(value.bytesValue ?? [])
+            }
+        default:
+            break
+        }
+        if !wasReady && adapterReady { return actions + advance(at: now) }
+        return actions + connectToSeenBoard(at: now)
+    }
+
+    private mutating func index(_ path: DBusObjectPath, _ interfaces: [String: [String: DBusValue]]) {
+        if let properties = interfaces[BlueZNames.device] {
+            devices[path] = RemoteDevice(properties: properties)
+        }
+        if let properties = interfaces[BlueZNames.gattCharacteristic],
+            properties["UUID"]?.unwrappingVariants.stringValue?.lowercased() == WakeGATT.characteristicUUID
+        {
+            characteristics.insert(path)
+        }
+    }
+
+    private func isSubscribedCharacteristic(_ path: DBusObjectPath) -> Bool {
+        switch phase {
+        case .subscribing(_, let characteristic), .reading(_, let characteristic), .subscribed(_, let characteristic):
+            characteristic == path
+        default:
+            false
+        }
+    }
+
+    private mutating func valueArrived(_ value: [UInt8]) -> [Action] {
+        guard value.count == 12 else {
+            lastProblem = "ignored a Wake value of \(value.count) bytes (expected 12)"
+            return [.problem(lastProblem ?? "")]
+        }
+        valuesDelivered += 1
+        return [.deliver(value)]
+    }
+
+    private mutating func linkLost(_ device: DBusObjectPath, why: String, at now: Duration) -> [Action] {
+        fail(why, bondLost: false, at: now)
+    }
+
+    private mutating func adapterLost(at now: Duration) -> [Action] {
+        round += 1
+        phase = .idle
+        failures = 0
+        notifiedLink = nil
+        for path in devices.keys {
+            devices[path]?.connected = false
+            devices[path]?.servicesResolved = false
+        }
+        forgetSightings()
+        return report(.waitingForAdapter(settings.adapter))
+    }
+
+    /// Sightings belong to one search: the next one must see the board advertise again.
+    private mutating func forgetSightings() {
+        for path in devices.keys { devices[path]?.seen = false }
+    }
+
+    private mutating func fail(_ why: String, bondLost: Bool, at now: Duration) -> [Action] {
+        lastProblem = why
+        forgetSightings()
+        if bondLost {
+            let address = boardAddress ?? "the board"
+            phase = .waiting(until: now + settings.bondLostRetry, bondLost: true)
+            return [.problem(why)] + report(.bondLost(address: address, retryIn: settings.bondLostRetry))
+        }
+        failures += 1
+        let delay = settings.backoff.delay(afterFailures: failures)
+        phase = .waiting(until: now + delay, bondLost: false)
+        return [.problem(why)] + report(.reconnecting(retryIn: delay))
+    }
+
+    private mutating func report(_ state: CentralState) -> [Action] {
+        guard state != reported else { return [] }
+        reported = state
+        return [.report(state)]
+    }
+
+    private func isBoard(_ device: RemoteDevice) -> Bool {
+        device.isBoard(configuredAddress: settings.boardAddress)
+    }
+
+    private func address(of device: DBusObjectPath) -> String {
+        devices[device]?.address ?? boardAddress ?? device.rawValue
+    }
+}

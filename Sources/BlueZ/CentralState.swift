@@ -1,0 +1,46 @@
+/// Where the phone's Wake central stands, for the phone client's status line and `connection` events.
+package enum CentralState: Sendable, Equatable, CustomStringConvertible {
+    /// bluetoothd (`org.bluez`) is not on the system bus.
+    case waitingForBlueZ
+    /// The adapter is missing or powered off.
+    case waitingForAdapter(String)
+    /// Discovery is on (filtered on the Wake service UUID, LE only) until the board is seen.
+    case searching
+    case connecting(address: String)
+    /// Connected; waiting for services, subscribing, reading the last Wake.
+    case subscribing(address: String)
+    /// Notifications are on: every Wake arrives.
+    case subscribed(address: String)
+    /// A connection failed or dropped; the next attempt is in `retryIn`.
+    case reconnecting(retryIn: Duration)
+    /// The board refused the link's security: it no longer knows this phone's bond (it was reset, or the bond
+    /// was removed there). Retried slowly, never in a tight loop; the fix is to pair again (docs/bluetooth.md).
+    case bondLost(address: String, retryIn: Duration)
+
+    package var description: String {
+        switch self {
+        case .waitingForBlueZ: "waiting for bluetoothd"
+        case .waitingForAdapter(let adapter): "waiting for adapter \(adapter)"
+        case .searching: "searching for the board"
+        case .connecting(let address): "connecting to \(address)"
+        case .subscribing(let address): "subscribing to \(address)"
+        case .subscribed(let address): "subscribed to \(address)"
+        case .reconnecting(let delay): "reconnecting in \(delay)"
+        case .bondLost(let address, let delay):
+            "the board \(address) no longer knows this phone (bond lost); pair again; next try in \(delay)"
+        }
+    }
+}
+
+/// What the central can tell about itself.
+package struct CentralFacts: Sendable, Equatable {
+    package var state: CentralState
+    /// The board's address once found.
+    package var boardAddress: String?
+    /// Links made since start (each gets exactly one StartNotify).
+    package var connections: UInt64
+    /// 12-byte values handed to `deliver`.
+    package var valuesDelivered: UInt64
+    /// The last thing that went wrong, in words.
+    package var problem: String?
+}

@@ -1,0 +1,147 @@
+import DBus
+
+/// The objects bluetoothd reads and calls: service, characteristic, advertisement, agent. Every handler runs on
+/// the bus thread, takes the lock briefly and answers; bad input is a D-Bus error, never a crash.
+extension GattPeripheral {
+    func serviceObject() -> DBusExportedObject {
+        DBusExportedObject(interfaces: [
+            DBusInterface(
+                BlueZNames.gattService,
+                properties: [
+                    .constant("UUID", .string(WakeGATT.serviceUUID)),
+                    .constant("Primary", .boolean(true)),
+                    .constant("Characteristics", .objectPaths([WakeGATT.Paths.characteristic])),
+                ])
+        ])
+    }
+
+    func characteristicObject() -> DBusExportedObject {
+        DBusExportedObject(interfaces: [
+            DBusInterface(
+                BlueZNames.gattCharacteristic,
+                methods: [
+                    DBusMethod("ReadValue", inputs: "a{sv}", outputs: "ay") { [weak self] call throws(DBusError) in
+                        guard let self else { throw .failed("the Wake characteristic is gone") }
+                        let request = try GattReadRequest(options: call.body[0])
+                        return [.bytes(try request.slice(self.value))]
+                    },
+                    DBusMethod("WriteValue", inputs: "aya{sv}", outputs: "") { _ throws(DBusError) in
+                        throw .bluez(.notPermitted, "the Wake characteristic is read and notify only")
+                    },
+                    DBusMethod("StartNotify") { [weak self] call throws(DBusError) in
+                        try self?.notifyCall(call, start: true)
+                        return []
+                    },
+                    DBusMethod("StopNotify") { [weak self] call throws(DBusError) in
+                        try self?.notifyCall(call, start: false)
+                        return []
+                    },
+                ],
+                properties: [
+                    .constant("UUID", .string(WakeGATT.characteristicUUID)),
+                    // Type `o`: as a string, bluetoothd rejects the application (lab pitfall 1).
+                    .constant("Service", .objectPath(WakeGATT.Paths.service)),
+                    .constant("Flags", .strings(flags)),
+                    DBusProperty("Value", type: "ay") { [weak self] in self.map { .bytes($0.value) } },
+                    DBusProperty("Notifying", type: "b") { [weak self] in
+                        self.map { peripheral in .boolean(peripheral.state.withLock { $0.lifecycle.isNotifying }) }
+                    },
+                ])
+        ])
+    }
+
+    func advertisementObject() -> DBusExportedObject {
+        let properties = ["Type", "ServiceUUIDs", "ManufacturerData", "LocalName", "Discoverable"]
+        let sample = WakeAdvertisement(adapterAddress: nil, discoverable: false).properties
+        return DBusExportedObject(interfaces: [
+            DBusInterface(
+                BlueZNames.advertisement,
+                methods: [
+                    DBusMethod("Release") { [weak self] _ in
+                        self?.advertisementReleased()
+                        return []
+                    }
+                ],
+                properties: properties.compactMap { name in
+                    guard let type = sample[name]?.signature else { return nil }
+                    return DBusProperty(name, type: type) { [weak self] in self?.advertisement.properties[name] }
+                })
+        ])
+    }
+
+    func agentObject() -> DBusExportedObject {
+        DBusExportedObject(interfaces: [
+            DBusInterface(
+                BlueZNames.agent,
+                methods: [
+                    DBusMethod("Release") { _ in [] },
+                    DBusMethod("Cancel") { _ in [] },
+                    DBusMethod("RequestPinCode", inputs: "o", outputs: "s") { _ throws(DBusError) in
+                        throw Self.rejected("this board has no input: it never asks for a PIN code")
+                    },
+                    DBusMethod("DisplayPinCode", inputs: "os") { _ throws(DBusError) in
+                        throw Self.rejected("this board has no display")
+                    },
+                    DBusMethod("RequestPasskey", inputs: "o", outputs: "u") { _ throws(DBusError) in
+                        throw Self.rejected("this board has no input: it never asks for a passkey")
+                    },
+                    DBusMethod("DisplayPasskey", inputs: "ouq") { _ throws(DBusError) in
+                        throw Self.rejected("this board has no display")
+                    },
+                    DBusMethod("RequestConfirmation", inputs: "ou") { [weak self] call throws(DBusError) in
+                        try self?.authorize("pairing confirmation", call)
+                        return []
+                    },
+                    DBusMethod("RequestAuthorization", inputs: "o") { [weak self] call throws(DBusError) in
+                        try self?.authorize("pairing", call)
+                        return []
+                    },
+                    DBusMethod("AuthorizeService", inputs: "os") { [weak self] call throws(DBusError) in
+                        try self?.authorize("service \(call.body[1].stringValue ?? "?")", call)
+                        return []
+                    },
+                ])
+        ])
+    }
+
+    static func rejected(_ message: String) -> DBusError {
+        DBusError(name: "org.bluez.Error.Rejected", message: message)
+    }
+
+    /// The advertisement as bluetoothd should see it now (address from the adapter, discoverable while pairing).
+    var advertisement: WakeAdvertisement {
+        state.withLock { state in
+            WakeAdvertisement(
+                adapterAddress: state.lifecycle.adapterAddress,
+                discoverable: state.lifecycle.advertisesDiscoverable)
+        }
+    }
+
+    private func notifyCall(_ call: DBusMessage, start: Bool) throws(DBusError) {
+        let sender = call.sender ?? ""
+        let result = state.withLock { state in
+            start ? state.lifecycle.startNotify(from: sender) : state.lifecycle.stopNotify(from: sender)
+        }
+        switch result {
+        case .success:
+            logger.debug("\(start ? "StartNotify" : "StopNotify") from \(sender)")
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    private func authorize(_ what: String, _ call: DBusMessage) throws(DBusError) {
+        let device = call.body.first?.objectPathValue?.rawValue ?? "?"
+        let allowed = state.withLock { $0.lifecycle.authorizesPairing(at: runtime.now()) }
+        guard allowed else {
+            logger.notice("refused \(what) for \(device): no pairing window is open")
+            throw Self.rejected("no pairing window is open (POST /api/bluetooth/pairing/start opens one)")
+        }
+        logger.notice("accepted \(what) for \(device) inside the pairing window")
+    }
+
+    private func advertisementReleased() {
+        logger.notice("bluetoothd released the advertisement")
+        post { lifecycle, now in lifecycle.advertisementReleased(at: now) }
+    }
+}

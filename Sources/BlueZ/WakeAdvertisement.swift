@@ -1,0 +1,57 @@
+import DBus
+
+/// The `org.bluez.LEAdvertisement1` properties of the board's advertisement (CONTRACT.md §2): type
+/// `peripheral`, the Wake service UUID, manufacturer data 0xFFFF with the 6-byte board identity, the local name
+/// `Aiden-XXXX`. Only `Discoverable` changes (while a pairing window is open); bluetoothd re-reads it on
+/// `PropertiesChanged`, so the advertisement is never registered twice.
+///
+/// Legacy advertising data is 31 bytes: flags (3) + one 128-bit service UUID (18) + manufacturer data
+/// (4 + 6) = 31. bluetoothd puts the local name in the scan response.
+package struct WakeAdvertisement: Sendable, Equatable {
+    /// The board identity in the manufacturer data: the adapter's address, most significant byte first.
+    package var identity: [UInt8]
+    /// `Aiden-` and the last 4 hex digits of the adapter address.
+    package var localName: String
+    package var discoverable: Bool
+
+    package init(identity: [UInt8], localName: String, discoverable: Bool) {
+        self.identity = identity
+        self.localName = localName
+        self.discoverable = discoverable
+    }
+
+    /// Derived from the adapter's address ("AA:BB:CC:DD:EE:FF"); an unknown or malformed address gives a
+    /// zero identity and the name `Aiden-0000`.
+    package init(adapterAddress: String?, discoverable: Bool) {
+        let bytes = adapterAddress.flatMap(Self.addressBytes) ?? [0, 0, 0, 0, 0, 0]
+        let suffix = bytes.suffix(2).map { byte -> String in
+            let digits = String(byte, radix: 16, uppercase: true)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+        self.init(identity: bytes, localName: "Aiden-" + suffix, discoverable: discoverable)
+    }
+
+    /// The properties as `GetAll(org.bluez.LEAdvertisement1)` answers them.
+    package var properties: [String: DBusValue] {
+        [
+            "Type": .string("peripheral"),
+            "ServiceUUIDs": .strings([WakeGATT.serviceUUID]),
+            "ManufacturerData": .variantDictionary(
+                key: .uint16, [(.uint16(WakeGATT.manufacturerID), .bytes(identity))]),
+            "LocalName": .string(localName),
+            "Discoverable": .boolean(discoverable),
+        ]
+    }
+
+    /// "AA:BB:CC:DD:EE:FF" → 6 bytes; nil for anything else.
+    package static func addressBytes(_ address: String) -> [UInt8]? {
+        let parts = address.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 6 else { return nil }
+        var bytes: [UInt8] = []
+        for part in parts {
+            guard part.count == 2, let byte = UInt8(part, radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        return bytes
+    }
+}

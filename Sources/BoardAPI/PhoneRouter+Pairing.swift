@@ -1,0 +1,68 @@
+import FoundationEssentials
+import LiveActivity
+
+/// `POST /api/bluetooth/pairing/start` (ECM and loopback only, like every phone path): opens the board's
+/// Bluetooth pairing window for `seconds` (optional body `{"seconds": N}`, 1…300, default 120). The window
+/// closes at the first successful bond or when the time is up. The router only decides; the shell performs the
+/// returned effect.
+extension PhoneRouter {
+    package static let defaultPairingSeconds = 120
+    package static let maximumPairingSeconds = 300
+
+    func pairingStart(_ request: HTTPRequest, facts: BoardFacts, now: Date) -> RouteResult {
+        let bluetooth = facts.bluetooth
+        guard facts.wake.transport == "bluez" else {
+            return RouteResult(response: Responses.error(JSONError(
+                status: 409, code: "not_available",
+                message: "pairing needs the BLE Wake transport ([wake] transport = \"bluez\"); this board uses "
+                    + "\"\(facts.wake.transport)\"")))
+        }
+        guard bluetooth.bluezRunning == true, bluetooth.adapterPresent == true else {
+            let why = bluetooth.bluezRunning != true
+                ? "bluetoothd is not running on the system bus"
+                : "adapter \(bluetooth.adapter) is not present"
+            return RouteResult(response: Responses.error(JSONError(
+                status: 503, code: "unavailable", message: "cannot open a pairing window: \(why)")))
+        }
+        let seconds: Int
+        do {
+            seconds = try Self.pairingSeconds(request.body)
+        } catch {
+            return RouteResult(response: Responses.error(error))
+        }
+        let closesAt = now.addingTimeInterval(Double(seconds))
+        let body = JSONBody.ok([
+            "pairing": PairingWindowBody(open: true, closesAt: Timestamp.format(closesAt), seconds: seconds)
+        ])
+        let response = HTTPResponse(status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))],
+                                    body: body)
+        return RouteResult(response: response, effect: .openPairingWindow(seconds: seconds))
+    }
+
+    /// The optional `{"seconds": N}` body; empty means the default. Other fields are ignored (permissive,
+    /// like every body the board reads).
+    static func pairingSeconds(_ body: [UInt8]) throws(JSONError) -> Int {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return defaultPairingSeconds }
+        let object = try JSONBody.object(body)
+        guard let value = object["seconds"] else { return defaultPairingSeconds }
+        guard case let .number(number) = value, number == number.rounded(),
+              number >= 1, number <= Double(maximumPairingSeconds)
+        else {
+            throw JSONError(status: 400, code: "invalid",
+                            message: "\"seconds\" must be a whole number from 1 to \(maximumPairingSeconds)",
+                            field: "seconds")
+        }
+        return Int(number)
+    }
+}
+
+private struct PairingWindowBody: Encodable, Sendable {
+    let open: Bool
+    let closesAt: String
+    let seconds: Int
+
+    enum CodingKeys: String, CodingKey {
+        case open, seconds
+        case closesAt = "closes_at"
+    }
+}

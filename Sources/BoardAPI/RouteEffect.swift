@@ -1,0 +1,7 @@
+/// Something a router asks the shell to do beyond answering: the router stays pure, the shell performs it
+/// (and answers with an error instead when it cannot).
+package enum RouteEffect: Sendable, Equatable {
+    /// `POST /api/bluetooth/pairing/start`: make the adapter pairable and the advertisement discoverable for
+    /// this long (1…300 s); the first successful bond closes the window early.
+    case openPairingWindow(seconds: Int)
+}

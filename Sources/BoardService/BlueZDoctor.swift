@@ -1,0 +1,190 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BlueZ
+import BluetoothHCI
+import DBus
+import Dispatch
+import FoundationEssentials
+import Synchronization
+
+/// `aiden-board doctor` for `[wake] transport = "bluez"`: the adapter in the kernel (libbluetooth), bluetoothd
+/// on the system bus (its object tree: adapter, power, GATT and advertising managers), and, when aiden-board
+/// runs, what it says about its registration (`/v1/status` on the agent socket). One finding, the worst first,
+/// with the fix for it.
+package enum BlueZDoctor {
+    /// What bluetoothd shows on the system bus.
+    package enum BusView: Sendable, Equatable {
+        case unreachable(String)
+        case bluezNotRunning
+        /// bluetoothd runs; the adapter's state in its tree (absent: no interfaces).
+        case adapter(AdapterState)
+    }
+
+    /// What the running daemon reports (`/v1/status` → `bluetooth`); nil when it does not answer.
+    package struct DaemonView: Sendable, Equatable, Decodable {
+        package var gattRegistered: Bool?
+        package var advertising: Bool?
+        package var wakeSubscriber: Bool?
+        package var problem: String?
+
+        package init(gattRegistered: Bool?, advertising: Bool?, wakeSubscriber: Bool?, problem: String?) {
+            self.gattRegistered = gattRegistered
+            self.advertising = advertising
+            self.wakeSubscriber = wakeSubscriber
+            self.problem = problem
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case advertising, problem
+            case gattRegistered = "gatt_registered"
+            case wakeSubscriber = "wake_subscriber"
+        }
+    }
+
+    /// Looks at everything (bounded: each bus call has a 2 s timeout) and judges.
+    package static func examine(adapter: String, agentSocket: String,
+                                busAddress: DBusConnection.Address = .system) -> BoardDoctor.Finding {
+        let hci = HCIAdapter.named(adapter)
+        if case .failure(.noBluetoothInKernel) = hci {
+            return evaluate(adapter: adapter, hci: hci, bus: nil, daemon: nil)
+        }
+        let bus = blocking { await busView(adapter: adapter, address: busAddress) }
+        return evaluate(adapter: adapter, hci: hci, bus: bus, daemon: daemonView(agentSocket: agentSocket))
+    }
+
+    /// The judgement, from what was seen (pure, tested with tables).
+    package static func evaluate(adapter: String, hci: Result<HCIAdapter, HCIAdapterError>, bus: BusView?,
+                                 daemon: DaemonView?) -> BoardDoctor.Finding {
+        var seen: [String] = []
+        switch hci {
+        case let .success(info):
+            seen.append("adapter \(adapter) present (\(info.address.map { "\($0)" } ?? "no address"), "
+                + "\(info.isUp ? "up" : "down"))")
+        case .failure(.noBluetoothInKernel):
+            return problem("wake transport bluez: no Bluetooth in this kernel",
+                           fix: "boot a kernel with Bluetooth (modules bluetooth and the controller's driver), "
+                               + "or set [wake] transport = \"loopback\"")
+        case let .failure(.notFound(name)):
+            return problem("wake transport bluez: the kernel has Bluetooth but no adapter \(name)",
+                           fix: "check 'btmgmt info' and the controller's driver or firmware; set [wake] adapter "
+                               + "to an adapter that exists")
+        case let .failure(error):
+            seen.append("adapter facts unavailable (\(error))")
+        }
+        switch bus {
+        case nil:
+            break
+        case let .unreachable(why):
+            return problem(seen + ["the D-Bus system bus is not reachable (\(why))"],
+                           fix: "start the system bus (systemctl start dbus)")
+        case .bluezNotRunning:
+            return problem(seen + ["bluetoothd is not running (org.bluez has no owner on the system bus)"],
+                           fix: "systemctl enable --now bluetooth")
+        case let .adapter(state):
+            guard state.isPresent else {
+                return problem(seen + ["bluetoothd runs but does not list \(adapter)"],
+                               fix: "see 'journalctl -u bluetooth' and 'btmgmt info'; set [wake] adapter")
+            }
+            let missing = BlueZNames.peripheralAdapterInterfaces.subtracting(state.interfaces).sorted()
+            guard missing.isEmpty else {
+                return problem(seen + ["bluetoothd offers no \(missing.joined(separator: ", ")) on \(adapter)"],
+                               fix: "use a Bluetooth LE controller and bluetoothd 5.50 or later; "
+                                   + "see 'journalctl -u bluetooth'")
+            }
+            guard state.powered else {
+                return problem(seen + ["bluetoothd runs, \(adapter) is powered off"],
+                               fix: "bluetoothctl power on (and AutoEnable=true in /etc/bluetooth/main.conf)")
+            }
+            seen.append("bluetoothd runs, \(adapter) powered with GATT and LE advertising")
+        }
+        guard let daemon else {
+            return BoardDoctor.Finding(severity: .info, message: "wake transport bluez: "
+                + (seen + ["aiden-board is not running (registration not checked)"]).joined(separator: "; "))
+        }
+        guard daemon.gattRegistered == true, daemon.advertising == true else {
+            return problem(seen + ["aiden-board runs but is not registered with bluetoothd"
+                                   + (daemon.problem.map { ": \($0)" } ?? "")],
+                           fix: "see 'journalctl -u aiden-board' and 'journalctl -u bluetooth'")
+        }
+        seen.append("Wake service registered and advertised, phone subscribed: "
+            + (daemon.wakeSubscriber == true ? "yes" : "no"))
+        return BoardDoctor.Finding(severity: .ok, message: "wake transport bluez: " + seen.joined(separator: "; "))
+    }
+
+    private static func problem(_ parts: [String], fix: String) -> BoardDoctor.Finding {
+        problem("wake transport bluez: " + parts.joined(separator: "; "), fix: fix)
+    }
+
+    private static func problem(_ message: String, fix: String) -> BoardDoctor.Finding {
+        BoardDoctor.Finding(severity: .problem, message: message, fix: fix)
+    }
+
+    // MARK: Looking
+
+    package static func busView(adapter: String, address: DBusConnection.Address) async -> BusView {
+        let connection: DBusConnection
+        do {
+            connection = try await DBusConnection.connect(to: address, timeout: .seconds(2))
+        } catch {
+            return .unreachable("\(error)")
+        }
+        defer { connection.close() }
+        do {
+            guard try await connection.nameOwner(BlueZNames.service, timeout: .seconds(2)) != nil else {
+                return .bluezNotRunning
+            }
+            let objects = try await connection.getManagedObjects(destination: BlueZNames.service, timeout: .seconds(2))
+            return .adapter(AdapterState(path: BlueZNames.adapterPath(adapter), in: objects))
+        } catch {
+            return error.kind == .serviceUnknown ? .bluezNotRunning : .unreachable("\(error)")
+        }
+    }
+
+    /// `GET /v1/status` on the agent socket (HTTP/1.0, 2 s bound); the `bluetooth` member, or nil.
+    package static func daemonView(agentSocket path: String) -> DaemonView? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else { return nil }
+        let request = Array("GET /v1/status HTTP/1.0\r\nHost: localhost\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else { return nil }
+        var response: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while response.count < 256 * 1024 {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 2000) == 1 else { return nil }
+            let count = read(fd, &chunk, chunk.count)
+            if count <= 0 { break }
+            response += chunk[0..<count]
+        }
+        guard let split = response.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
+        struct Status: Decodable { let bluetooth: DaemonView? }
+        return (try? JSONDecoder().decode(Status.self, from: Data(response[split.upperBound...])))?.bluetooth
+    }
+
+    /// Runs async work to completion from synchronous code (the doctor is a plain command).
+    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T? {
+        let result = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
+    }
+}

@@ -1,0 +1,110 @@
+import DBus
+import Testing
+
+@testable import BlueZ
+
+/// The central lifecycle alone: a timeline of events, times, actions and deadlines.
+@Suite("CentralLifecycle")
+struct CentralLifecycleTests {
+    typealias Action = CentralLifecycle.Action
+    static let adapter: DBusObjectPath = "/org/bluez/hci0"
+    static let device: DBusObjectPath = "/org/bluez/hci0/dev_00_AA_01_00_12_34"
+    static let characteristic: DBusObjectPath = "/org/bluez/hci0/dev_00_AA_01_00_12_34/service000a/char000b"
+    static let tree: DBusManagedObjects = [
+        adapter: FakeBlueZ.adapter(),
+        device: WakeCentralTranscriptTests.deviceProperties(),
+        characteristic: [BlueZNames.gattCharacteristic: ["UUID": .string(WakeGATT.characteristicUUID)]],
+    ]
+
+    static func changed(_ path: DBusObjectPath, _ properties: [String: DBusValue]) -> BlueZSignal {
+        .propertiesChanged(path, interface: BlueZNames.device, changed: properties, invalidated: [])
+    }
+
+    @Test func timelineFromSearchToSubscribedWithFailures() {
+        var machine = CentralLifecycle(settings: .init(adapter: "hci0"))
+        let failed = DBusError.bluez(.failed, "le-connection-abort-by-local")
+        let address = "00:AA:01:00:12:34"
+        let value = WakeCentralTranscriptTests.wake(5)
+        let timeline: [(Duration, (inout CentralLifecycle, Duration) -> [Action], [Action], Duration?)] = [
+            (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
+            (
+                .zero, { $0.discovered(Self.tree, round: 1, at: $1) }, [.startSearch(round: 1), .report(.searching)],
+                nil
+            ),
+            // The device is in the tree with an RSSI: seen in this search.
+            (
+                .zero, { $0.searchStarted(round: 1, at: $1) },
+                [.stopSearch, .connect(Self.device, link: 1), .report(.connecting(address: address))], nil
+            ),
+            (
+                .seconds(20), { $0.connectFailed(link: 1, error: failed, at: $1) },
+                [.problem("connecting to \(address) failed: \(failed)"), .report(.reconnecting(retryIn: .seconds(1)))],
+                .seconds(21)
+            ),
+            (.seconds(21), { $0.timerFired(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+            (.seconds(21), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+            (
+                .seconds(22), { $0.received(Self.changed(Self.device, ["RSSI": .int16(-40)]), at: $1) },
+                [.stopSearch, .connect(Self.device, link: 2), .report(.connecting(address: address))], nil
+            ),
+            (
+                .seconds(23), { $0.connectFailed(link: 2, error: failed, at: $1) },
+                [.problem("connecting to \(address) failed: \(failed)"), .report(.reconnecting(retryIn: .seconds(2)))],
+                .seconds(25)
+            ),
+            (.seconds(25), { $0.timerFired(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+            (.seconds(25), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+            (
+                .seconds(26), { $0.received(Self.changed(Self.device, ["RSSI": .int16(-41)]), at: $1) },
+                [.stopSearch, .connect(Self.device, link: 3), .report(.connecting(address: address))], nil
+            ),
+            (.seconds(27), { $0.connectSucceeded(link: 3, at: $1) }, [], .seconds(57)),
+            // A late answer from link 2 changes nothing.
+            (.seconds(27), { $0.connectFailed(link: 2, error: failed, at: $1) }, [], .seconds(57)),
+            (
+                .seconds(28), { $0.received(Self.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: $1) },
+                [.startNotify(Self.characteristic, link: 3), .report(.subscribing(address: address))], nil
+            ),
+            (.seconds(28), { $0.notifyStarted(link: 3, at: $1) }, [.readValue(Self.characteristic, link: 3)], nil),
+            (
+                .seconds(28), { $0.readSucceeded(value, link: 3, at: $1) },
+                [.deliver(value), .report(.subscribed(address: address))], nil
+            ),
+        ]
+        for (index, (time, event, actions, deadline)) in timeline.enumerated() {
+            #expect(event(&machine, time) == actions, "row \(index) at \(time)")
+            #expect(machine.nextDeadline == deadline, "row \(index) deadline")
+        }
+        #expect(machine.facts.connections == 3 && machine.facts.valuesDelivered == 1)
+    }
+
+    @Test func resolveTimeoutDisconnectsAndBacksOff() {
+        var machine = CentralLifecycle(settings: .init(adapter: "hci0", resolveTimeout: .seconds(30)))
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree, round: 1, at: .zero)
+        _ = machine.searchStarted(round: 1, at: .zero)
+        _ = machine.connectSucceeded(link: 1, at: .seconds(1))
+        #expect(machine.nextDeadline == .seconds(31))
+        #expect(machine.timerFired(at: .seconds(30)) == [])
+        let actions = machine.timerFired(at: .seconds(31))
+        #expect(actions.first == .disconnect(Self.device))
+        #expect(actions.last == .report(.reconnecting(retryIn: .seconds(1))))
+        #expect(machine.nextDeadline == .seconds(32))
+    }
+
+    @Test func bondProblemsAreRecognised() {
+        let bond: [DBusError] = [
+            .bluez(.authenticationFailed), .bluez(.notPermitted, "Not paired"), .bluez(.notAuthorized),
+            .bluez(.failed, "Operation failed with ATT error: 0x0f"),
+            .bluez(.failed, "Insufficient Authentication (0x05)"),
+        ]
+        let other: [DBusError] = [
+            .bluez(.failed, "le-connection-abort-by-local"), .timeout("no answer"), .bluez(.inProgress),
+            .bluez(.failed, "Operation failed with ATT error: 0x0e"),
+        ]
+        let recognised = bond.map(\.isBondProblem)
+        let ignored = other.map(\.isBondProblem)
+        #expect(recognised == [true, true, true, true, true])
+        #expect(ignored == [false, false, false, false])
+    }
+}

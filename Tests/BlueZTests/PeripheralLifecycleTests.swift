@@ -1,0 +1,152 @@
+import DBus
+import Testing
+
+@testable import BlueZ
+
+/// The peripheral lifecycle alone: timeline tables of events, times and the actions they produce.
+@Suite("PeripheralLifecycle")
+struct PeripheralLifecycleTests {
+    typealias Action = PeripheralLifecycle.Action
+    static let adapterPath: DBusObjectPath = "/org/bluez/hci0"
+    static let readyTree: DBusManagedObjects = [adapterPath: FakeBlueZ.adapter()]
+
+    /// A lifecycle that has just finished a full registration in round 1.
+    static func registered() -> PeripheralLifecycle {
+        var machine = PeripheralLifecycle(settings: .init(adapterPath: adapterPath))
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(readyTree, round: 1, at: .zero)
+        for step in [PeripheralLifecycle.Step.adapterPolicy, .agent, .application, .advertisement] {
+            _ = machine.stepSucceeded(step, round: 1, at: .zero)
+        }
+        return machine
+    }
+
+    @Test func backoffDoublesToItsCap() {
+        let backoff = Backoff(base: .seconds(1), cap: .seconds(30))
+        let table: [(Int, Duration)] = [
+            (0, .seconds(1)), (1, .seconds(1)), (2, .seconds(2)), (3, .seconds(4)), (4, .seconds(8)),
+            (5, .seconds(16)), (6, .seconds(30)), (40, .seconds(30)),
+        ]
+        for (failures, delay) in table {
+            #expect(backoff.delay(afterFailures: failures) == delay, "after \(failures) failures")
+        }
+    }
+
+    @Test func registrationTimelineWithFailures() {
+        var machine = PeripheralLifecycle(settings: .init(adapterPath: Self.adapterPath))
+        let failed = DBusError.bluez(.failed, "busy")
+        // (time, event, expected actions, expected next deadline)
+        let timeline: [(Duration, (inout PeripheralLifecycle, Duration) -> [Action], [Action], Duration?)] = [
+            (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
+            (
+                .milliseconds(5), { $0.discovered(Self.readyTree, round: 1, at: $1) },
+                [.applyAdapterPolicy(round: 1, pairable: false, pairableTimeoutSeconds: 0)], nil
+            ),
+            (.milliseconds(6), { $0.stepSucceeded(.adapterPolicy, round: 1, at: $1) }, [.registerAgent(round: 1)], nil),
+            (.milliseconds(7), { $0.stepSucceeded(.agent, round: 1, at: $1) }, [.registerApplication(round: 1)], nil),
+            (.seconds(10), { $0.stepFailed(.application, round: 1, error: failed, at: $1) }, [], .seconds(11)),
+            (.milliseconds(10_500), { $0.timerFired(at: $1) }, [], .seconds(11)),
+            (.seconds(11), { $0.timerFired(at: $1) }, [.registerApplication(round: 1)], nil),
+            (.seconds(12), { $0.stepFailed(.application, round: 1, error: failed, at: $1) }, [], .seconds(14)),
+            (.seconds(14), { $0.timerFired(at: $1) }, [.registerApplication(round: 1)], nil),
+            (
+                .seconds(14), { $0.stepSucceeded(.application, round: 1, at: $1) }, [.registerAdvertisement(round: 1)],
+                nil
+            ),
+            // A late answer from an old round changes nothing.
+            (.seconds(15), { $0.stepSucceeded(.advertisement, round: 0, at: $1) }, [], nil),
+            (.seconds(15), { $0.stepFailed(.advertisement, round: 1, error: failed, at: $1) }, [], .seconds(16)),
+            (.seconds(16), { $0.timerFired(at: $1) }, [.registerAdvertisement(round: 1)], nil),
+            (.seconds(16), { $0.stepSucceeded(.advertisement, round: 1, at: $1) }, [], nil),
+        ]
+        for (index, (time, event, actions, deadline)) in timeline.enumerated() {
+            #expect(event(&machine, time) == actions, "row \(index) at \(time)")
+            #expect(machine.nextDeadline == deadline, "row \(index) deadline")
+        }
+        #expect(machine.facts(at: .seconds(16)).advertising)
+    }
+
+    @Test func bluetoothdRestartStartsOverAndIgnoresTheOldRound() {
+        var machine = Self.registered()
+        #expect(machine.bluezOwnerChanged(nil, at: .seconds(1)) == [])
+        #expect(!machine.facts(at: .seconds(1)).gattRegistered)
+        #expect(machine.stepSucceeded(.application, round: 1, at: .seconds(1)) == [])
+        #expect(machine.bluezOwnerChanged(":1.5", at: .seconds(2)) == [.discover(round: 3)])
+        #expect(machine.discovered(Self.readyTree, round: 2, at: .seconds(2)) == [], "answer from round 2")
+        #expect(
+            machine.discovered(Self.readyTree, round: 3, at: .seconds(2))
+                == [.applyAdapterPolicy(round: 3, pairable: false, pairableTimeoutSeconds: 0)])
+    }
+
+    @Test func powerCycleKeepsTheAgent() {
+        var machine = Self.registered()
+        let off = BlueZSignal.propertiesChanged(
+            Self.adapterPath, interface: BlueZNames.adapter, changed: ["Powered": .boolean(false)], invalidated: [])
+        let on = BlueZSignal.propertiesChanged(
+            Self.adapterPath, interface: BlueZNames.adapter, changed: ["Powered": .boolean(true)], invalidated: [])
+        #expect(machine.received(off, at: .seconds(1)) == [])
+        #expect(machine.round == 2)
+        #expect(
+            machine.received(on, at: .seconds(2))
+                == [.applyAdapterPolicy(round: 2, pairable: false, pairableTimeoutSeconds: 0)])
+        #expect(machine.stepSucceeded(.adapterPolicy, round: 2, at: .seconds(2)) == [.registerApplication(round: 2)])
+        // Another adapter's power is none of our business.
+        let other = BlueZSignal.propertiesChanged(
+            "/org/bluez/hci1", interface: BlueZNames.adapter, changed: ["Powered": .boolean(false)], invalidated: [])
+        #expect(machine.received(other, at: .seconds(3)) == [])
+        #expect(machine.round == 2)
+    }
+
+    @Test func pairingWindowTimeline() {
+        var machine = Self.registered()
+        #expect(!machine.authorizesPairing(at: .seconds(10)))
+        let opening = machine.openPairingWindow(for: .seconds(600), at: .seconds(10))
+        #expect(opening.closesAt == .seconds(310), "capped at 300 s")
+        #expect(opening.actions == [.setPairable(true, timeoutSeconds: 300), .announceDiscoverable(true)])
+        #expect(machine.advertisesDiscoverable && machine.nextDeadline == .seconds(310))
+        #expect(machine.authorizesPairing(at: .seconds(309)))
+        #expect(machine.facts(at: .seconds(110)).pairingClosesIn == .seconds(200))
+        #expect(!machine.authorizesPairing(at: .seconds(310)))
+        #expect(machine.timerFired(at: .seconds(200)) == [])
+        #expect(
+            machine.timerFired(at: .seconds(310)) == [
+                .setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false),
+            ])
+        #expect(!machine.advertisesDiscoverable && machine.nextDeadline == nil)
+    }
+
+    @Test func firstBondClosesThePairingWindow() {
+        var machine = Self.registered()
+        _ = machine.openPairingWindow(for: .milliseconds(60_500), at: .zero)
+        let paired = BlueZSignal.propertiesChanged(
+            "/org/bluez/hci0/dev_00_AA_01_00_99_99", interface: BlueZNames.device,
+            changed: ["Paired": .boolean(true)], invalidated: [])
+        #expect(
+            machine.received(paired, at: .seconds(5)) == [
+                .setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false),
+            ])
+        #expect(!machine.authorizesPairing(at: .seconds(6)))
+        #expect(machine.received(paired, at: .seconds(7)) == [], "a second bond finds it closed")
+    }
+
+    @Test func pairingRequestedBeforeRegistrationIsAppliedByThePolicyStep() {
+        var machine = PeripheralLifecycle(settings: .init(adapterPath: Self.adapterPath))
+        let opening = machine.openPairingWindow(for: .milliseconds(90_200), at: .zero)
+        #expect(opening.actions == [.announceDiscoverable(true)])
+        _ = machine.bluezOwnerChanged(":1.0", at: .seconds(10))
+        #expect(
+            machine.discovered(Self.readyTree, round: 1, at: .seconds(10))
+                == [.applyAdapterPolicy(round: 1, pairable: true, pairableTimeoutSeconds: 81)])
+    }
+
+    @Test func notifySessionsBelongToTheCurrentBluetoothd() {
+        var machine = Self.registered()
+        #expect(throws: Never.self) { try machine.startNotify(from: ":1.0").get() }
+        #expect(throws: Never.self) { try machine.startNotify(from: ":1.0").get() }
+        #expect(machine.isNotifying)
+        #expect(throws: DBusError.self) { try machine.stopNotify(from: ":1.3").get() }
+        #expect(machine.isNotifying)
+        _ = machine.bluezOwnerChanged(":1.4", at: .seconds(1))
+        #expect(!machine.isNotifying)
+    }
+}

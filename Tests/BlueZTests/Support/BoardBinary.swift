@@ -1,0 +1,54 @@
+import Glibc
+
+/// The built aiden-board executable as a child process with its own configuration and environment.
+final class BoardBinary {
+    static let path: String? = {
+        var candidates: [String] = []
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            let exe = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var directory = exe
+            // …/.build/debug/AidenBridgePackageTests.xctest (a file on Linux): the products sit beside it.
+            if let slash = directory.lastIndex(of: "/") { directory = String(directory[..<slash]) }
+            candidates.append(directory + "/aiden-board")
+        }
+        let here = #filePath
+        if let tests = here.range(of: "/Tests/") {
+            candidates.append(String(here[..<tests.lowerBound]) + "/.build/debug/aiden-board")
+        }
+        return candidates.first { access($0, X_OK) == 0 }
+    }()
+
+    let pid: pid_t
+    private var exited = false
+
+    init(arguments: [String], environment: [String: String], log: String) throws {
+        guard let path = Self.path else { throw RawHTTP.Failure(description: "aiden-board is not built") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard status == 0 else { throw RawHTTP.Failure(description: "posix_spawn aiden-board: \(status)") }
+        self.pid = pid
+    }
+
+    deinit { kill9() }
+
+    func kill9() {
+        guard !exited else { return }
+        exited = true
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
