@@ -56,7 +56,7 @@ let package = Package(
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "PhoneService",
                 dependencies: ["PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
-                               "USBLink", "DBus", "DesktopNotifications"],
+                               "USBLink", "DBus", "DesktopNotifications", "BlueZ"],
                 swiftSettings: strict),
 
         // MARK: Executables (composition roots)

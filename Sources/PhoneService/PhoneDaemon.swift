@@ -29,12 +29,6 @@ package enum PhoneDaemon {
             bootstrap.error("\(error)")
             return configurationExitCode
         }
-        guard configuration.wake.transport == .loopback else {
-            bootstrap.error("\(configPath): wake.transport = \"bluez\": BlueZ central not in this build yet; "
-                + "set [wake] transport = \"loopback\" (with loopback_listen) for now")
-            return configurationExitCode
-        }
-
         let terminal: TerminalOutput? = json ? nil : TerminalOutput(
             mode: .detect(channel: .standardOutput, environment: environment))
         let logger = makeLogger(level: configuration.log.level, terminal: terminal)
@@ -120,7 +114,15 @@ package enum PhoneDaemon {
             logger: logger.child("client"))
         relay.attach(client)
 
-        let wakeSource = LoopbackWakeSource(endpoint: configuration.wake.loopbackListen)
+        let wakeSource: any WakeSource = switch configuration.wake.transport {
+        case .loopback:
+            LoopbackWakeSource(endpoint: configuration.wake.loopbackListen)
+        case .bluez:
+            BlueZWakeSource(
+                settings: BlueZWakeSource.Settings(adapter: configuration.wake.adapter,
+                                                   boardAddress: configuration.wake.address),
+                logger: logger.child("ble"))
+        }
         do {
             try wakeSource.start { event in
                 switch event {
@@ -133,9 +135,9 @@ package enum PhoneDaemon {
             throw .wakeSource(error)
         }
         logger.notice("aiden-phone \(BuildInfo.version): board \(configuration.board.url), phone id \(identity.id) "
-            + "(\(identity.source.rawValue)), Wakes on loopback \(wakeSource.facts.endpoint ?? "?"), "
+            + "(\(identity.source.rawValue)), Wakes via \(wakeSource.facts.transport) \(wakeSource.facts.endpoint ?? ""), "
             + "USB \(monitoring), state \(directory.path)")
-        Systemd.notify("READY=1\nSTATUS=listening for Wakes on \(wakeSource.facts.endpoint ?? "?")")
+        Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
         return Wiring(client: client, wakeSource: wakeSource, watcher: watcher, configuration: configuration,
                       phoneID: identity.id)

@@ -34,11 +34,12 @@ import Testing
         let missing = try phone(["--config", scratch.path + "/nothere.toml"])
         #expect(missing.status == 78, "an explicit file must exist")
 
+        // The BLE transport runs (BlueZTests.PhoneDaemonBlueZTests); a bad adapter name is still refused.
         let bluez = scratch.path + "/bluez.toml"
-        try "[wake]\ntransport = \"bluez\"\n".write(toFile: bluez, atomically: true, encoding: .utf8)
+        try "[wake]\ntransport = \"bluez\"\nadapter = \"wlan0\"\n".write(toFile: bluez, atomically: true, encoding: .utf8)
         let central = try phone(["--config", bluez])
         #expect(central.status == 78)
-        #expect(central.error.contains("BlueZ central not in this build yet"))
+        #expect(central.error.contains("\(bluez):3: wake.adapter"), "\(central.error)")
 
         let environment = try phone(["--config", typo], environment: ["LIVE_ACTIVITY_PHONE_ID": "has space"])
         #expect(environment.status == 78)

@@ -1,8 +1,11 @@
 import Glibc
 
-/// The built aiden-board executable as a child process with its own configuration and environment.
+/// A built executable (aiden-board by default) as a child process with its own configuration and environment.
 final class BoardBinary {
-    static let path: String? = {
+    static let path: String? = productPath("aiden-board")
+
+    /// Where `swift build` put the product `name`: beside the test bundle, else `.build/debug`.
+    static func productPath(_ name: String) -> String? {
         var candidates: [String] = []
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
@@ -11,20 +14,20 @@ final class BoardBinary {
             var directory = exe
             // …/.build/debug/AidenBridgePackageTests.xctest (a file on Linux): the products sit beside it.
             if let slash = directory.lastIndex(of: "/") { directory = String(directory[..<slash]) }
-            candidates.append(directory + "/aiden-board")
+            candidates.append(directory + "/" + name)
         }
         let here = #filePath
         if let tests = here.range(of: "/Tests/") {
-            candidates.append(String(here[..<tests.lowerBound]) + "/.build/debug/aiden-board")
+            candidates.append(String(here[..<tests.lowerBound]) + "/.build/debug/" + name)
         }
         return candidates.first { access($0, X_OK) == 0 }
-    }()
+    }
 
     let pid: pid_t
     private var exited = false
 
-    init(arguments: [String], environment: [String: String], log: String) throws {
-        guard let path = Self.path else { throw RawHTTP.Failure(description: "aiden-board is not built") }
+    init(product: String = "aiden-board", arguments: [String], environment: [String: String], log: String) throws {
+        guard let path = Self.productPath(product) else { throw RawHTTP.Failure(description: "\(product) is not built") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,7 +41,7 @@ final class BoardBinary {
         }
         var pid = pid_t()
         let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard status == 0 else { throw RawHTTP.Failure(description: "posix_spawn aiden-board: \(status)") }
+        guard status == 0 else { throw RawHTTP.Failure(description: "posix_spawn \(product): \(status)") }
         self.pid = pid
     }
 
