@@ -45,10 +45,12 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB"], swiftSettings: strict),
+        // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
+        .target(name: "USBGadget", swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "BoardService",
                 dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                               "Platform", "HTTPServer"],
+                               "Platform", "HTTPServer", "USBGadget"],
                 swiftSettings: strict),
 
         // MARK: Executables (composition roots)
@@ -75,6 +77,7 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
+        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Configuration"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],
