@@ -78,6 +78,8 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Configuration"]),
+        // Units, udev rules, network files and the install script, checked as files and with systemd's tools.
+        .testTarget(name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],
