@@ -173,9 +173,11 @@ package struct GadgetController: Sendable {
 
     // MARK: Values
 
-    private static func trimmed(_ text: String) -> String {
+    /// An attribute's value without the trailing newline, and without the NUL some kernels put
+    /// before it (6.1's u_ether prints `dev_addr` and `host_addr` as "02:a1:de:bb:8b:c1\0\n").
+    static func trimmed(_ text: String) -> String {
         var result = Substring(text)
-        while let last = result.last, last.isNewline || last == " " { result.removeLast() }
+        while let last = result.last, last.isNewline || last == " " || last == "\0" { result.removeLast() }
         return String(result)
     }
 

@@ -32,15 +32,30 @@ package enum GadgetPlanner {
 
     /// Steps that make `observed` match `spec`, bound to `udc`. Attributes that already hold their
     /// value are not written again; a gadget bound elsewhere, or bound but not as specified, is
-    /// unbound first (configfs refuses most writes to a bound gadget).
+    /// unbound first (configfs refuses most writes to a bound gadget). The ECM function's
+    /// addresses can only change while no configuration links to it (the kernel answers EBUSY
+    /// otherwise), so rewriting them removes the link first and makes it again afterwards.
     package static func bringUp(_ spec: GadgetSpec, udc: String, observed: GadgetObservation) -> UpPlan {
         let gadget = GadgetSpec.gadgetName
         if let holder = observed.otherBindings.filter({ $0.value == udc }).keys.sorted().first {
             return .udcBusy(udc: udc, heldBy: holder)
         }
-        let missing = spec.entries.filter { !observed.holds($0) }
+        let functions = "\(gadget)/functions/"
+        let rewritesFunction = spec.entries.contains { entry in
+            guard case let .attribute(path, _) = entry else { return false }
+            return path.hasPrefix(functions) && !observed.holds(entry)
+        }
+        let missing = spec.entries.filter { entry in
+            if case .link = entry, rewritesFunction { return true }
+            return !observed.holds(entry)
+        }
         if missing.isEmpty, observed.boundUDC == udc { return .alreadyUp(udc: udc) }
         var steps: [GadgetStep] = observed.boundUDC == nil ? [] : [.unbind(gadget: gadget)]
+        if rewritesFunction {
+            for case let .link(path, _) in spec.entries where observed.links.contains(path) {
+                steps.append(.removeLink(path))
+            }
+        }
         for entry in missing {
             switch entry {
             case let .directory(path): steps.append(.makeDirectory(path))

@@ -72,14 +72,18 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
         if parts.count == 2, parts[1] == "UDC" {
             return try bind(gadget: parts[0], udc: text.trimmingCharacters(in: .whitespacesAndNewlines), path: path)
         }
-        if parts.count == 4, parts[1] == "functions", bound(parts[0]) != nil {
+        // u_ether refuses new settings while a configuration links the function (opts->refcnt).
+        if parts.count == 4, parts[1] == "functions", isLinked(gadget: parts[0], function: parts[2]) {
             throw GadgetFileError(.write, path: path, code: EBUSY)
         }
         if parts.last == "dev_addr" || parts.last == "host_addr" {
-            let octets = text.trimmingCharacters(in: .newlines).split(separator: ":")
+            let value = text.trimmingCharacters(in: .newlines)
+            let octets = value.split(separator: ":")
             guard octets.count == 6, octets.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
                 throw GadgetFileError(.write, path: path, code: EINVAL)
             }
+            // Linux 6.1 reads these back with a NUL before the newline.
+            return try posix.write(path, value.lowercased() + "\0\n")
         }
         try posix.write(path, text)
     }
@@ -109,7 +113,7 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
             guard state.withLock({ $0.functionTypes.contains(type) }) else {
                 throw GadgetFileError(.mkdir, path: path, code: ENOENT)
             }
-            files = ["dev_addr": "5e:11:22:33:44:55", "host_addr": "5e:11:22:33:44:66",
+            files = ["dev_addr": "5e:11:22:33:44:55\0", "host_addr": "5e:11:22:33:44:66\0",
                      "ifname": "(unnamed net_device)", "qmult": "5"]
         default:
             throw GadgetFileError(.mkdir, path: path, code: EPERM)

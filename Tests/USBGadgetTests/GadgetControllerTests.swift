@@ -57,8 +57,9 @@ import Testing
             "aiden/strings/0x409/serialnumber": "8FFA26AE04B1DBE4\n", "aiden/configs/c.1/MaxPower": "250\n",
             "aiden/configs/c.1/bmAttributes": "0x80\n",
             "aiden/configs/c.1/strings/0x409/configuration": "ECM network\n",
-            "aiden/functions/ecm.usb0/dev_addr": "02:a1:de:a6:08:45\n",
-            "aiden/functions/ecm.usb0/host_addr": "06:a1:de:7d:a1:f8\n",
+            // As Linux 6.1 reads them back: a NUL before the newline.
+            "aiden/functions/ecm.usb0/dev_addr": "02:a1:de:a6:08:45\0\n",
+            "aiden/functions/ecm.usb0/host_addr": "06:a1:de:7d:a1:f8\0\n",
             "aiden/functions/ecm.usb0/ifname": "usb0\n",
         ]
         for (path, value) in expected { #expect(fake.value(path) == value, "\(path)") }
@@ -85,6 +86,32 @@ import Testing
         _ = try Self.controller(fake).up(vendorID: 0x1234, productID: 0x0104, udc: nil)
         #expect(fake.journal == ["write aiden/UDC \"\"", "write aiden/idVendor 0x1234", "write aiden/UDC dummy_udc.0"])
         #expect(fake.value("aiden/idVendor") == "0x1234\n")
+    }
+
+    /// A new machine id (a cloned image, systemd-machine-id-setup) means new addresses: configfs
+    /// takes them only while no configuration links the function.
+    @Test func newAddressesAreWrittenWithTheFunctionUnlinked() throws {
+        let fake = try ConfigfsEmulator()
+        _ = try Self.up(fake)
+        try "3d1219c7c4c5404aaa1f6d2a48adfda4\n".write(toFile: fake.paths.machineID, atomically: true, encoding: .utf8)
+        fake.clearJournal()
+        _ = try Self.up(fake)
+        #expect(fake.journal == [
+            "write aiden/UDC \"\"",
+            "rm aiden/configs/c.1/ecm.usb0",
+            "write aiden/strings/0x409/serialnumber 9A9A86EE6877F29D",
+            "write aiden/functions/ecm.usb0/dev_addr 02:a1:de:bb:8b:c1",
+            "write aiden/functions/ecm.usb0/host_addr 06:a1:de:46:db:e1",
+            "link aiden/configs/c.1/ecm.usb0 -> aiden/functions/ecm.usb0",
+            "write aiden/UDC dummy_udc.0",
+        ])
+        #expect(try Self.up(fake) == .alreadyUp(udc: "dummy_udc.0"))
+    }
+
+    @Test(arguments: [("02:a1:de:bb:8b:c1\0\n", "02:a1:de:bb:8b:c1"), ("0x1d6b\n", "0x1d6b"), ("\n", ""),
+                      ("Aiden board\n", "Aiden board"), ("x\r\n", "x")])
+    func attributeValuesAreTrimmedAsTheKernelPrintsThem(raw: String, value: String) {
+        #expect(GadgetController.trimmed(raw) == value)
     }
 
     @Test func upKeepsTheBoundUDCUnlessAnotherIsAskedFor() throws {

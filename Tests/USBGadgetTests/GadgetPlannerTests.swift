@@ -80,8 +80,19 @@ import Testing
         observed.attributes["aiden/functions/ecm.usb0/dev_addr"] = "5e:11:22:33:44:55"
         #expect(GadgetPlanner.bringUp(Self.spec, udc: "u.0", observed: observed) == .apply([
             .unbind(gadget: "aiden"),
+            .removeLink("aiden/configs/c.1/ecm.usb0"),
             .write("aiden/idVendor", "0x1d6b"),
             .write("aiden/functions/ecm.usb0/dev_addr", "02:a1:de:a6:08:45"),
+            .makeLink("aiden/configs/c.1/ecm.usb0", target: "aiden/functions/ecm.usb0"),
+            .bind(gadget: "aiden", udc: "u.0"),
+        ]))
+    }
+
+    @Test func aChangedGadgetValueKeepsTheFunctionLinked() {
+        var observed = Self.complete(boundTo: "u.0")
+        observed.attributes["aiden/strings/0x409/product"] = "Other"
+        #expect(GadgetPlanner.bringUp(Self.spec, udc: "u.0", observed: observed) == .apply([
+            .unbind(gadget: "aiden"), .write("aiden/strings/0x409/product", "Aiden board"),
             .bind(gadget: "aiden", udc: "u.0"),
         ]))
     }
