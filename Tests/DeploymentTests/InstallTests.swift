@@ -24,6 +24,7 @@ import Testing
         "usr/lib/systemd/system/aiden-board.service": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-gadget.service": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-phone.service": "-rw-r--r--",
+        "usr/lib/systemd/system/aiden-udc.target": "-rw-r--r--",
         "usr/lib/sysusers.d": "drwxr-xr-x",
         "usr/lib/sysusers.d/aiden.conf": "-rw-r--r--",
         "usr/lib/udev": "drwxr-xr-x",

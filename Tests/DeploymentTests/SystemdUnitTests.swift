@@ -6,6 +6,8 @@ import Testing
 /// systemd cannot know (that the directories, user and addresses agree with the code's defaults).
 @Suite struct SystemdUnitTests {
     static let units = ["aiden-board.service", "aiden-gadget.service", "aiden-phone.service"]
+    /// What `verify` checks: the services and the target udev pulls in.
+    static let unitFiles = units + ["aiden-udc.target"]
     static let analyze = tool("/usr/bin/systemd-analyze", "/bin/systemd-analyze")
 
     /// The exposure each unit must stay at or under (docs/deployment.md records the measured values).
@@ -19,7 +21,7 @@ import Testing
         let staged = try StagedInstall()
         let directory = staged.path("verify")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let paths = try units.map { name in
+        let paths = try unitFiles.map { name in
             let text = try String(contentsOfFile: staged.path("usr/lib/systemd/system/\(name)"), encoding: .utf8)
             let path = "\(directory)/\(name)"
             try text.replacingOccurrences(of: "=/usr/bin/", with: "=\(staged.root)/usr/bin/")
@@ -123,6 +125,10 @@ import Testing
         #expect(unit.words("Unit", "Wants").contains("network-pre.target"))
         #expect(unit.words("Unit", "Before").contains("network-pre.target"))
         #expect(unit.words("Unit", "Before").contains("aiden-board.service"))
+        // Hot-plugged UDCs start it only where it is enabled, through the target udev wants.
+        #expect(unit.words("Install", "WantedBy") == ["multi-user.target", "aiden-udc.target"])
+        let target = try Self.unit("aiden-udc.target")
+        #expect(target.value("Unit", "StopWhenUnneeded") == "yes")
         // Writing /sys/kernel/config is the point: /sys must stay writable.
         #expect(unit.value("Service", "ProtectKernelTunables") == nil)
     }
@@ -141,7 +147,7 @@ import Testing
         for (key, value) in required { #expect(unit.value("Service", key) == value, "\(name): \(key)") }
         #expect(unit.values("Service", "SystemCallFilter").first == "@system-service")
         #expect(unit.value("Service", "IPAddressDeny") == "any")
-        #expect(unit.value("Install", "WantedBy") == "multi-user.target")
+        #expect(unit.words("Install", "WantedBy").first == "multi-user.target")
         #expect(unit.malformed.isEmpty)
         #expect(unit.sections == ["Unit", "Service", "Install"])
     }

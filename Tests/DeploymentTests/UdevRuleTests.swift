@@ -58,7 +58,7 @@ import Testing
         #expect(fnmatch(pattern, "02:00:00:42:00:01", 0) != 0)
         let udc = try #require(rules.first { $0.value("SUBSYSTEM") == "udc" })
         #expect(udc.value("ACTION") == "add")
-        #expect(udc.value("ENV", "SYSTEMD_WANTS") == "aiden-gadget.service")
+        #expect(udc.value("ENV", "SYSTEMD_WANTS") == "aiden-udc.target")
     }
 
     @Test func phoneRulesMatchTheBoardsIdsAndStartTheClient() throws {
