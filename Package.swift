@@ -45,13 +45,15 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB"], swiftSettings: strict),
+        // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
+        .target(name: "USBGadget", swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
         .target(name: "BlueZ", dependencies: ["DBus", "WakeProtocol", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "BoardService",
                 dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                               "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus"],
+                               "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "USBGadget"],
                 swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
         .target(name: "PhoneService",
@@ -92,6 +94,10 @@ let package = Package(
                     dependencies: ["BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
                                    "Configuration", "BluetoothHCI", "LiveActivity", "NetworkAddress"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Configuration"]),
+        // Units, udev rules, network files and the install script, checked as files and with systemd's tools.
+        .testTarget(name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"],
+                    exclude: ["vm"]),
         .testTarget(name: "CLibrarySmokeTests",
                     dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],

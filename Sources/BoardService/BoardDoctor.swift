@@ -21,7 +21,8 @@ package enum BoardDoctor {
     }
 
     package static func examine(configPath: String, explicitConfig: Bool,
-                                interfaces: LocalInterfaces = .current()) -> [Finding] {
+                                interfaces: LocalInterfaces = .current(),
+                                routeTable: String? = readIPv4RouteTable()) -> [Finding] {
         var findings: [Finding] = []
         let configuration: BoardConfiguration
         do {
@@ -36,6 +37,7 @@ package enum BoardDoctor {
         }
         findings.append(stateDirectory(configuration.state.directory))
         findings += listenAddresses(configuration.http.listen, interfaces: interfaces)
+        findings += routeCollisions(configuration, interfaces: interfaces, routeTable: routeTable)
         findings.append(agentSocket(configuration.agent.socket))
         findings.append(wakeTransport(configuration))
         return findings

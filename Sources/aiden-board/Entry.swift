@@ -28,9 +28,12 @@ enum Entry {
             let findings = BoardDoctor.examine(configPath: configPath, explicitConfig: arguments.contains("--config"))
             findings.forEach { print($0) }
             exit(findings.contains { $0.severity == .problem } ? 1 : 0)
-        case .gadget:
-            printError("aiden-board gadget: the USB ECM gadget setup is not in this build yet")
-            exit(69)
+        case let .gadget(up, configPath, configfs, udc):
+            let outcome = GadgetCommand.run(up: up, configPath: configPath,
+                                            explicitConfig: arguments.contains("--config"),
+                                            configfs: configfs, udc: udc)
+            if outcome.exitCode == 0 { print(outcome.message) } else { printError(outcome.message) }
+            exit(outcome.exitCode)
         }
     }
 

@@ -1,0 +1,154 @@
+import Configuration
+import Foundation
+import Testing
+
+/// The units as installed: `systemd-analyze verify` and `security --offline` on each, plus what
+/// systemd cannot know (that the directories, user and addresses agree with the code's defaults).
+@Suite struct SystemdUnitTests {
+    static let units = ["aiden-board.service", "aiden-gadget.service", "aiden-phone.service"]
+    /// What `verify` checks: the services and the target udev pulls in.
+    static let unitFiles = units + ["aiden-udc.target"]
+    static let analyze = tool("/usr/bin/systemd-analyze", "/bin/systemd-analyze")
+
+    /// The exposure each unit must stay at or under (docs/deployment.md records the measured values).
+    static let exposureLimits = ["aiden-board.service": 1.5, "aiden-phone.service": 1.5, "aiden-gadget.service": 2.0]
+
+    static func unit(_ name: String) throws -> INIFile { INIFile(try Repository.text("systemd/\(name)")) }
+
+    /// Installs into a staging root and rewrites the binary paths to the staged binaries, so `verify`
+    /// finds every ExecStart= executable without touching /usr.
+    static func stagedUnits() throws -> (StagedInstall, [String]) {
+        let staged = try StagedInstall()
+        let directory = staged.path("verify")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let paths = try unitFiles.map { name in
+            let text = try String(contentsOfFile: staged.path("usr/lib/systemd/system/\(name)"), encoding: .utf8)
+            let path = "\(directory)/\(name)"
+            try text.replacingOccurrences(of: "=/usr/bin/", with: "=\(staged.root)/usr/bin/")
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        return (staged, paths)
+    }
+
+    @Test(.enabled(if: analyze != nil)) func verifyAcceptsEveryUnit() throws {
+        let analyze = try #require(Self.analyze)
+        let (staged, paths) = try Self.stagedUnits()
+        let result = try withExtendedLifetime(staged) { try run(analyze, ["verify", "--man=no"] + paths) }
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty, "\(result.output)")
+        #expect(result.error.isEmpty, "\(result.error)")
+    }
+
+    @Test(.enabled(if: analyze != nil)) func verifyWouldCatchAMistake() throws {
+        let analyze = try #require(Self.analyze)
+        let (staged, paths) = try Self.stagedUnits()
+        let broken = try String(contentsOfFile: paths[0], encoding: .utf8)
+            .replacingOccurrences(of: "\(staged.root)/usr/bin/aiden-board", with: "\(staged.root)/usr/bin/aiden-bored")
+        try broken.write(toFile: paths[0], atomically: true, encoding: .utf8)
+        let result = try run(analyze, ["verify", "--man=no", paths[0]])
+        #expect(result.status != 0)
+        #expect(result.error.contains("aiden-bored is not executable"))
+    }
+
+    /// The score is the last line: "→ Overall exposure level for aiden-board.service: 1.0 OK".
+    static func exposure(_ output: String) -> Double? {
+        guard let line = output.split(separator: "\n").last(where: { $0.contains("Overall exposure level") }),
+              let colon = line.range(of: ": ") else { return nil }
+        return Double(line[colon.upperBound...].split(separator: " ").first ?? "")
+    }
+
+    @Test(.enabled(if: analyze != nil), arguments: units)
+    func exposureStaysLow(unit: String) throws {
+        let analyze = try #require(Self.analyze)
+        let (staged, paths) = try Self.stagedUnits()
+        defer { withExtendedLifetime(staged) {} }
+        let path = try #require(paths.first { $0.hasSuffix("/\(unit)") })
+        let limit = try #require(Self.exposureLimits[unit])
+        let result = try run(analyze, ["security", "--offline=true", "--no-pager", path])
+        #expect(result.status == 0, "\(result.error)")
+        let score = try #require(Self.exposure(result.output), "no score in: \(result.output)")
+        #expect(score <= limit, "\(unit) exposure \(score) is above \(limit)")
+        let bounded = try run(analyze, ["security", "--offline=true", "--threshold=\(Int(limit * 10))", "--no-pager",
+                                        path])
+        #expect(bounded.status == 0)
+    }
+
+    @Test func scoreParser() {
+        #expect(Self.exposure("x\n→ Overall exposure level for a.service: 1.2 OK 🙂\n") == 1.2)
+        #expect(Self.exposure("-> Overall exposure level for a.service: 9.6 UNSAFE :-{") == 9.6)
+        #expect(Self.exposure("nothing") == nil)
+    }
+
+    @Test func boardUnitMatchesTheDaemon() throws {
+        let unit = try Self.unit("aiden-board.service")
+        let defaults = BoardConfiguration.defaults
+        #expect(unit.value("Service", "Type") == "notify")
+        #expect(unit.value("Service", "NotifyAccess") == "main")
+        #expect(unit.value("Service", "WatchdogSec") == "30s")
+        #expect(unit.value("Service", "Restart") == "on-failure")
+        #expect(unit.value("Service", "ExecStart") == "/usr/bin/aiden-board")
+        // The daemon's defaults are where systemd makes the directories.
+        #expect("/var/lib/" + (unit.value("Service", "StateDirectory") ?? "") == defaults.state.directory)
+        #expect(unit.value("Service", "StateDirectoryMode") == "0700")
+        #expect("/run/" + (unit.value("Service", "RuntimeDirectory") ?? "") + "/agent.sock" == defaults.agent.socket)
+        #expect(unit.value("Service", "RuntimeDirectoryMode") == "0750")
+        #expect(unit.value("Service", "ConfigurationDirectory") == "aiden")
+        // 78 is the daemon's configuration-error exit.
+        #expect(unit.value("Service", "RestartPreventExitStatus") == "78")
+        // Nothing outside loopback and the ECM subnet.
+        #expect(unit.words("Service", "IPAddressAllow") == ["localhost", "\(BoardConfiguration.ecmSubnet)"])
+        #expect(unit.words("Service", "RestrictAddressFamilies") == ["AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"])
+        #expect(unit.words("Unit", "After").contains("aiden-gadget.service"))
+        #expect(unit.words("Unit", "After").contains("bluetooth.service"))
+        #expect(unit.words("Unit", "Wants") == ["aiden-gadget.service"])
+    }
+
+    @Test func phoneUnitMatchesTheClient() throws {
+        let unit = try Self.unit("aiden-phone.service")
+        #expect("/var/lib/" + (unit.value("Service", "StateDirectory") ?? "")
+                == PhoneConfiguration.defaults.state.directory)
+        #expect(unit.value("Service", "DevicePolicy") == "closed")
+        #expect(unit.value("Service", "DeviceAllow") == "char-usb_device rw")
+        #expect(unit.value("Service", "PrivateDevices") == "no")
+        #expect(unit.words("Service", "RestrictAddressFamilies").contains("AF_NETLINK"))
+        #expect(unit.words("Service", "IPAddressAllow") == ["localhost", "192.168.42.0/24"])
+    }
+
+    @Test func gadgetUnitIsAOneshotAroundTheCommand() throws {
+        let unit = try Self.unit("aiden-gadget.service")
+        #expect(unit.value("Service", "Type") == "oneshot")
+        #expect(unit.value("Service", "RemainAfterExit") == "yes")
+        #expect(unit.value("Service", "ExecStart") == "/usr/bin/aiden-board gadget up")
+        #expect(unit.value("Service", "ExecStop") == "/usr/bin/aiden-board gadget down")
+        #expect(unit.words("Unit", "Wants").contains("modprobe@libcomposite.service"))
+        #expect(unit.words("Unit", "Wants").contains("network-pre.target"))
+        #expect(unit.words("Unit", "Before").contains("network-pre.target"))
+        #expect(unit.words("Unit", "Before").contains("aiden-board.service"))
+        // Hot-plugged UDCs start it only where it is enabled, through the target udev wants.
+        #expect(unit.words("Install", "WantedBy") == ["multi-user.target", "aiden-udc.target"])
+        let target = try Self.unit("aiden-udc.target")
+        #expect(target.value("Unit", "StopWhenUnneeded") == "yes")
+        // Writing /sys/kernel/config is the point: /sys must stay writable.
+        #expect(unit.value("Service", "ProtectKernelTunables") == nil)
+    }
+
+    /// What every unit keeps, so a later edit cannot quietly drop it.
+    @Test(arguments: units) func commonHardening(name: String) throws {
+        let unit = try Self.unit(name)
+        let required = [
+            "CapabilityBoundingSet": "", "NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes",
+            "PrivateTmp": "yes", "PrivateMounts": "yes", "ProtectKernelModules": "yes", "ProtectKernelLogs": "yes",
+            "ProtectControlGroups": "yes", "ProtectClock": "yes", "ProtectHostname": "yes",
+            "RestrictNamespaces": "yes", "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes",
+            "LockPersonality": "yes", "MemoryDenyWriteExecute": "yes", "SystemCallArchitectures": "native",
+            "UMask": "0077",
+        ]
+        for (key, value) in required { #expect(unit.value("Service", key) == value, "\(name): \(key)") }
+        #expect(unit.values("Service", "SystemCallFilter").first == "@system-service")
+        #expect(unit.value("Service", "IPAddressDeny") == "any")
+        #expect(unit.words("Install", "WantedBy").first == "multi-user.target")
+        #expect(unit.malformed.isEmpty)
+        #expect(unit.sections == ["Unit", "Service", "Install"])
+    }
+}

@@ -1,0 +1,98 @@
+import Configuration
+import Glibc
+import Testing
+@testable import USBGadget
+
+/// The rule files parse as udev would load them, and say what the rest of the system expects.
+@Suite struct UdevRuleTests {
+    static func rules(_ file: String) throws -> [UdevRule] {
+        try UdevRule.parse(file: Repository.text(file)).map { try $0.rule.get() }
+    }
+
+    @Test func everyRuleFileParses() throws {
+        let files = try Repository.files(in: "udev", suffix: ".rules")
+        #expect(files == ["udev/70-aiden-gadget.rules", "udev/70-aiden-phone.rules"])
+        for file in files {
+            for (line, rule) in UdevRule.parse(file: try Repository.text(file)) {
+                if case let .failure(problem) = rule { Issue.record("\(file):\(line): \(problem)") }
+            }
+        }
+    }
+
+    /// The checker itself: lines udev would reject or misread.
+    @Test(arguments: [
+        ("SUBSYSTEM==\"net\" TAG+=\"systemd\"", "expected ','"),
+        ("SUBSYSTEM==net, TAG+=\"systemd\"", "double quotes"),
+        ("SUBSYSTEM==\"net\", TAG+=\"systemd", "unterminated"),
+        ("SUBSYSTEMS=\"usb\", GROUP=\"aiden\"", "does not take ="),
+        ("SUBSYSTEM==\"usb\", GROUP==\"aiden\"", "does not take =="),
+        ("SUBSYSTEM==\"usb\", GROUP+=\"aiden\"", "does not take +="),
+        ("SUBSYSTEM==\"usb\", ATTR=\"x\"", "needs {attribute}"),
+        ("SUBSYSTEM{x}==\"usb\", TAG+=\"systemd\"", "takes no {attribute}"),
+        ("SUBSYTEM==\"usb\", TAG+=\"systemd\"", "unknown key SUBSYTEM"),
+        ("TAG+=\"systemd\"", "without a match"),
+        ("SUBSYSTEM==\"usb\"", "without an assignment"),
+        ("SUBSYSTEM==\"usb\", TAG+=\"systemd\",", "trailing ','"),
+        ("subsystem==\"usb\", TAG+=\"systemd\"", "expected a KEY"),
+    ])
+    func checkerCatches(line: String, problem: String) {
+        #expect {
+            _ = try UdevRule(line)
+        } throws: { error in
+            "\(error)".contains(problem)
+        }
+    }
+
+    @Test func gadgetRuleMatchesTheDerivedBoardAddressOnly() throws {
+        let rules = try Self.rules("udev/70-aiden-gadget.rules")
+        let net = try #require(rules.first { $0.value("SUBSYSTEM") == "net" })
+        let pattern = try #require(net.value("ATTR", "address"))
+        #expect(net.value("ENV", "AIDEN_ECM") == "gadget")
+        #expect(net.tokens.contains { $0.key == "TAG" && $0.op == "+=" && $0.value == "systemd" })
+        for machine in ["0123456789abcdef0123456789abcdef", "3d1219c7c4c5404aaa1f6d2a48adfda4",
+                        "ffffffffffffffffffffffffffffff00"] {
+            let identity = GadgetIdentity(machineID: try #require(MachineID(fileText: machine)))
+            #expect(fnmatch(pattern, identity.deviceAddress.description, 0) == 0, "\(identity.deviceAddress)")
+            #expect(fnmatch(pattern, identity.hostAddress.description, 0) != 0, "\(identity.hostAddress)")
+        }
+        #expect(fnmatch(pattern, "02:00:00:42:00:01", 0) != 0)
+        let udc = try #require(rules.first { $0.value("SUBSYSTEM") == "udc" })
+        #expect(udc.value("ACTION") == "add")
+        #expect(udc.value("ENV", "SYSTEMD_WANTS") == "aiden-udc.target")
+    }
+
+    @Test func phoneRulesMatchTheBoardsIdsAndStartTheClient() throws {
+        let rules = try Self.rules("udev/70-aiden-phone.rules")
+        let gadget = BoardConfiguration.defaults.gadget
+        let usb = PhoneConfiguration.defaults.usb
+        #expect(gadget.vendorID == usb.vendorID && gadget.productID == usb.productID)
+        let vendor = String(GadgetSpec.hex(gadget.vendorID).dropFirst(2))
+        let product = String(GadgetSpec.hex(gadget.productID).dropFirst(2))
+        let manufacturer = GadgetSpec(vendorID: 0, productID: 0, identity: GadgetIdentity(
+            machineID: try #require(MachineID(fileText: "0123456789abcdef0123456789abcdef")))).manufacturer
+
+        let device = try #require(rules.first { $0.value("SUBSYSTEM") == "usb" })
+        #expect(device.value("ENV", "DEVTYPE") == "usb_device")
+        #expect(device.value("ATTR", "idVendor") == vendor)
+        #expect(device.value("ATTR", "idProduct") == product)
+        #expect(device.value("ATTR", "manufacturer") == manufacturer)
+        #expect(device.value("GROUP") == "aiden")
+        #expect(device.value("MODE") == "0660")
+        #expect(device.value("ENV", "SYSTEMD_WANTS") == "aiden-phone.service")
+        #expect(device.tokens.contains { $0.key == "TAG" && $0.value == "systemd" })
+
+        let net = try #require(rules.first { $0.value("SUBSYSTEM") == "net" })
+        #expect(net.value("ATTRS", "idVendor") == vendor)
+        #expect(net.value("ATTRS", "idProduct") == product)
+        #expect(net.value("ATTRS", "manufacturer") == manufacturer)
+        #expect(net.value("ENV", "AIDEN_ECM") == "board")
+    }
+
+    /// udev applies .link files in 80-net-setup-link.rules: our properties must be set before.
+    @Test func rulesRunBeforeNetSetupLink() throws {
+        for file in try Repository.files(in: "udev", suffix: ".rules") {
+            let name = String(file.dropFirst("udev/".count))
+            #expect(name < "80-net-setup-link.rules", "\(name)")
+        }
+    }
+}
