@@ -8,7 +8,6 @@ import FoundationEssentials
 import HTTPServer
 import NetworkAddress
 import Platform
-import Synchronization
 import WakeProtocol
 
 /// Starts aiden-board: configuration, state, Wake transport, listeners, then systemd readiness,
@@ -19,6 +18,9 @@ package enum BoardDaemon {
 
     package static func run(configPath: String, explicitConfig: Bool) -> Int32 {
         let bootstrap = Logger(component: "aiden-board")
+        // Blocked before any thread starts, taken by this thread once the board runs: a SIGTERM at any
+        // moment, even during start-up or right after READY=1, stops the board cleanly.
+        let signals = SignalWaiter.block([SIGTERM, SIGINT])
         let configuration: BoardConfiguration
         do {
             configuration = try BoardConfiguration.load(path: configPath)
@@ -31,16 +33,17 @@ package enum BoardDaemon {
         }
         let logger = Logger(component: "aiden-board",
                             minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info)
-        // Signals are handled from before the first listener opens: a SIGTERM right after READY=1
-        // must not fall into a gap where it is ignored.
-        let current = RunningSlot()
-        let signalSources = installSignalHandlers(current, logger: logger)
         do {
             let running = try start(configuration, logger: logger)
-            current.set(running)
-            // Dispatch sources stop when released; these live until the process exits.
-            let sources = signalSources + startWatchdog(running.engine, logger: logger)
-            withExtendedLifetime(sources) { dispatchMain() }
+            // The watchdog timer lives until the process exits.
+            let watchdog = startWatchdog(running.engine, logger: logger)
+            withExtendedLifetime(watchdog) {
+                signals.wait { number in
+                    logger.notice("signal \(number): stopping")
+                    stop(running, logger: logger)
+                    exit(0)
+                }
+            }
         } catch {
             logger.error("\(error)")
             return error.exitCode
@@ -176,22 +179,6 @@ package enum BoardDaemon {
         return try ListeningSocket.unix(path: path, mode: 0o660, group: group)
     }
 
-    private static func installSignalHandlers(_ current: RunningSlot, logger: Logger)
-        -> [any DispatchSourceProtocol]
-    {
-        [SIGTERM, SIGINT].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                logger.notice("signal \(number): stopping")
-                if let running = current.get() { stop(running, logger: logger) }
-                exit(0)
-            }
-            source.resume()
-            signal(number, SIG_IGN)
-            return source
-        }
-    }
-
     /// Pets the systemd watchdog from a timer that first proves the engine answers.
     private static func startWatchdog(_ engine: BoardEngine, logger: Logger) -> [any DispatchSourceProtocol] {
         guard let interval = Systemd.watchdogIntervalMicroseconds else { return [] }
@@ -205,13 +192,6 @@ package enum BoardDaemon {
         logger.info("watchdog every \(interval / 2_000) ms")
         return [timer]
     }
-}
-
-/// The running board, once there is one, for the signal handlers.
-private final class RunningSlot: Sendable {
-    private let running = Mutex<BoardDaemon.Running?>(nil)
-    func set(_ value: BoardDaemon.Running) { running.withLock { $0 = value } }
-    func get() -> BoardDaemon.Running? { running.withLock { $0 } }
 }
 
 /// Why the board could not start, with the exit status to use.

@@ -16,7 +16,12 @@ package final class PhoneClient: Sendable {
         var draining = false
         /// Only the newest armed timer delivers `deadlineReached`.
         var timerGeneration: UInt64 = 0
+        /// When the current drain began (nil: idle), for the watchdog.
+        var drainingSince: Duration?
     }
+
+    /// How long one drain of the mailbox may take before the client counts as wedged.
+    private static let stuckAfter: Duration = .seconds(10)
 
     private let state: Mutex<State>
     private let transport: any BoardTransport
@@ -40,6 +45,16 @@ package final class PhoneClient: Sendable {
         self.logger = logger
     }
 
+    /// Whether the client is alive for the watchdog: its lock can be taken, and no drain of the
+    /// mailbox has been running for longer than `stuckAfter` (effects never block that long).
+    package func isResponsive() -> Bool {
+        let now = clock.monotonicNow()
+        return state.withLock { state in
+            guard let since = state.drainingSince else { return true }
+            return now - since < Self.stuckAfter
+        }
+    }
+
     /// The session as it is now (for status and tests).
     package var session: PhoneSession { state.withLock { $0.session } }
 
@@ -49,6 +64,7 @@ package final class PhoneClient: Sendable {
             state.pending.append(input)
             guard !state.draining else { return false }
             state.draining = true
+            state.drainingSince = clock.monotonicNow()
             return true
         }
         if drain { self.drain() }
@@ -59,7 +75,10 @@ package final class PhoneClient: Sendable {
             let batch = state.withLock { state -> [PhoneSession.Input] in
                 let batch = state.pending
                 state.pending.removeAll(keepingCapacity: true)
-                if batch.isEmpty { state.draining = false }
+                if batch.isEmpty {
+                    state.draining = false
+                    state.drainingSince = nil
+                }
                 return batch
             }
             guard !batch.isEmpty else { return }

@@ -21,6 +21,9 @@ package enum PhoneDaemon {
                             environment: [String: String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let bootstrap = Logger(component: "aiden-phone")
+        // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
+        // none is lost, whenever it comes.
+        let signals = SignalWaiter.block([SIGTERM, SIGINT, SIGUSR1, SIGUSR2])
         let configuration: PhoneConfiguration
         do {
             configuration = try loadConfiguration(configPath, explicit: explicitConfig, environment: environment,
@@ -39,8 +42,10 @@ package enum PhoneDaemon {
             logger.error("\(error)")
             return error.exitCode
         }
-        let sources = installSignalHandlers(wiring, logger: logger)
-        withExtendedLifetime(sources) { dispatchMain() }
+        let watchdog = startWatchdog(wiring.client, logger: logger)
+        withExtendedLifetime(watchdog) {
+            signals.wait { number in handleSignal(number, wiring: wiring, logger: logger) }
+        }
     }
 
     /// The running client and what must be stopped at exit.
@@ -163,31 +168,32 @@ package enum PhoneDaemon {
         }
     }
 
-    private static func installSignalHandlers(_ wiring: Wiring, logger: Logger) -> [any DispatchSourceProtocol] {
-        let stopping = [SIGTERM, SIGINT].map { number in
-            signalSource(number) {
-                logger.notice("signal \(number): reporting the app inactive and stopping")
-                stop(wiring, logger: logger)
-                exit(0)
-            }
+    private static func handleSignal(_ number: Int32, wiring: Wiring, logger: Logger) {
+        switch number {
+        case SIGUSR1, SIGUSR2:
+            let state: AppState = number == SIGUSR1 ? .foreground : .background
+            logger.info("signal \(number): app state \(state.rawValue)")
+            wiring.client.submit(.appState(state))
+        default:
+            logger.notice("signal \(number): reporting the app inactive and stopping")
+            stop(wiring, logger: logger)
+            exit(0)
         }
-        let states = [(SIGUSR1, AppState.foreground), (SIGUSR2, AppState.background)].map { number, state in
-            signalSource(number) {
-                logger.info("signal \(number): app state \(state.rawValue)")
-                wiring.client.submit(.appState(state))
-            }
-        }
-        return stopping + states
     }
 
-    private static func signalSource(_ number: Int32, _ handler: @escaping @Sendable () -> Void)
-        -> any DispatchSourceProtocol
-    {
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        signal(number, SIG_IGN)
-        return source
+    /// Pets the systemd watchdog (the unit sets WatchdogSec=) from a timer that first proves the
+    /// client's mailbox is not wedged.
+    private static func startWatchdog(_ client: PhoneClient, logger: Logger) -> (any DispatchSourceProtocol)? {
+        guard let interval = Systemd.watchdogIntervalMicroseconds else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.phone.watchdog"))
+        let period = DispatchTimeInterval.microseconds(Int(clamping: interval / 2))
+        timer.schedule(deadline: .now() + period, repeating: period)
+        timer.setEventHandler {
+            if client.isResponsive() { Systemd.notify("WATCHDOG=1") }
+        }
+        timer.resume()
+        logger.info("watchdog every \(interval / 2_000) ms")
+        return timer
     }
 
     /// Tells the board the app is gone (short timeouts: exiting must not hang on an unplugged board),

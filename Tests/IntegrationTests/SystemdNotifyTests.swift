@@ -55,6 +55,47 @@ import Testing
         #expect(shutdown.contains { $0.contains("STOPPING=1") }, "\(shutdown)")
     }
 
+    @Test func thePhoneSpeaksTheSameProtocol() throws {
+        let board = try BoardProcess()
+        try board.start()
+        defer { board.stop() }
+        let phone = try PhoneProcess(boardURL: "http://127.0.0.1:\(board.port)")
+        let notify = try NotifySocket(path: phone.scratch.path + "/notify.sock")
+        try phone.start(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
+        let startup = notify.messages(within: 10) { list in list.filter { $0.contains("WATCHDOG=1") }.count >= 3 }
+        let ready = try #require(startup.firstIndex { $0.contains("READY=1") }, "READY=1 was sent: \(startup)")
+        #expect(startup.filter { $0.contains("WATCHDOG=1") }.count >= 3, "the watchdog is petted: \(startup)")
+        #expect(startup.firstIndex { $0.contains("WATCHDOG=1") }.map { $0 > ready } ?? false)
+        #expect(phone.stop(signal: SIGTERM) == 0)
+        let shutdown = notify.messages(within: 5) { list in list.contains { $0.contains("STOPPING=1") } }
+        #expect(shutdown.contains { $0.contains("STOPPING=1") }, "\(shutdown)")
+    }
+
+    /// A SIGTERM at any moment after launch is never lost: the process always ends, and when it
+    /// ran far enough to handle it, it ends cleanly (exit 0), whatever it was doing.
+    @Test func sigtermAtAnyMomentStopsTheBoard() throws {
+        guard let binary = Products.path("aiden-board") else { throw IntegrationError("aiden-board not built") }
+        let board = try BoardProcess()
+        for delay in [0, 1_000, 3_000, 10_000, 30_000, 60_000, 100_000, 200_000] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["--config", board.configPath]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(delay))
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { usleep(5_000) }
+            let hung = process.isRunning
+            if hung { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            #expect(!hung, "SIGTERM \(delay) µs after launch was lost")
+            if process.terminationReason == .exit {
+                #expect(process.terminationStatus == 0, "after \(delay) µs: exit \(process.terminationStatus)")
+            }
+        }
+    }
+
     @Test func withoutNotifySocketNothingIsSentAndTheBoardRuns() throws {
         let board = try BoardProcess()
         try board.start(environment: ["NOTIFY_SOCKET": ""])
