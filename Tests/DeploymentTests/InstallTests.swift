@@ -137,6 +137,9 @@ import Testing
         let user = try #require(passwd.split(separator: "\n").first { $0.hasPrefix("aiden:") })
         #expect(user.hasSuffix(":AidenBridge daemons:/:/usr/sbin/nologin"))
         #expect(group.split(separator: "\n").contains { $0.hasPrefix("aiden:") })
+        // Member of bluetooth, so BlueZ's D-Bus policy lets both daemons reach org.bluez.
+        let bluetooth = try #require(group.split(separator: "\n").first { $0.hasPrefix("bluetooth:") })
+        #expect(bluetooth.split(separator: ":").last?.split(separator: ",").contains("aiden") == true)
         for unit in ["aiden-board", "aiden-phone"] {
             let ini = INIFile(try String(contentsOfFile: staged.path("usr/lib/systemd/system/\(unit).service"),
                                          encoding: .utf8))
