@@ -7,7 +7,7 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -25,13 +25,15 @@ let package = Package(
         .target(name: "NetworkAddress", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
         .target(name: "PhoneCore", swiftSettings: strict),
-        .target(name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol", "NetworkAddress"],
-                swiftSettings: strict),
+        .target(
+            name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol", "NetworkAddress"],
+            swiftSettings: strict),
         .target(name: "AgentCLI", swiftSettings: strict),
 
         // MARK: C libraries (module map + shim header + pkg-config)
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
@@ -44,22 +46,28 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
-        .target(name: "USBLink", dependencies: ["CUSB"], swiftSettings: strict),
+        .target(name: "USBLink", dependencies: ["CUSB", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
         .target(name: "USBGadget", swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
         .target(name: "BlueZ", dependencies: ["DBus", "WakeProtocol", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
-        .target(name: "BoardService",
-                dependencies: ["BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                               "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "USBGadget"],
-                swiftSettings: strict),
+        .target(
+            name: "BoardService",
+            dependencies: [
+                "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
+                "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "USBGadget",
+            ],
+            swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
-        .target(name: "PhoneService",
-                dependencies: ["PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
-                               "USBLink", "DBus", "DesktopNotifications", "BlueZ"],
-                swiftSettings: strict),
+        .target(
+            name: "PhoneService",
+            dependencies: [
+                "PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
+                "USBLink", "DBus", "DesktopNotifications", "BlueZ",
+            ],
+            swiftSettings: strict),
 
         // MARK: Executables (composition roots)
         .executableTarget(name: "aiden-board", dependencies: ["BoardService"], swiftSettings: strict),
@@ -71,35 +79,51 @@ let package = Package(
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
         .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress"]),
-        .testTarget(name: "BoardServiceTests",
-                    dependencies: ["BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
-                                   "Configuration", "NetworkAddress"]),
+        .testTarget(
+            name: "BoardServiceTests",
+            dependencies: [
+                "BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
+                "Configuration", "NetworkAddress",
+            ]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
-        .testTarget(name: "IntegrationTests",
-                    dependencies: ["HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
-                                   "BoardAPI", "DBus"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
+                "BoardAPI", "DBus",
+            ]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
         .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
-        .testTarget(name: "PhoneServiceTests",
-                    dependencies: ["PhoneService", "PhoneCore", "WakeProtocol", "Configuration", "Platform", "USBLink",
-                                   "NetworkAddress", "DesktopNotifications"]),
+        .testTarget(
+            name: "PhoneServiceTests",
+            dependencies: [
+                "PhoneService", "PhoneCore", "WakeProtocol", "Configuration", "Platform", "USBLink",
+                "NetworkAddress", "DesktopNotifications",
+            ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
-        // DBusTests also covers DesktopNotifications: both need the private dbus-daemon harness there.
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "DesktopNotifications"]),
+        // A private dbus-daemon per test and bounded waits, shared by the D-Bus and BlueZ tests.
+        .target(name: "BusTestSupport", dependencies: ["DBus"], path: "Tests/BusTestSupport"),
+        // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "DesktopNotifications", "BusTestSupport"]),
         // Transcript tests on the fake bus, and a private dbus-daemon with a fake bluetoothd (Python) process.
-        .testTarget(name: "BlueZTests",
-                    dependencies: ["BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                                   "Configuration", "BluetoothHCI", "LiveActivity", "NetworkAddress"],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "BlueZTests",
+            dependencies: [
+                "BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
+                "Configuration", "BluetoothHCI", "LiveActivity", "NetworkAddress",
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Configuration"]),
         // Units, udev rules, network files and the install script, checked as files and with systemd's tools.
-        .testTarget(name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"],
-                    exclude: ["vm"]),
-        .testTarget(name: "CLibrarySmokeTests",
-                    dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
+        .testTarget(
+            name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"],
+            exclude: ["vm"]),
+        .testTarget(
+            name: "CLibrarySmokeTests",
+            dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
     ],
     swiftLanguageModes: [.v6]
 )

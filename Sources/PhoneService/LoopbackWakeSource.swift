@@ -13,7 +13,7 @@ package final class LoopbackWakeSource: WakeSource {
     private let boundEndpoint = Mutex<SocketEndpoint?>(nil)
 
     private struct Running: Sendable {
-        let thread: ReceiverThread
+        let thread: JoinableThread
         let keepRunning: Flag
     }
 
@@ -33,8 +33,9 @@ package final class LoopbackWakeSource: WakeSource {
     package var localEndpoint: SocketEndpoint? { boundEndpoint.withLock { $0 } }
 
     package var facts: WakeSourceFacts {
-        WakeSourceFacts(transport: "loopback", endpoint: (localEndpoint ?? endpoint).description,
-                        received: counter.received.load(ordering: .relaxed))
+        WakeSourceFacts(
+            transport: "loopback", endpoint: (localEndpoint ?? endpoint).description,
+            received: counter.received.load(ordering: .relaxed))
     }
 
     package func start(deliver: @escaping @Sendable (WakeSourceEvent) -> Void) throws(WakeSourceError) {
@@ -48,24 +49,28 @@ package final class LoopbackWakeSource: WakeSource {
         let flag = Flag()
         let counter = self.counter
         deliver(.state(.connected))
-        guard let thread = ReceiverThread.start({
-            while flag.value.load(ordering: .acquiring) {
-                guard let datagram = socket.receive(maxBytes: 64, timeoutMilliseconds: 10_000) else { continue }
-                guard flag.value.load(ordering: .acquiring) else { break }
-                counter.received.add(1, ordering: .relaxed)
-                deliver(.value(datagram.bytes, fullLength: datagram.fullLength))
-            }
-        }) else {
+        guard
+            let thread = JoinableThread.start({
+                while flag.value.load(ordering: .acquiring) {
+                    guard let datagram = socket.receive(maxBytes: 64, timeoutMilliseconds: 10_000) else { continue }
+                    guard flag.value.load(ordering: .acquiring) else { break }
+                    counter.received.add(1, ordering: .relaxed)
+                    deliver(.value(datagram.bytes, fullLength: datagram.fullLength))
+                }
+            })
+        else {
             throw WakeSourceError("cannot start the Wake receiver thread")
         }
         running.withLock { $0 = Running(thread: thread, keepRunning: flag) }
     }
 
     package func stop() {
-        guard let current = running.withLock({ slot -> Running? in
-            defer { slot = nil }
-            return slot
-        }) else { return }
+        guard
+            let current = running.withLock({ slot -> Running? in
+                defer { slot = nil }
+                return slot
+            })
+        else { return }
         current.keepRunning.value.store(false, ordering: .releasing)
         if let bound = localEndpoint {
             // An unspecified bind (0.0.0.0, ::) is reached on loopback.

@@ -1,8 +1,10 @@
+internal import CUSB
+import Platform
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CUSB
-import Synchronization
 
 /// Watches the phone host's USB bus for the board's gadget (its VID:PID) with libusb hotplug
 /// callbacks: arrivals and departures with bus and address, on a dedicated event thread that runs
@@ -80,10 +82,12 @@ private struct Session: @unchecked Sendable {  // the context pointer is used by
     let context: OpaquePointer
     let handle: libusb_hotplug_callback_handle
     let box: Unmanaged<CallbackBox>
-    let thread: EventThread
+    let thread: JoinableThread
 
-    static func open(vendorID: UInt16, productID: UInt16,
-                     deliver: @escaping @Sendable (USBHotplugWatcher.Event) -> Void) -> Result<Session, OpenFailure> {
+    static func open(
+        vendorID: UInt16, productID: UInt16,
+        deliver: @escaping @Sendable (USBHotplugWatcher.Event) -> Void
+    ) -> Result<Session, OpenFailure> {
         var created: OpaquePointer?
         let rc = libusb_init(&created)
         guard rc == 0, let context = created else {
@@ -102,7 +106,7 @@ private struct Session: @unchecked Sendable {  // the context pointer is used by
         }
         let pointer = ContextPointer(context)
         let flag = box.takeUnretainedValue()
-        guard let thread = EventThread.start({ runEvents(pointer, while: flag) }) else {
+        guard let thread = JoinableThread.start({ runEvents(pointer, while: flag) }) else {
             libusb_hotplug_deregister_callback(context, handle)
             libusb_exit(context)
             box.release()

@@ -1,6 +1,7 @@
 import BlueZ
 import BluetoothHCI
 import BoardService
+import BusTestSupport
 import DBus
 import Dispatch
 import Glibc

@@ -1,3 +1,4 @@
+import BusTestSupport
 import Glibc
 import Testing
 import WakeProtocol

@@ -1,5 +1,6 @@
 import BlueZ
 import BoardService
+import BusTestSupport
 import DBus
 import Platform
 import Testing

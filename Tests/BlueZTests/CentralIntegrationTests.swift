@@ -1,4 +1,5 @@
 import BlueZ
+import BusTestSupport
 import DBus
 import Platform
 import Synchronization

@@ -1,3 +1,4 @@
+import BusTestSupport
 import Glibc
 import Testing
 
@@ -6,8 +7,9 @@ import Testing
 /// makes it fetch from the (real) board over HTTP.
 @Suite(
     "aiden-phone with the bluez transport", .serialized,
-    .enabled(if: FakeBluetoothd.available && BoardBinary.path != nil && BoardBinary.productPath("aiden-phone") != nil,
-             "needs the fake bluetoothd, aiden-board and aiden-phone"))
+    .enabled(
+        if: FakeBluetoothd.available && BoardBinary.path != nil && BoardBinary.productPath("aiden-phone") != nil,
+        "needs the fake bluetoothd, aiden-board and aiden-phone"))
 struct PhoneDaemonBlueZTests {
     static func write(_ text: String, to path: String) throws {
         guard let file = fopen(path, "w") else { throw RawHTTP.Failure(description: "cannot write \(path)") }
@@ -36,7 +38,8 @@ struct PhoneDaemonBlueZTests {
         let scratch = String(cString: made)
         defer { _ = system("rm -rf '\(scratch)'") }
         let port = try RawHTTP.freeLoopbackPort()
-        try Self.write("""
+        try Self.write(
+            """
             [http]
             listen = ["127.0.0.1:\(port)"]
             [wake]
@@ -48,7 +51,8 @@ struct PhoneDaemonBlueZTests {
             directory = "\(scratch)/board-state"
 
             """, to: scratch + "/board.toml")
-        try Self.write("""
+        try Self.write(
+            """
             [board]
             url = "http://127.0.0.1:\(port)"
             [wake]
@@ -64,8 +68,9 @@ struct PhoneDaemonBlueZTests {
 
         let fake = try await FakeBluetoothd.start(bus: bus, role: "phone")
         defer { fake.stop() }
-        let board = try BoardBinary(arguments: ["--config", scratch + "/board.toml"], environment: [:],
-                                    log: scratch + "/board.log")
+        let board = try BoardBinary(
+            arguments: ["--config", scratch + "/board.toml"], environment: [:],
+            log: scratch + "/board.log")
         defer { board.kill9() }
         let phone = try BoardBinary(
             product: "aiden-phone", arguments: ["--config", scratch + "/phone.toml", "--json"],
@@ -79,7 +84,9 @@ struct PhoneDaemonBlueZTests {
             return text.contains(#""event":"wake""#) && text.contains(#""epoch":4660"#)
                 && text.contains(#""state":"standby""#) && text.contains(#""wake":"connected""#)
         }
-        let lines = try await fake.waitFor("the phone's subscription") { $0.contains { $0.hasPrefix("call StartNotify") } }
+        let lines = try await fake.waitFor("the phone's subscription") {
+            $0.contains { $0.hasPrefix("call StartNotify") }
+        }
         #expect(lines.filter { $0.hasPrefix("call StartNotify") }.count == 1)
         // The card comes from the board's HTTP answer, fetched because of a BLE Wake.
         #expect(Self.read(output).contains(#""event":"card""#))

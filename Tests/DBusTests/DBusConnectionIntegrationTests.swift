@@ -1,3 +1,4 @@
+import BusTestSupport
 import Synchronization
 import Testing
 

@@ -1,3 +1,4 @@
+import BusTestSupport
 import Synchronization
 import Testing
 
@@ -14,18 +15,20 @@ struct DesktopNotifierTests {
 
     static func fakeServer(_ received: Received) -> DBusExportedObject {
         DBusExportedObject(interfaces: [
-            DBusInterface(DesktopNotifier.serviceName, methods: [
-                DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
-                    [.string("fake-notifyd"), .string("AidenBridge tests"), .string("1.0"), .string("1.2")]
-                },
-                DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
-                    let count = received.calls.withLock { calls in
-                        calls.append(message.body)
-                        return calls.count
-                    }
-                    return [.uint32(UInt32(count))]
-                },
-            ])
+            DBusInterface(
+                DesktopNotifier.serviceName,
+                methods: [
+                    DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
+                        [.string("fake-notifyd"), .string("AidenBridge tests"), .string("1.0"), .string("1.2")]
+                    },
+                    DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
+                        let count = received.calls.withLock { calls in
+                            calls.append(message.body)
+                            return calls.count
+                        }
+                        return [.uint32(UInt32(count))]
+                    },
+                ])
         ])
     }
 
@@ -44,9 +47,10 @@ struct DesktopNotifierTests {
 
         let notifier = try await DesktopNotifier.connect(bus: client).get()
         #expect(notifier.server == "fake-notifyd AidenBridge tests 1.0")
-        let id = try await notifier.notify(DesktopNotification(
-            summary: "Your turn on the phone", body: "Open Settings: confirm the network", urgency: .critical,
-            category: "device"))
+        let id = try await notifier.notify(
+            DesktopNotification(
+                summary: "Your turn on the phone", body: "Open Settings: confirm the network", urgency: .critical,
+                category: "device"))
         #expect(id == 1)
         let body = try #require(received.calls.withLock { $0.first })
         #expect(body.count == 8)

@@ -1,3 +1,4 @@
+import BusTestSupport
 import Testing
 
 /// Waits until `condition` holds, checking every 10 ms, for at most `seconds`: for state that another process

@@ -1,3 +1,4 @@
+import BusTestSupport
 import Dispatch
 import Glibc
 import Synchronization

@@ -1,14 +1,18 @@
 import Synchronization
 
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
+package struct DeadlineExceeded: Error, CustomStringConvertible {
+    package let what: String
+
+    package init(what: String) {
+        self.what = what
+    }
+    package var description: String { "timed out waiting for \(what)" }
 }
 
 /// Runs `body`, failing if it takes longer than `seconds`: a broken bus must fail a test, never hang it.
 /// This bounds a wait; it is not a sleep that the test's outcome depends on. `body` runs in a task of its own
 /// that is cancelled, not awaited, when the deadline passes (a task group would wait for it forever).
-func withDeadline<T: Sendable>(
+package func withDeadline<T: Sendable>(
     _ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let outcome = FirstOutcome<T>()
@@ -72,20 +76,20 @@ private final class FirstOutcome<T: Sendable>: Sendable {
 
 /// Collects values handed over from bus-thread handlers, for a test to await one by one (one waiter at a
 /// time; a wait that times out ends the mailbox, which only happens in a failing test).
-final class Mailbox<Value: Sendable>: Sendable {
+package final class Mailbox<Value: Sendable>: Sendable {
     private let stream: AsyncStream<Value>
     private let continuation: AsyncStream<Value>.Continuation
 
-    init() {
+    package init() {
         (stream, continuation) = AsyncStream.makeStream(of: Value.self)
     }
 
-    func put(_ value: Value) {
+    package func put(_ value: Value) {
         continuation.yield(value)
     }
 
     /// The next value, waiting at most `seconds`.
-    func next(within seconds: Double = 5, _ what: String = "a value") async throws -> Value {
+    package func next(within seconds: Double = 5, _ what: String = "a value") async throws -> Value {
         let stream = self.stream
         return try await withDeadline(seconds, what) {
             var iterator = stream.makeAsyncIterator()

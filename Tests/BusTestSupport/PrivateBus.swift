@@ -4,18 +4,23 @@ import Testing
 
 /// A private `dbus-daemon` for one test: its own config and socket in a fresh temporary directory, killed and
 /// removed by `stop()` (or when released).
-final class PrivateBus: Sendable {
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+package final class PrivateBus: Sendable {
+    package struct StartError: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// Where dbus-daemon is, if installed; integration tests are skipped without it.
-    static let daemonPath: String? = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon", "/usr/local/bin/dbus-daemon"]
+    package static let daemonPath: String? = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon", "/usr/local/bin/dbus-daemon"]
         .first { access($0, X_OK) == 0 }
 
-    static let skipMessage: Comment = "dbus-daemon is not installed (apt install dbus): D-Bus integration tests skipped"
+    package static let skipMessage: Comment =
+        "dbus-daemon is not installed (apt install dbus): D-Bus integration tests skipped"
 
-    let address: String
+    package let address: String
     private let pid: pid_t
     private let directory: String
     private let outputFD: Int32
@@ -32,7 +37,7 @@ final class PrivateBus: Sendable {
         stop()
     }
 
-    static func start() throws -> PrivateBus {
+    package static func start() throws -> PrivateBus {
         guard let daemon = daemonPath else { throw StartError(description: "dbus-daemon not found") }
         var template = Array("/tmp/aiden-dbus-test-XXXXXX".utf8CString)
         guard let created = mkdtemp(&template) else { throw StartError(description: "mkdtemp failed: \(errno)") }
@@ -70,7 +75,7 @@ final class PrivateBus: Sendable {
     }
 
     /// Kills the daemon (every connection to it sees the bus disappear) and removes its directory.
-    func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Self.terminate(pid: pid, directory: directory, outputFD: outputFD)
     }
