@@ -3,8 +3,10 @@ import FoundationEssentials
 /// aidenctl as a function: argv and environment in, what to print and the exit status out. The socket is
 /// behind `AgentTransport` and the idempotency key is passed in, so every path is testable in memory.
 package enum AgentCLI {
-    package static func run(arguments: [String], environment: [String: String], idempotencyKey: String,
-                            transport: some AgentTransport) -> CLIOutcome {
+    package static func run(
+        arguments: [String], environment: [String: String], idempotencyKey: String,
+        transport: some AgentTransport
+    ) -> CLIOutcome {
         let invocation: Invocation
         do {
             invocation = try CommandLineParser.parse(arguments, environment: environment)
@@ -37,21 +39,25 @@ package enum AgentCLI {
         let isObject = if case .object = parsed { true } else { false }
         guard (200..<300).contains(response.status) else {
             let error = isObject ? (try? decoder.decode(ResponseEnvelopes.Failure.self, from: body))?.error : nil
-            let failure = CLIFailure.daemon(status: response.status, error: error,
-                                            request: "\(request.method) \(request.path)")
-            return CLIOutcome(failure: failure, json: invocation.json,
-                              daemonObject: isObject ? JSONText.compact(response.body) : nil)
+            let failure = CLIFailure.daemon(
+                status: response.status, error: error,
+                request: "\(request.method) \(request.path)")
+            return CLIOutcome(
+                failure: failure, json: invocation.json,
+                daemonObject: isObject ? JSONText.compact(response.body) : nil)
         }
         guard let parsed, isObject else {
-            return CLIOutcome(failure: .badAnswer("not a JSON object", socketPath: invocation.socketPath),
-                              json: invocation.json)
+            return CLIOutcome(
+                failure: .badAnswer("not a JSON object", socketPath: invocation.socketPath),
+                json: invocation.json)
         }
         switch success(invocation, value: parsed, body: body, decoder: decoder, raw: response.body) {
         case let .success(text):
             return CLIOutcome(standardOutput: text, exitCode: .ok)
         case let .failure(problem):
-            return CLIOutcome(failure: .badAnswer(problem.detail, socketPath: invocation.socketPath),
-                              json: invocation.json)
+            return CLIOutcome(
+                failure: .badAnswer(problem.detail, socketPath: invocation.socketPath),
+                json: invocation.json)
         }
     }
 
@@ -59,15 +65,17 @@ package enum AgentCLI {
         var detail: String
     }
 
-    private static func success(_ invocation: Invocation, value: JSONValue, body: Data, decoder: JSONDecoder,
-                                raw: [UInt8]) -> Result<String, Problem> {
+    private static func success(
+        _ invocation: Invocation, value: JSONValue, body: Data, decoder: JSONDecoder,
+        raw: [UInt8]
+    ) -> Result<String, Problem> {
         let json = invocation.json
         switch invocation.command {
         case .help:
             return .success("")
         case .taskStart:
             guard let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity,
-                  let requestID = snapshot.requestID, !requestID.isEmpty
+                let requestID = snapshot.requestID, !requestID.isEmpty
             else { return .failure(Problem(detail: "no live_activity.request_id in the answer")) }
             guard json else { return .success(OutputFormatter.started(snapshot)) }
             var object = JSONText.compact(raw)

@@ -41,26 +41,28 @@ package enum CLIFailure: Error, Sendable, Equatable {
 
     /// For `--json` when there is no daemon error object to print: the agent API's error shape.
     var jsonObject: String {
-        let code = switch self {
-        case .usage: "usage"
-        case .transport(.unreachable, _): "unreachable"
-        case .transport(.timedOut, _): "timed_out"
-        case .transport(.connectionLost, _): "connection_lost"
-        case .transport(.other, _): "transport_error"
-        case let .daemon(status, _, _): "http_\(status)"
-        case .badAnswer: "bad_answer"
-        }
+        let code =
+            switch self {
+            case .usage: "usage"
+            case .transport(.unreachable, _): "unreachable"
+            case .transport(.timedOut, _): "timed_out"
+            case .transport(.connectionLost, _): "connection_lost"
+            case .transport(.other, _): "transport_error"
+            case let .daemon(status, _, _): "http_\(status)"
+            case .badAnswer: "bad_answer"
+            }
         return JSONText.errorObject(code: code, message: message)
     }
 
     private static func transportMessage(_ failure: TransportFailure, socketPath: String) -> String {
         switch failure {
         case let .unreachable(detail):
-            let hint = switch detail {
-            case "connection refused", "no such file or directory": " (is the daemon running?)"
-            case "permission denied": " (is your user in the socket's group, e.g. aiden?)"
-            default: ""
-            }
+            let hint =
+                switch detail {
+                case "connection refused", "no such file or directory": " (is the daemon running?)"
+                case "permission denied": " (is your user in the socket's group, e.g. aiden?)"
+                default: ""
+                }
             return "cannot reach aiden-board at \(socketPath): \(TerminalText.escaped(detail))\(hint)"
         case .timedOut:
             return "no answer from aiden-board at \(socketPath) in time (is it stuck?)"

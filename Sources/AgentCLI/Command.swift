@@ -17,8 +17,10 @@ package enum Command: Sendable, Equatable {
         package var phase: TaskPhase?
         package var progress: Double?
 
-        package init(title: String, requestID: String? = nil, phoneID: String? = nil, step: String? = nil,
-                     phase: TaskPhase? = nil, progress: Double? = nil) {
+        package init(
+            title: String, requestID: String? = nil, phoneID: String? = nil, step: String? = nil,
+            phase: TaskPhase? = nil, progress: Double? = nil
+        ) {
             self.title = title
             self.requestID = requestID
             self.phoneID = phoneID
@@ -41,9 +43,11 @@ package enum Command: Sendable, Equatable {
         package var status: TaskUpdateStatus?
         package var expectedRevision: UInt64?
 
-        package init(requestID: String, step: String? = nil, phase: TaskPhase? = nil, action: String? = nil,
-                     target: String? = nil, app: String? = nil, tool: String? = nil, progress: Double? = nil,
-                     status: TaskUpdateStatus? = nil, expectedRevision: UInt64? = nil) {
+        package init(
+            requestID: String, step: String? = nil, phase: TaskPhase? = nil, action: String? = nil,
+            target: String? = nil, app: String? = nil, tool: String? = nil, progress: Double? = nil,
+            status: TaskUpdateStatus? = nil, expectedRevision: UInt64? = nil
+        ) {
             self.requestID = requestID
             self.step = step
             self.phase = phase

@@ -1,7 +1,9 @@
 /// Turns argv (without the program name) into an `Invocation` or a `UsageError`. All validation happens
 /// here, apart from running, so a bad command line never reaches the daemon.
 package enum CommandLineParser {
-    package static func parse(_ arguments: [String], environment: [String: String] = [:])
+    package static func parse(
+        _ arguments: [String], environment: [String: String] = [:]
+    )
         throws(UsageError) -> Invocation
     {
         let tokens = ArgumentTokens(arguments)
@@ -14,7 +16,8 @@ package enum CommandLineParser {
         if let problem = resolved.problem { throw UsageError(problem, topic: topic) }
         try checkApplicable(tokens, topic: topic)
         let values = OptionValues(tokens.options, topic: topic)
-        let socketPath = try values.nonEmpty(.socket) ?? environment[Invocation.socketEnvironmentVariable]
+        let socketPath =
+            try values.nonEmpty(.socket) ?? environment[Invocation.socketEnvironmentVariable]
             .flatMap { $0.isEmpty ? nil : $0 } ?? Invocation.defaultSocketPath
         let command = try command(topic: topic, rest: resolved.rest, values: values)
         return Invocation(socketPath: socketPath, json: tokens.flags.contains(.json), command: command)
@@ -28,14 +31,15 @@ package enum CommandLineParser {
             return (.status, words.dropFirst(), nil)
         case "task":
             guard words.count > 1 else { return (.task, [], "missing task command: start, update, end, list or show") }
-            let topic: HelpTopic? = switch words[1] {
-            case "start": .taskStart
-            case "update": .taskUpdate
-            case "end": .taskEnd
-            case "list": .taskList
-            case "show": .taskShow
-            default: nil
-            }
+            let topic: HelpTopic? =
+                switch words[1] {
+                case "start": .taskStart
+                case "update": .taskUpdate
+                case "end": .taskEnd
+                case "list": .taskList
+                case "show": .taskShow
+                default: nil
+                }
             guard let topic else { return (.task, [], "unknown task command \(TerminalText.quoted(words[1]))") }
             return (topic, words.dropFirst(2), nil)
         default:
@@ -60,7 +64,9 @@ package enum CommandLineParser {
         }
     }
 
-    private static func command(topic: HelpTopic, rest: ArraySlice<String>, values: OptionValues)
+    private static func command(
+        topic: HelpTopic, rest: ArraySlice<String>, values: OptionValues
+    )
         throws(UsageError) -> Command
     {
         if topic == .taskShow {

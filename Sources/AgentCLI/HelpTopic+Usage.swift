@@ -38,10 +38,10 @@ extension HelpTopic {
 
         """ + globalOptions + """
 
-        Exit status: 0 ok, 64 usage error, 65 input rejected by the daemon, 69 daemon unreachable,
-        1 any other failure. Run 'aidenctl <command> --help' for a command's options.
+            Exit status: 0 ok, 64 usage error, 65 input rejected by the daemon, 69 daemon unreachable,
+            1 any other failure. Run 'aidenctl <command> --help' for a command's options.
 
-        """
+            """
 
     private static let taskUsage = """
         usage: aidenctl [--socket PATH] [--json] task start|update|end|list|show [options]

@@ -11,9 +11,10 @@ struct OptionValues {
     }
 
     func start() throws(UsageError) -> Command.Start {
-        Command.Start(title: try required(.title), requestID: try nonEmpty(.requestID),
-                      phoneID: values[.phoneID], step: values[.step], phase: try phase(),
-                      progress: try progress())
+        Command.Start(
+            title: try required(.title), requestID: try nonEmpty(.requestID),
+            phoneID: values[.phoneID], step: values[.step], phase: try phase(),
+            progress: try progress())
     }
 
     func update() throws(UsageError) -> Command.Update {
@@ -23,8 +24,9 @@ struct OptionValues {
             status: try updateStatus(), expectedRevision: try expectedRevision())
         let changing: [OptionName] = [.step, .phase, .action, .target, .app, .tool, .progress, .status]
         guard changing.contains(where: { values[$0] != nil }) else {
-            throw UsageError("nothing to update: give at least one of "
-                + changing.map(\.spelling).joined(separator: ", "), topic: topic)
+            throw UsageError(
+                "nothing to update: give at least one of "
+                    + changing.map(\.spelling).joined(separator: ", "), topic: topic)
         }
         return update
     }
@@ -33,8 +35,9 @@ struct OptionValues {
         let requestID = try required(.id)
         guard let text = values[.status] else { throw missing(.status) }
         guard let status = TaskEndStatus(rawValue: text) else {
-            throw UsageError("--status must be completed, failed or canceled, not \(TerminalText.quoted(text))",
-                             topic: topic)
+            throw UsageError(
+                "--status must be completed, failed or canceled, not \(TerminalText.quoted(text))",
+                topic: topic)
         }
         return Command.End(requestID: requestID, status: status, error: values[.error])
     }
@@ -59,8 +62,9 @@ struct OptionValues {
         guard let text = values[.phase] else { return nil }
         guard let phase = TaskPhase(rawValue: text) else {
             let names = TaskPhase.allCases.map(\.rawValue)
-            throw UsageError("--phase must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), "
-                + "not \(TerminalText.quoted(text))", topic: topic)
+            throw UsageError(
+                "--phase must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? ""), "
+                    + "not \(TerminalText.quoted(text))", topic: topic)
         }
         return phase
     }
@@ -68,8 +72,9 @@ struct OptionValues {
     private func progress() throws(UsageError) -> Double? {
         guard let text = values[.progress] else { return nil }
         guard let value = Double(text), value.isFinite, value >= 0, value <= 1 else {
-            throw UsageError("--progress must be a number from 0 to 1, not \(TerminalText.quoted(text))",
-                             topic: topic)
+            throw UsageError(
+                "--progress must be a number from 0 to 1, not \(TerminalText.quoted(text))",
+                topic: topic)
         }
         return value == 0 ? 0 : value  // no "-0" on the wire
     }
@@ -78,8 +83,9 @@ struct OptionValues {
         guard let text = values[.status] else { return nil }
         guard let status = TaskUpdateStatus(rawValue: text) else {
             let hint = TaskEndStatus(rawValue: text) != nil ? " (end a task with 'aidenctl task end')" : ""
-            throw UsageError("--status must be needs_app or running, not \(TerminalText.quoted(text))\(hint)",
-                             topic: topic)
+            throw UsageError(
+                "--status must be needs_app or running, not \(TerminalText.quoted(text))\(hint)",
+                topic: topic)
         }
         return status
     }
@@ -87,10 +93,11 @@ struct OptionValues {
     private func expectedRevision() throws(UsageError) -> UInt64? {
         guard let text = values[.expectedRevision] else { return nil }
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let value = UInt64(text)
+            let value = UInt64(text)
         else {
-            throw UsageError("--expected-revision must be a non-negative integer, not \(TerminalText.quoted(text))",
-                             topic: topic)
+            throw UsageError(
+                "--expected-revision must be a non-negative integer, not \(TerminalText.quoted(text))",
+                topic: topic)
         }
         return value
     }

@@ -43,8 +43,9 @@ package enum OutputFormatter {
         guard !tasks.isEmpty else { return "no tasks\n" }
         var rows = [["ID", "STATUS", "PHASE", "PROGRESS", "TITLE"]]
         for task in tasks {
-            rows.append([task.requestID, task.status, task.phase, task.progress.map(percent), task.taskTitle]
-                .map { TerminalText.escaped($0 ?? "-") })
+            rows.append(
+                [task.requestID, task.status, task.phase, task.progress.map(percent), task.taskTitle]
+                    .map { TerminalText.escaped($0 ?? "-") })
         }
         var widths = [Int](repeating: 0, count: 4)
         for row in rows {

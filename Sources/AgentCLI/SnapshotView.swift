@@ -29,8 +29,10 @@ package struct SnapshotView: Decodable, Sendable, Equatable {
         case startedAt = "started_at", updatedAt = "updated_at", endedAt = "ended_at", revision
     }
 
-    package init(requestID: String? = nil, status: String? = nil, phase: String? = nil, taskTitle: String? = nil,
-                 progress: Double? = nil, revision: UInt64? = nil) {
+    package init(
+        requestID: String? = nil, status: String? = nil, phase: String? = nil, taskTitle: String? = nil,
+        progress: Double? = nil, revision: UInt64? = nil
+    ) {
         self.requestID = requestID
         self.status = status
         self.phase = phase

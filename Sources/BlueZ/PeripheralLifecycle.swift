@@ -211,7 +211,9 @@ package struct PeripheralLifecycle: Sendable {
     /// Opens (or extends) the pairing window for `requested`, at most `maximumPairingWindow`. Returns when it
     /// closes and what to do: make the adapter pairable (if it is set up now; otherwise the policy step does it
     /// when it runs) and the advertisement discoverable.
-    package mutating func openPairingWindow(for requested: Duration, at now: Duration) -> (
+    package mutating func openPairingWindow(
+        for requested: Duration, at now: Duration
+    ) -> (
         closesAt: Duration, actions: [Action]
     ) {
         let length = min(max(requested, .seconds(1)), settings.maximumPairingWindow)

@@ -1,7 +1,8 @@
+internal import CBluetooth
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CBluetooth
 
 /// A local Bluetooth controller as the kernel reports it (libbluetooth's `hci_devinfo`), for
 /// `aiden-board doctor`: is there an adapter at all, before asking bluetoothd about it.

@@ -6,8 +6,10 @@ import LiveActivity
 package struct AgentRouter: Sendable {
     package init() {}
 
-    package func handle(_ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date,
-                        using generator: inout some RandomNumberGenerator) -> RouteResult {
+    package func handle(
+        _ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date,
+        using generator: inout some RandomNumberGenerator
+    ) -> RouteResult {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         guard parts.first == "v1", !request.path.hasSuffix("/") else {
             return RouteResult(response: Responses.notFoundEndpoint(request))
@@ -16,7 +18,9 @@ package struct AgentRouter: Sendable {
         let method = request.method == "HEAD" ? "GET" : request.method
         switch (route.count, route.first) {
         case (1, "status"):
-            guard method == "GET" else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
+            guard method == "GET" else {
+                return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"]))
+            }
             return RouteResult(response: BoardStatusBody.status(facts: facts, state: state, request: request))
         case (1, "tasks"):
             switch method {
@@ -35,16 +39,21 @@ package struct AgentRouter: Sendable {
                 guard let snapshot = state.store.task(id: id) else {
                     return RouteResult(response: Responses.error(TaskStoreError.notFound(id: id).jsonError))
                 }
-                return RouteResult(response: Responses.json(200, state.liveActivityBody(snapshot),
-                                                            etag: state.storeETag, request: request))
+                return RouteResult(
+                    response: Responses.json(
+                        200, state.liveActivityBody(snapshot),
+                        etag: state.storeETag, request: request))
             case "PATCH":
                 return write(facts: facts) { () throws(RouteFailure) -> TaskChange in
-                    let patch = try RouteFailure.wrap { () throws(TaskValidationError) in try TaskPatch.decode(from: request.body) }
+                    let patch = try RouteFailure.wrap { () throws(TaskValidationError) in
+                        try TaskPatch.decode(from: request.body)
+                    }
                     return try RouteFailure.wrap { () throws(TaskStoreError) in
                         try state.store.update(id: id, patch: patch, now: now)
                     }
                 } respond: { change in
-                    Responses.json(200, state.liveActivityBody(change.snapshot), etag: state.storeETag, request: request)
+                    Responses.json(
+                        200, state.liveActivityBody(change.snapshot), etag: state.storeETag, request: request)
                 }
             default:
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET", "PATCH"]))
@@ -55,7 +64,9 @@ package struct AgentRouter: Sendable {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
             }
             return write(facts: facts) { () throws(RouteFailure) -> TaskChange in
-                let end = try RouteFailure.wrap { () throws(TaskValidationError) in try TaskEnd.decode(from: request.body) }
+                let end = try RouteFailure.wrap { () throws(TaskValidationError) in
+                    try TaskEnd.decode(from: request.body)
+                }
                 return try RouteFailure.wrap { () throws(TaskStoreError) in try state.store.end(id: id, end, now: now) }
             } respond: { change in
                 Responses.json(200, state.liveActivityBody(change.snapshot), etag: state.storeETag, request: request)
@@ -65,28 +76,38 @@ package struct AgentRouter: Sendable {
         }
     }
 
-    private func start(_ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date,
-                       using generator: inout some RandomNumberGenerator) -> RouteResult {
+    private func start(
+        _ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date,
+        using generator: inout some RandomNumberGenerator
+    ) -> RouteResult {
         let key = request.header("idempotency-key")
         return write(facts: facts) { () throws(RouteFailure) -> TaskChange in
-            let draft = try RouteFailure.wrap { () throws(TaskValidationError) in try TaskDraft.decode(from: request.body) }
+            let draft = try RouteFailure.wrap { () throws(TaskValidationError) in
+                try TaskDraft.decode(from: request.body)
+            }
             return try RouteFailure.wrap { () throws(TaskStoreError) in
                 try state.store.start(draft, idempotencyKey: key, now: now, using: &generator)
             }
         } respond: { change in
-            var response = Responses.json(201, state.liveActivityBody(change.snapshot), etag: state.storeETag,
-                                          request: request)
+            var response = Responses.json(
+                201, state.liveActivityBody(change.snapshot), etag: state.storeETag,
+                request: request)
             response.headers.append(("Location", "/v1/tasks/\(change.snapshot.requestID)"))
             return response
         }
     }
 
     /// Runs one store write and turns its outcome into an answer; refused while live activity is off.
-    private func write(facts: BoardFacts, _ body: () throws(RouteFailure) -> TaskChange,
-                       respond: (TaskChange) -> HTTPResponse) -> RouteResult {
+    private func write(
+        facts: BoardFacts, _ body: () throws(RouteFailure) -> TaskChange,
+        respond: (TaskChange) -> HTTPResponse
+    ) -> RouteResult {
         guard facts.liveActivityEnabled else {
-            return RouteResult(response: Responses.error(JSONError(
-                status: 503, code: "disabled", message: "live activity is disabled on this board ([live_activity] enabled = false)")))
+            return RouteResult(
+                response: Responses.error(
+                    JSONError(
+                        status: 503, code: "disabled",
+                        message: "live activity is disabled on this board ([live_activity] enabled = false)")))
         }
         do {
             let change = try body()
@@ -123,11 +144,12 @@ private enum RouteFailure: Error {
 extension TaskStoreError {
     /// The HTTP status and JSON error for a refused store operation.
     package var jsonError: JSONError {
-        let status = switch self {
-        case .notFound: 404
-        case .conflict, .capacityExceeded: 409
-        case .invalid: 400
-        }
+        let status =
+            switch self {
+            case .notFound: 404
+            case .conflict, .capacityExceeded: 409
+            case .invalid: 400
+            }
         return JSONError(status: status, code: code, message: description, field: field)
     }
 }

@@ -14,8 +14,10 @@ package struct BoardFacts: Sendable, Equatable {
     package var bluetooth: BluetoothFacts
     package var usb: USBLinkFacts
 
-    package init(version: String, instanceID: String = "", uptimeSeconds: Int, liveActivityEnabled: Bool,
-                 retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts) {
+    package init(
+        version: String, instanceID: String = "", uptimeSeconds: Int, liveActivityEnabled: Bool,
+        retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts
+    ) {
         self.version = version
         self.instanceID = instanceID
         self.uptimeSeconds = uptimeSeconds
@@ -40,8 +42,10 @@ package struct WakeFacts: Sendable, Equatable, Encodable {
     /// Wakes the transport refused (e.g. no subscriber, socket error).
     package var sendFailures: UInt64
 
-    package init(transport: String, lastSequence: UInt64? = nil, lastReason: String? = nil, lastAt: Date? = nil,
-                 sent: UInt64 = 0, coalescedChanges: UInt64 = 0, sendFailures: UInt64 = 0) {
+    package init(
+        transport: String, lastSequence: UInt64? = nil, lastReason: String? = nil, lastAt: Date? = nil,
+        sent: UInt64 = 0, coalescedChanges: UInt64 = 0, sendFailures: UInt64 = 0
+    ) {
         self.transport = transport
         self.lastSequence = lastSequence
         self.lastReason = lastReason
@@ -85,9 +89,11 @@ package struct BluetoothFacts: Sendable, Equatable {
     /// What stands between the board and a working Wake link, in words (nil: nothing known).
     package var problem: String?
 
-    package init(adapter: String, adapterPresent: Bool? = nil, powered: Bool? = nil, bluezRunning: Bool? = nil,
-                 gattRegistered: Bool = false, advertising: Bool = false, wakeSubscriber: Bool = false,
-                 address: String? = nil, pairingClosesInSeconds: Int? = nil, problem: String? = nil) {
+    package init(
+        adapter: String, adapterPresent: Bool? = nil, powered: Bool? = nil, bluezRunning: Bool? = nil,
+        gattRegistered: Bool = false, advertising: Bool = false, wakeSubscriber: Bool = false,
+        address: String? = nil, pairingClosesInSeconds: Int? = nil, problem: String? = nil
+    ) {
         self.adapter = adapter
         self.adapterPresent = adapterPresent
         self.powered = powered
@@ -120,4 +126,3 @@ package struct USBLinkFacts: Sendable, Equatable, Encodable {
 
     enum CodingKeys: String, CodingKey { case link, interface }
 }
-

@@ -15,10 +15,12 @@ enum BoardStatusBody {
             "instance_id": facts.instanceID,
             "uptime_seconds": facts.uptimeSeconds,
             "epoch": state.epoch,
-            "live_activity": LiveActivityFacts(enabled: facts.liveActivityEnabled,
-                                               retentionSeconds: Int(facts.retention.components.seconds)),
-            "tasks": TaskCounts(total: state.store.count, active: state.store.activeCount,
-                                storeRevision: state.store.revision),
+            "live_activity": LiveActivityFacts(
+                enabled: facts.liveActivityEnabled,
+                retentionSeconds: Int(facts.retention.components.seconds)),
+            "tasks": TaskCounts(
+                total: state.store.count, active: state.store.activeCount,
+                storeRevision: state.store.revision),
             "wake": facts.wake,
             "usb": facts.usb,
             "phone_app": OptionalBox(value: state.phoneAppState),

@@ -28,13 +28,16 @@ package struct HTTPRequest: Sendable, Equatable {
     /// The local address the request arrived on (for the Host check); nil on the Unix socket.
     package var localAddress: IPAddress?
 
-    package init(method: String, path: String, query: [(name: String, value: String)] = [],
-                 headers: [String: String] = [:], body: [UInt8] = [], peer: Peer = .unixSocket,
-                 localAddress: IPAddress? = nil) {
+    package init(
+        method: String, path: String, query: [(name: String, value: String)] = [],
+        headers: [String: String] = [:], body: [UInt8] = [], peer: Peer = .unixSocket,
+        localAddress: IPAddress? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
         self.peer = peer
         self.localAddress = localAddress

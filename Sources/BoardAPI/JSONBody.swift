@@ -9,12 +9,19 @@ package enum JSONBody {
 
         package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null }
-            else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-            else if let number = try? container.decode(Double.self) { self = .number(number) }
-            else if let text = try? container.decode(String.self) { self = .string(text) }
-            else if let list = try? container.decode([Value].self) { self = .array(list) }
-            else { self = .object(try container.decode([String: Value].self)) }
+            if container.decodeNil() {
+                self = .null
+            } else if let flag = try? container.decode(Bool.self) {
+                self = .bool(flag)
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else if let text = try? container.decode(String.self) {
+                self = .string(text)
+            } else if let list = try? container.decode([Value].self) {
+                self = .array(list)
+            } else {
+                self = .object(try container.decode([String: Value].self))
+            }
         }
     }
 

@@ -15,7 +15,8 @@ package struct JSONError: Sendable, Equatable, Error {
 
     /// Encoded by hand: tiny, allocation-light, and usable on paths that must not fail.
     package var body: [UInt8] {
-        var text = "{\"status\":\"error\",\"error\":{\"code\":\(JSONString.quote(code)),\"message\":\(JSONString.quote(message))"
+        var text =
+            "{\"status\":\"error\",\"error\":{\"code\":\(JSONString.quote(code)),\"message\":\(JSONString.quote(message))"
         if let field { text += ",\"field\":\(JSONString.quote(field))" }
         text += "}}"
         return Array(text.utf8)

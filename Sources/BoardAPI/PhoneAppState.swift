@@ -20,8 +20,10 @@ package struct PhoneAppState: Sendable, Equatable, Codable {
         case reportedAt = "reported_at"
     }
 
-    package init(state: State, returnEntry: String = "", returnEntryAvailable: Bool = false, phoneID: String = "",
-                 reportedAt: Date) {
+    package init(
+        state: State, returnEntry: String = "", returnEntryAvailable: Bool = false, phoneID: String = "",
+        reportedAt: Date
+    ) {
         self.state = state
         self.returnEntry = returnEntry
         self.returnEntryAvailable = returnEntryAvailable
@@ -36,36 +38,41 @@ package struct PhoneAppState: Sendable, Equatable, Codable {
             throw JSONError(status: 400, code: "invalid", message: "field \"state\" is required", field: "state")
         }
         guard case let .string(raw) = stateText, let state = State(rawValue: raw) else {
-            throw JSONError(status: 400, code: "invalid",
-                            message: "field \"state\": must be one of foreground, background, inactive",
-                            field: "state")
+            throw JSONError(
+                status: 400, code: "invalid",
+                message: "field \"state\": must be one of foreground, background, inactive",
+                field: "state")
         }
         var entry = ""
         switch object["return_entry"] {
         case nil, .null?: break
         case let .string(text)? where text.unicodeScalars.count <= 200: entry = text
         default:
-            throw JSONError(status: 400, code: "invalid",
-                            message: "field \"return_entry\": must be a string of at most 200 characters",
-                            field: "return_entry")
+            throw JSONError(
+                status: 400, code: "invalid",
+                message: "field \"return_entry\": must be a string of at most 200 characters",
+                field: "return_entry")
         }
         var available = false
         switch object["return_entry_available"] {
         case nil, .null?: break
         case let .bool(flag)?: available = flag
         default:
-            throw JSONError(status: 400, code: "invalid", message: "field \"return_entry_available\": must be a boolean",
-                            field: "return_entry_available")
+            throw JSONError(
+                status: 400, code: "invalid", message: "field \"return_entry_available\": must be a boolean",
+                field: "return_entry_available")
         }
         var phone = ""
         switch object["phone_id"] {
         case nil, .null?: break
         case let .string(text)? where QueryRules.isValidIdentifier(text) || text.isEmpty: phone = text
         default:
-            throw JSONError(status: 400, code: "invalid", message: "field \"phone_id\": \(QueryRules.identifierRule)",
-                            field: "phone_id")
+            throw JSONError(
+                status: 400, code: "invalid", message: "field \"phone_id\": \(QueryRules.identifierRule)",
+                field: "phone_id")
         }
-        return PhoneAppState(state: state, returnEntry: entry, returnEntryAvailable: available, phoneID: phone,
-                             reportedAt: now)
+        return PhoneAppState(
+            state: state, returnEntry: entry, returnEntryAvailable: available, phoneID: phone,
+            reportedAt: now)
     }
 }

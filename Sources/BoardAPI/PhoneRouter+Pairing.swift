@@ -12,17 +12,22 @@ extension PhoneRouter {
     func pairingStart(_ request: HTTPRequest, facts: BoardFacts, now: Date) -> RouteResult {
         let bluetooth = facts.bluetooth
         guard facts.wake.transport == "bluez" else {
-            return RouteResult(response: Responses.error(JSONError(
-                status: 409, code: "not_available",
-                message: "pairing needs the BLE Wake transport ([wake] transport = \"bluez\"); this board uses "
-                    + "\"\(facts.wake.transport)\"")))
+            return RouteResult(
+                response: Responses.error(
+                    JSONError(
+                        status: 409, code: "not_available",
+                        message: "pairing needs the BLE Wake transport ([wake] transport = \"bluez\"); this board uses "
+                            + "\"\(facts.wake.transport)\"")))
         }
         guard bluetooth.bluezRunning == true, bluetooth.adapterPresent == true else {
-            let why = bluetooth.bluezRunning != true
+            let why =
+                bluetooth.bluezRunning != true
                 ? "bluetoothd is not running on the system bus"
                 : "adapter \(bluetooth.adapter) is not present"
-            return RouteResult(response: Responses.error(JSONError(
-                status: 503, code: "unavailable", message: "cannot open a pairing window: \(why)")))
+            return RouteResult(
+                response: Responses.error(
+                    JSONError(
+                        status: 503, code: "unavailable", message: "cannot open a pairing window: \(why)")))
         }
         let seconds: Int
         do {
@@ -34,8 +39,9 @@ extension PhoneRouter {
         let body = JSONBody.ok([
             "pairing": PairingWindowBody(open: true, closesAt: Timestamp.format(closesAt), seconds: seconds)
         ])
-        let response = HTTPResponse(status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))],
-                                    body: body)
+        let response = HTTPResponse(
+            status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))],
+            body: body)
         return RouteResult(response: response, effect: .openPairingWindow(seconds: seconds))
     }
 
@@ -46,11 +52,12 @@ extension PhoneRouter {
         let object = try JSONBody.object(body)
         guard let value = object["seconds"] else { return defaultPairingSeconds }
         guard case let .number(number) = value, number == number.rounded(),
-              number >= 1, number <= Double(maximumPairingSeconds)
+            number >= 1, number <= Double(maximumPairingSeconds)
         else {
-            throw JSONError(status: 400, code: "invalid",
-                            message: "\"seconds\" must be a whole number from 1 to \(maximumPairingSeconds)",
-                            field: "seconds")
+            throw JSONError(
+                status: 400, code: "invalid",
+                message: "\"seconds\" must be a whole number from 1 to \(maximumPairingSeconds)",
+                field: "seconds")
         }
         return Int(number)
     }

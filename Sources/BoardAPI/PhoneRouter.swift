@@ -12,17 +12,22 @@ package struct PhoneRouter: Sendable {
 
     package func handle(_ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date) -> RouteResult {
         if case let .deny(denial) = policy.decide(request) {
-            return RouteResult(response: Responses.error(JSONError(status: 403, code: "forbidden",
-                                                                   message: denial.description)),
-                               denial: denial)
+            return RouteResult(
+                response: Responses.error(
+                    JSONError(
+                        status: 403, code: "forbidden",
+                        message: denial.description)),
+                denial: denial)
         }
         let isRead = request.method == "GET" || request.method == "HEAD"
         switch request.path {
         case "/api/live-activity/current", "/api/live-activity/status", "/api/live-activity/events":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
             guard facts.liveActivityEnabled else {
-                return RouteResult(response: Responses.error(JSONError(
-                    status: 503, code: "disabled", message: "live activity is disabled on this board")))
+                return RouteResult(
+                    response: Responses.error(
+                        JSONError(
+                            status: 503, code: "disabled", message: "live activity is disabled on this board")))
             }
             return RouteResult(response: liveActivity(request, state: &state, facts: facts, now: now))
         case "/api/bluetooth/status":
@@ -46,7 +51,9 @@ package struct PhoneRouter: Sendable {
         }
     }
 
-    private func liveActivity(_ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date)
+    private func liveActivity(
+        _ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date
+    )
         -> HTTPResponse
     {
         let etag = state.storeETag

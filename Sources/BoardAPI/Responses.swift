@@ -21,9 +21,11 @@ enum Responses {
     }
 
     static func methodNotAllowed(_ request: HTTPRequest, allowed: [String]) -> HTTPResponse {
-        var response = error(JSONError(status: 405, code: "method_not_allowed",
-                                       message: "\(request.method) is not allowed on \(request.path); use "
-                                           + allowed.joined(separator: " or ")))
+        var response = error(
+            JSONError(
+                status: 405, code: "method_not_allowed",
+                message: "\(request.method) is not allowed on \(request.path); use "
+                    + allowed.joined(separator: " or ")))
         response.headers.append(("Allow", allowed.joined(separator: ", ")))
         return response
     }

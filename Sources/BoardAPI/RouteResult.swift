@@ -10,8 +10,10 @@ package struct RouteResult: Sendable {
     /// Set when the request asks the shell to act on the world (e.g. open a Bluetooth pairing window).
     package var effect: RouteEffect?
 
-    package init(response: HTTPResponse, denial: AccessPolicy.Denial? = nil, change: TaskChange? = nil,
-                 effect: RouteEffect? = nil) {
+    package init(
+        response: HTTPResponse, denial: AccessPolicy.Denial? = nil, change: TaskChange? = nil,
+        effect: RouteEffect? = nil
+    ) {
         self.response = response
         self.denial = denial
         self.change = change

@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BlueZ
 import BluetoothHCI
 import DBus
 import Dispatch
 import FoundationEssentials
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `aiden-board doctor` for `[wake] transport = "bluez"`: the adapter in the kernel (libbluetooth), bluetoothd
 /// on the system bus (its object tree: adapter, power, GATT and advertising managers), and, when aiden-board
@@ -43,8 +44,10 @@ package enum BlueZDoctor {
     }
 
     /// Looks at everything (bounded: each bus call has a 2 s timeout) and judges.
-    package static func examine(adapter: String, agentSocket: String,
-                                busAddress: DBusConnection.Address = .system) -> BoardDoctor.Finding {
+    package static func examine(
+        adapter: String, agentSocket: String,
+        busAddress: DBusConnection.Address = .system
+    ) -> BoardDoctor.Finding {
         let hci = HCIAdapter.named(adapter)
         if case .failure(.noBluetoothInKernel) = hci {
             return evaluate(adapter: adapter, hci: hci, bus: nil, daemon: nil)
@@ -54,21 +57,26 @@ package enum BlueZDoctor {
     }
 
     /// The judgement, from what was seen (pure, tested with tables).
-    package static func evaluate(adapter: String, hci: Result<HCIAdapter, HCIAdapterError>, bus: BusView?,
-                                 daemon: DaemonView?) -> BoardDoctor.Finding {
+    package static func evaluate(
+        adapter: String, hci: Result<HCIAdapter, HCIAdapterError>, bus: BusView?,
+        daemon: DaemonView?
+    ) -> BoardDoctor.Finding {
         var seen: [String] = []
         switch hci {
         case let .success(info):
-            seen.append("adapter \(adapter) present (\(info.address.map { "\($0)" } ?? "no address"), "
-                + "\(info.isUp ? "up" : "down"))")
+            seen.append(
+                "adapter \(adapter) present (\(info.address.map { "\($0)" } ?? "no address"), "
+                    + "\(info.isUp ? "up" : "down"))")
         case .failure(.noBluetoothInKernel):
-            return problem("wake transport bluez: no Bluetooth in this kernel",
-                           fix: "boot a kernel with Bluetooth (modules bluetooth and the controller's driver), "
-                               + "or set [wake] transport = \"loopback\"")
+            return problem(
+                "wake transport bluez: no Bluetooth in this kernel",
+                fix: "boot a kernel with Bluetooth (modules bluetooth and the controller's driver), "
+                    + "or set [wake] transport = \"loopback\"")
         case let .failure(.notFound(name)):
-            return problem("wake transport bluez: the kernel has Bluetooth but no adapter \(name)",
-                           fix: "check 'btmgmt info' and the controller's driver or firmware; set [wake] adapter "
-                               + "to an adapter that exists")
+            return problem(
+                "wake transport bluez: the kernel has Bluetooth but no adapter \(name)",
+                fix: "check 'btmgmt info' and the controller's driver or firmware; set [wake] adapter "
+                    + "to an adapter that exists")
         case let .failure(error):
             seen.append("adapter facts unavailable (\(error))")
         }
@@ -76,39 +84,50 @@ package enum BlueZDoctor {
         case nil:
             break
         case let .unreachable(why):
-            return problem(seen + ["the D-Bus system bus is not reachable (\(why))"],
-                           fix: "start the system bus (systemctl start dbus)")
+            return problem(
+                seen + ["the D-Bus system bus is not reachable (\(why))"],
+                fix: "start the system bus (systemctl start dbus)")
         case .bluezNotRunning:
-            return problem(seen + ["bluetoothd is not running (org.bluez has no owner on the system bus)"],
-                           fix: "systemctl enable --now bluetooth")
+            return problem(
+                seen + ["bluetoothd is not running (org.bluez has no owner on the system bus)"],
+                fix: "systemctl enable --now bluetooth")
         case let .adapter(state):
             guard state.isPresent else {
-                return problem(seen + ["bluetoothd runs but does not list \(adapter)"],
-                               fix: "see 'journalctl -u bluetooth' and 'btmgmt info'; set [wake] adapter")
+                return problem(
+                    seen + ["bluetoothd runs but does not list \(adapter)"],
+                    fix: "see 'journalctl -u bluetooth' and 'btmgmt info'; set [wake] adapter")
             }
             let missing = BlueZNames.peripheralAdapterInterfaces.subtracting(state.interfaces).sorted()
             guard missing.isEmpty else {
-                return problem(seen + ["bluetoothd offers no \(missing.joined(separator: ", ")) on \(adapter)"],
-                               fix: "use a Bluetooth LE controller and bluetoothd 5.50 or later; "
-                                   + "see 'journalctl -u bluetooth'")
+                return problem(
+                    seen + ["bluetoothd offers no \(missing.joined(separator: ", ")) on \(adapter)"],
+                    fix: "use a Bluetooth LE controller and bluetoothd 5.50 or later; "
+                        + "see 'journalctl -u bluetooth'")
             }
             guard state.powered else {
-                return problem(seen + ["bluetoothd runs, \(adapter) is powered off"],
-                               fix: "bluetoothctl power on (and AutoEnable=true in /etc/bluetooth/main.conf)")
+                return problem(
+                    seen + ["bluetoothd runs, \(adapter) is powered off"],
+                    fix: "bluetoothctl power on (and AutoEnable=true in /etc/bluetooth/main.conf)")
             }
             seen.append("bluetoothd runs, \(adapter) powered with GATT and LE advertising")
         }
         guard let daemon else {
-            return BoardDoctor.Finding(severity: .info, message: "wake transport bluez: "
-                + (seen + ["aiden-board is not running (registration not checked)"]).joined(separator: "; "))
+            return BoardDoctor.Finding(
+                severity: .info,
+                message: "wake transport bluez: "
+                    + (seen + ["aiden-board is not running (registration not checked)"]).joined(separator: "; "))
         }
         guard daemon.gattRegistered == true, daemon.advertising == true else {
-            return problem(seen + ["aiden-board runs but is not registered with bluetoothd"
-                                   + (daemon.problem.map { ": \($0)" } ?? "")],
-                           fix: "see 'journalctl -u aiden-board' and 'journalctl -u bluetooth'")
+            return problem(
+                seen + [
+                    "aiden-board runs but is not registered with bluetoothd"
+                        + (daemon.problem.map { ": \($0)" } ?? "")
+                ],
+                fix: "see 'journalctl -u aiden-board' and 'journalctl -u bluetooth'")
         }
-        seen.append("Wake service registered and advertised, phone subscribed: "
-            + (daemon.wakeSubscriber == true ? "yes" : "no"))
+        seen.append(
+            "Wake service registered and advertised, phone subscribed: "
+                + (daemon.wakeSubscriber == true ? "yes" : "no"))
         return BoardDoctor.Finding(severity: .ok, message: "wake transport bluez: " + seen.joined(separator: "; "))
     }
 

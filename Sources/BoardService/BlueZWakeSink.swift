@@ -17,8 +17,10 @@ package final class BlueZWakeSink: WakeSink {
         package var address: DBusConnection.Address
         package var reconnect: Backoff
 
-        package init(adapter: String, characteristicFlags: [String], address: DBusConnection.Address = .system,
-                     reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30))) {
+        package init(
+            adapter: String, characteristicFlags: [String], address: DBusConnection.Address = .system,
+            reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30))
+        ) {
             self.adapter = adapter
             self.characteristicFlags = characteristicFlags
             self.address = address

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BoardAPI
 import Configuration
 import Dispatch
@@ -9,6 +6,10 @@ import HTTPServer
 import NetworkAddress
 import Platform
 import WakeProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Starts aiden-board: configuration, state, Wake transport, listeners, then systemd readiness,
 /// the watchdog and a graceful SIGTERM. Returns an exit status only when it could not start.
@@ -24,15 +25,16 @@ package enum BoardDaemon {
         let configuration: BoardConfiguration
         do {
             configuration = try BoardConfiguration.load(path: configPath)
-        } catch where error.kind == .fileNotFound && !explicitConfig {
+        } catch  where error.kind == .fileNotFound && !explicitConfig {
             bootstrap.notice("no \(configPath); using the built-in defaults")
             configuration = .defaults
         } catch {
             bootstrap.error("\(error)")
             return configurationExitCode
         }
-        let logger = Logger(component: "aiden-board",
-                            minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info)
+        let logger = Logger(
+            component: "aiden-board",
+            minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info)
         do {
             let running = try start(configuration, logger: logger)
             // The watchdog timer lives until the process exits.
@@ -60,9 +62,11 @@ package enum BoardDaemon {
 
     /// Opens state, transport and listeners, answers READY=1; no thread of its own is started
     /// beyond libmicrohttpd's and the timer queue. Used by `run` and by tests.
-    package static func start(_ configuration: BoardConfiguration, logger: Logger,
-                              clock: any BoardClock = SystemBoardClock(),
-                              timers: any TimerScheduler = DispatchTimerScheduler()) throws(BoardStartError) -> Running {
+    package static func start(
+        _ configuration: BoardConfiguration, logger: Logger,
+        clock: any BoardClock = SystemBoardClock(),
+        timers: any TimerScheduler = DispatchTimerScheduler()
+    ) throws(BoardStartError) -> Running {
         signal(SIGPIPE, SIG_IGN)
         let directory = BoardStateDirectory(path: configuration.state.directory)
         var random = SystemRandomNumberGenerator()
@@ -73,8 +77,9 @@ package enum BoardDaemon {
             throw .state(error)
         }
         for note in loaded.notes { logger.error(note) }
-        logger.info("state \(directory.path): epoch \(loaded.wake.epoch)\(loaded.isNewEpoch ? " (new)" : ""), "
-            + "\(loaded.store.count) tasks, sequence mark \(loaded.wake.sequenceHighWater)")
+        logger.info(
+            "state \(directory.path): epoch \(loaded.wake.epoch)\(loaded.isNewEpoch ? " (new)" : ""), "
+                + "\(loaded.store.count) tasks, sequence mark \(loaded.wake.sequenceHighWater)")
 
         let sink = try makeSink(configuration, loaded: loaded, logger: logger)
         let listen = configuration.http.listen
@@ -84,8 +89,9 @@ package enum BoardDaemon {
                 retention: .seconds(configuration.liveActivity.retentionSeconds),
                 coalesceWindow: .milliseconds(configuration.wake.coalesceMilliseconds)),
             loaded: loaded, directory: directory,
-            policy: AccessPolicy(allowedSubnets: configuration.http.allowedSubnets,
-                                 listenAddresses: listen.map(\.address)),
+            policy: AccessPolicy(
+                allowedSubnets: configuration.http.allowedSubnets,
+                listenAddresses: listen.map(\.address)),
             sink: sink, clock: clock, timers: timers, logger: logger.child("engine"),
             usbFacts: {
                 let link = LocalInterfaces.current().usbLink(listen: listen)
@@ -112,27 +118,31 @@ package enum BoardDaemon {
         let phoneServer: HTTPServer
         let agentServer: HTTPServer
         do {
-            phoneServer = try HTTPServer(sockets: ecmSockets, limits: HTTPServerLimits(),
-                                         handler: { engine.handlePhone($0) })
+            phoneServer = try HTTPServer(
+                sockets: ecmSockets, limits: HTTPServerLimits(),
+                handler: { engine.handlePhone($0) })
         } catch {
             close(agentSocket.descriptor)
             throw .server(error)
         }
         do {
-            agentServer = try HTTPServer(sockets: [agentSocket],
-                                         limits: HTTPServerLimits(connectionLimit: 32, idleTimeoutSeconds: 30),
-                                         handler: { engine.handleAgent($0) })
+            agentServer = try HTTPServer(
+                sockets: [agentSocket],
+                limits: HTTPServerLimits(connectionLimit: 32, idleTimeoutSeconds: 30),
+                handler: { engine.handleAgent($0) })
         } catch {
             phoneServer.stop()
             throw .server(error)
         }
         engine.start()
         let where_ = phoneServer.listeners.map { "\($0)" }.joined(separator: ", ")
-        logger.notice("serving \(where_); agent API on \(configuration.agent.socket); "
-            + "wake via \(sink.transportName), epoch \(engine.epoch)")
+        logger.notice(
+            "serving \(where_); agent API on \(configuration.agent.socket); "
+                + "wake via \(sink.transportName), epoch \(engine.epoch)")
         Systemd.notify("READY=1\nSTATUS=serving \(where_)")
-        return Running(engine: engine, phoneServer: phoneServer, agentServer: agentServer,
-                       agentSocketPath: configuration.agent.socket)
+        return Running(
+            engine: engine, phoneServer: phoneServer, agentServer: agentServer,
+            agentSocketPath: configuration.agent.socket)
     }
 
     /// Stops serving, writes what is pending, and removes the agent socket.
@@ -144,23 +154,28 @@ package enum BoardDaemon {
         unlink(running.agentSocketPath)
     }
 
-    private static func makeSink(_ configuration: BoardConfiguration, loaded: BoardStateDirectory.Loaded,
-                                 logger: Logger) throws(BoardStartError) -> any WakeSink {
+    private static func makeSink(
+        _ configuration: BoardConfiguration, loaded: BoardStateDirectory.Loaded,
+        logger: Logger
+    ) throws(BoardStartError) -> any WakeSink {
         switch configuration.wake.transport {
         case .loopback:
             do {
-                return try LoopbackWakeSink(target: configuration.wake.loopbackTarget, adapter: configuration.wake.adapter)
+                return try LoopbackWakeSink(
+                    target: configuration.wake.loopbackTarget, adapter: configuration.wake.adapter)
             } catch {
                 throw .transport("loopback wake socket: \(error)")
             }
         case .bluez:
             // Before the first Wake, ReadValue answers a system envelope with the persisted sequence mark.
-            let initial = WakeEnvelope(reason: .system, epoch: loaded.wake.epoch,
-                                       sequence: loaded.wake.sequenceHighWater)
+            let initial = WakeEnvelope(
+                reason: .system, epoch: loaded.wake.epoch,
+                sequence: loaded.wake.sequenceHighWater)
             do {
                 return try BlueZWakeSink(
-                    settings: BlueZWakeSink.Settings(adapter: configuration.wake.adapter,
-                                                     characteristicFlags: configuration.wake.characteristicFlags),
+                    settings: BlueZWakeSink.Settings(
+                        adapter: configuration.wake.adapter,
+                        characteristicFlags: configuration.wake.characteristicFlags),
                     initialValue: initial, logger: logger.child("bluez"))
             } catch {
                 throw .transport("[wake] \(error)")

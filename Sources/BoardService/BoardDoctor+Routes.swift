@@ -1,8 +1,9 @@
+import Configuration
+import NetworkAddress
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Configuration
-import NetworkAddress
 
 /// Subnet collisions: another route to addresses inside the ECM subnet (Android USB tethering
 /// uses 192.168.42.0/24 too, and so do some home networks) sends the phone link's traffic
@@ -33,19 +34,23 @@ extension BoardDoctor {
         text.split(separator: "\n").compactMap { line -> KernelRoute? in
             let fields = line.split(whereSeparator: { $0 == "\t" || $0 == " " })
             guard fields.count >= 8, let destination = address(fields[1]), let gateway = address(fields[2]),
-                  let flags = UInt32(fields[3], radix: 16), let mask = address(fields[7]),
-                  case let .v4(maskBits) = mask, maskBits.trailingZeroBitCount + maskBits.nonzeroBitCount == 32,
-                  let subnet = try? Subnet("\(destination)/\(maskBits.nonzeroBitCount)") else { return nil }
-            return KernelRoute(interface: String(fields[0]), destination: subnet,
-                               gateway: gateway == IPAddress(v4: 0, 0, 0, 0) ? nil : gateway, isUp: flags & 0x1 != 0)
+                let flags = UInt32(fields[3], radix: 16), let mask = address(fields[7]),
+                case let .v4(maskBits) = mask, maskBits.trailingZeroBitCount + maskBits.nonzeroBitCount == 32,
+                let subnet = try? Subnet("\(destination)/\(maskBits.nonzeroBitCount)")
+            else { return nil }
+            return KernelRoute(
+                interface: String(fields[0]), destination: subnet,
+                gateway: gateway == IPAddress(v4: 0, 0, 0, 0) ? nil : gateway, isUp: flags & 0x1 != 0)
         }
     }
 
     /// Findings for routes that overlap `subnet` without going through the ECM interface. A route
     /// as specific as the subnet or more is a problem (the kernel may prefer it, by metric); a
     /// broader one (not the default route) only matters while the ECM link is down.
-    package static func routeCollisions(subnet: Subnet, ecmInterfaces: Set<String>,
-                                        routes: [KernelRoute]) -> [Finding] {
+    package static func routeCollisions(
+        subnet: Subnet, ecmInterfaces: Set<String>,
+        routes: [KernelRoute]
+    ) -> [Finding] {
         let colliding = routes.filter { route in
             route.isUp && route.destination.prefixLength > 0 && !ecmInterfaces.contains(route.interface)
                 && (route.destination.contains(subnet.network) || subnet.contains(route.destination.network))
@@ -63,16 +68,19 @@ extension BoardDoctor {
                     fix: "turn off USB tethering or the other network on \(route.interface), or move the ECM link to "
                         + "another subnet ([http] listen and allowed_subnets, and both .network files)")
             }
-            return Finding(severity: .info,
-                           message: "route \(route.destination) \(via) covers the ECM subnet \(subnet): while the ECM "
-                               + "link is down, its traffic goes to \(route.interface)")
+            return Finding(
+                severity: .info,
+                message: "route \(route.destination) \(via) covers the ECM subnet \(subnet): while the ECM "
+                    + "link is down, its traffic goes to \(route.interface)")
         }
     }
 
     /// The ECM subnet(s) the configuration serves and the interfaces that carry them, then the
     /// collisions among `routeTable` (the text of /proc/net/route; nil when it could not be read).
-    static func routeCollisions(_ configuration: BoardConfiguration, interfaces: LocalInterfaces,
-                                routeTable: String?) -> [Finding] {
+    static func routeCollisions(
+        _ configuration: BoardConfiguration, interfaces: LocalInterfaces,
+        routeTable: String?
+    ) -> [Finding] {
         let addresses = configuration.http.listen.map(\.address.unmapped)
             .filter { !$0.isLoopback && !$0.isUnspecified && !$0.isIPv6 }
         guard !addresses.isEmpty else { return [] }
@@ -83,7 +91,8 @@ extension BoardDoctor {
         var subnets: [Subnet] = []
         var ecmInterfaces: Set<String> = ["aiden0"]
         for address in addresses {
-            let subnet = configuration.http.allowedSubnets.first { $0.contains(address) }
+            let subnet =
+                configuration.http.allowedSubnets.first { $0.contains(address) }
                 ?? BoardConfiguration.ecmSubnet
             if !subnets.contains(subnet) { subnets.append(subnet) }
             if let entry = interfaces.interface(holding: address) { ecmInterfaces.insert(entry.name) }

@@ -56,9 +56,11 @@ package final class BoardEngine: Sendable {
     private let usbFacts: @Sendable () -> USBLinkFacts
     private let instanceID: String
 
-    package init(settings: Settings, loaded: BoardStateDirectory.Loaded, directory: BoardStateDirectory,
-                 policy: AccessPolicy, sink: any WakeSink, clock: any BoardClock, timers: any TimerScheduler,
-                 logger: Logger, usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") }) {
+    package init(
+        settings: Settings, loaded: BoardStateDirectory.Loaded, directory: BoardStateDirectory,
+        policy: AccessPolicy, sink: any WakeSink, clock: any BoardClock, timers: any TimerScheduler,
+        logger: Logger, usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") }
+    ) {
         self.settings = settings
         self.phoneRouter = PhoneRouter(policy: policy)
         self.directory = directory
@@ -69,13 +71,15 @@ package final class BoardEngine: Sendable {
         self.usbFacts = usbFacts
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
-        inner = Mutex(Inner(
-            board: BoardState(store: loaded.store, epoch: loaded.wake.epoch),
-            wakeState: loaded.wake,
-            coalescer: WakeCoalescer(window: settings.coalesceWindow),
-            reservation: SequenceReservation(persistedHighWater: loaded.wake.sequenceHighWater,
-                                             blockSize: settings.sequenceBlockSize),
-            wakeFacts: WakeFacts(transport: sink.transportName)))
+        inner = Mutex(
+            Inner(
+                board: BoardState(store: loaded.store, epoch: loaded.wake.epoch),
+                wakeState: loaded.wake,
+                coalescer: WakeCoalescer(window: settings.coalesceWindow),
+                reservation: SequenceReservation(
+                    persistedHighWater: loaded.wake.sequenceHighWater,
+                    blockSize: settings.sequenceBlockSize),
+                wakeFacts: WakeFacts(transport: sink.transportName)))
     }
 
     /// Announces the (re)started board with one `system` Wake and arms the retention timer.
@@ -93,8 +97,9 @@ package final class BoardEngine: Sendable {
         let usb = Self.needsUSBFacts(request.path) ? usbFacts() : nil
         return inner.withLock { inner in
             pruneExpired(&inner)
-            let result = phoneRouter.handle(request, state: &inner.board, facts: facts(inner, usb: usb),
-                                            now: clock.wallNow())
+            let result = phoneRouter.handle(
+                request, state: &inner.board, facts: facts(inner, usb: usb),
+                now: clock.wallNow())
             if let denial = result.denial { logDenial(denial, request: request, &inner) }
             if let effect = result.effect, let refusal = perform(effect) { return refusal }
             return result.response
@@ -107,8 +112,9 @@ package final class BoardEngine: Sendable {
         return inner.withLock { inner in
             pruneExpired(&inner)
             let before = inner.board.store
-            let result = agentRouter.handle(request, state: &inner.board, facts: facts(inner, usb: usb),
-                                            now: clock.wallNow(), using: &inner.random)
+            let result = agentRouter.handle(
+                request, state: &inner.board, facts: facts(inner, usb: usb),
+                now: clock.wallNow(), using: &inner.random)
             guard let change = result.change else { return result.response }
             if change.durability == .immediate {
                 do {
@@ -119,9 +125,11 @@ package final class BoardEngine: Sendable {
                     inner.board.store = before
                     inner.board.invalidateCaches()
                     logger.error("could not save \(request.method) \(request.path): \(error)")
-                    return JSONError(status: 503, code: "storage_failed",
-                                     message: "the board could not save this change (\(error)); nothing was changed")
-                        .response
+                    return JSONError(
+                        status: 503, code: "storage_failed",
+                        message: "the board could not save this change (\(error)); nothing was changed"
+                    )
+                    .response
                 }
             } else {
                 scheduleLazyWrite(&inner)
@@ -174,8 +182,10 @@ package final class BoardEngine: Sendable {
     /// the last persisted sequence (what the BLE characteristic's ReadValue answers, CONTRACT.md §2).
     package var readValue: WakeEnvelope {
         inner.withLock { inner in
-            inner.lastEnvelope ?? WakeEnvelope(reason: .system, epoch: inner.wakeState.epoch,
-                                               sequence: inner.reservation.lastIssued)
+            inner.lastEnvelope
+                ?? WakeEnvelope(
+                    reason: .system, epoch: inner.wakeState.epoch,
+                    sequence: inner.reservation.lastIssued)
         }
     }
 
@@ -307,10 +317,12 @@ package final class BoardEngine: Sendable {
     // MARK: Facts and logs
 
     private func facts(_ inner: Inner, usb: USBLinkFacts?) -> BoardFacts {
-        BoardFacts(version: settings.version, instanceID: instanceID, uptimeSeconds: Int(clock.monotonicNow().components.seconds),
-                   liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
-                   wake: inner.wakeFacts, bluetooth: sink.bluetoothFacts(),
-                   usb: usb ?? USBLinkFacts(link: "unknown"))
+        BoardFacts(
+            version: settings.version, instanceID: instanceID,
+            uptimeSeconds: Int(clock.monotonicNow().components.seconds),
+            liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
+            wake: inner.wakeFacts, bluetooth: sink.bluetoothFacts(),
+            usb: usb ?? USBLinkFacts(link: "unknown"))
     }
 
     private static func needsUSBFacts(_ path: String) -> Bool { path == "/status" || path == "/v1/status" }

@@ -53,7 +53,8 @@ package struct BoardStateDirectory: Sendable {
                 throw BoardStateError(path: wakeFile.path, message: "cannot write the new epoch: \(error)")
             }
         }
-        var store = try read(tasksFile, as: TaskStore.self, now: now, notes: &notes)
+        var store =
+            try read(tasksFile, as: TaskStore.self, now: now, notes: &notes)
             ?? TaskStore(generation: Self.generation(epoch: wake.epoch, using: &generator))
         if isNewEpoch && store.count + store.transitions.events.count > 0 {
             // Tasks survived but the sequence space was reset: the ring starts a new generation so
@@ -86,7 +87,9 @@ package struct BoardStateDirectory: Sendable {
         return "\(epoch)-\(String(repeating: "0", count: 8 - suffix.count))\(suffix)"
     }
 
-    private func read<T: Decodable>(_ file: AtomicFile, as type: T.Type, now: Date, notes: inout [String])
+    private func read<T: Decodable>(
+        _ file: AtomicFile, as type: T.Type, now: Date, notes: inout [String]
+    )
         throws(BoardStateError) -> T?
     {
         let bytes: [UInt8]
@@ -129,7 +132,7 @@ package struct BoardStateDirectory: Sendable {
         guard let decoding = error as? DecodingError else { return "\(error)" }
         switch decoding {
         case let .dataCorrupted(context), let .keyNotFound(_, context), let .typeMismatch(_, context),
-             let .valueNotFound(_, context):
+            let .valueNotFound(_, context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
         @unknown default:

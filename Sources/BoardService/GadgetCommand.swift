@@ -11,9 +11,11 @@ package enum GadgetCommand {
         package var message: String
     }
 
-    package static func run(up: Bool, configPath: String, explicitConfig: Bool, configfs: String?, udc: String?,
-                            tree: any GadgetFileTree = POSIXGadgetTree(),
-                            paths: GadgetPaths = GadgetPaths()) -> Outcome {
+    package static func run(
+        up: Bool, configPath: String, explicitConfig: Bool, configfs: String?, udc: String?,
+        tree: any GadgetFileTree = POSIXGadgetTree(),
+        paths: GadgetPaths = GadgetPaths()
+    ) -> Outcome {
         var paths = paths
         if let configfs { paths.configfs = configfs }
         let controller = GadgetController(tree: tree, paths: paths)
@@ -23,13 +25,14 @@ package enum GadgetCommand {
             let gadget: BoardConfiguration.Gadget
             do {
                 gadget = try BoardConfiguration.load(path: configPath).gadget
-            } catch where error.kind == .fileNotFound && !explicitConfig {
+            } catch  where error.kind == .fileNotFound && !explicitConfig {
                 gadget = BoardConfiguration.defaults.gadget
             } catch {
                 return Outcome(exitCode: 1, message: prefix + "\(error)")
             }
-            let report = try controller.up(vendorID: gadget.vendorID, productID: gadget.productID,
-                                           udc: udc ?? gadget.udc)
+            let report = try controller.up(
+                vendorID: gadget.vendorID, productID: gadget.productID,
+                udc: udc ?? gadget.udc)
             return Outcome(exitCode: 0, message: prefix + "\(report)")
         } catch {
             return Outcome(exitCode: error.exitCode, message: prefix + "\(error)")

@@ -1,8 +1,9 @@
+import NetworkAddress
+import Platform
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import NetworkAddress
-import Platform
 
 /// The host's interface addresses (getifaddrs): whether the ECM address is really here, on which
 /// interface, and whether that interface is up. Read-only; never opens a socket.
@@ -31,15 +32,18 @@ package struct LocalInterfaces: Sendable {
         while let item = cursor {
             defer { cursor = item.pointee.ifa_next }
             guard let address = item.pointee.ifa_addr,
-                  let endpoint = SockaddrStorage.endpoint(from: address) else { continue }
+                let endpoint = SockaddrStorage.endpoint(from: address)
+            else { continue }
             var prefix = 0
             if let mask = item.pointee.ifa_netmask, let maskEndpoint = SockaddrStorage.endpoint(from: mask) {
                 prefix = maskEndpoint.address.bytes.reduce(0) { $0 + $1.nonzeroBitCount }
             }
             let flags = item.pointee.ifa_flags
-            entries.append(Entry(name: String(cString: item.pointee.ifa_name), address: endpoint.address,
-                                 prefixLength: prefix, isUp: flags & UInt32(IFF_UP) != 0,
-                                 isRunning: flags & UInt32(IFF_RUNNING) != 0))
+            entries.append(
+                Entry(
+                    name: String(cString: item.pointee.ifa_name), address: endpoint.address,
+                    prefixLength: prefix, isUp: flags & UInt32(IFF_UP) != 0,
+                    isRunning: flags & UInt32(IFF_RUNNING) != 0))
         }
         return LocalInterfaces(entries: entries)
     }

@@ -15,7 +15,8 @@ package struct DispatchTimerScheduler: TimerScheduler {
     }
 
     package func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        let nanoseconds = max(0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        let nanoseconds = max(
+            0, delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: work)
     }
 }

@@ -112,16 +112,19 @@ extension ConfigurationField {
 
     /// Keys written before the first `[table]` header belong to no table.
     func topLevelKey(tables: [String]) -> ConfigurationError {
-        error(.unknownKey, "unknown key at the top level; keys belong under a table "
-              + "(\(tables.map { "[\($0)]" }.joined(separator: ", ")))")
+        error(
+            .unknownKey,
+            "unknown key at the top level; keys belong under a table "
+                + "(\(tables.map { "[\($0)]" }.joined(separator: ", ")))")
     }
 }
 
 /// Rejects a `[table]` the configuration does not know, even when it is empty.
 func checkTableName(_ table: TOMLDocument.Table, file: String, known: [String]) throws(ConfigurationError) {
     guard !table.name.isEmpty, !known.contains(table.name) else { return }
-    throw ConfigurationError(kind: .unknownKey, file: file, line: table.line, key: table.name,
-                             message: "unknown table [\(table.name)] (known: \(known.joined(separator: ", ")))")
+    throw ConfigurationError(
+        kind: .unknownKey, file: file, line: table.line, key: table.name,
+        message: "unknown table [\(table.name)] (known: \(known.joined(separator: ", ")))")
 }
 
 extension Unicode.Scalar {

@@ -69,7 +69,8 @@ package struct BoardURL: Hashable, Sendable, CustomStringConvertible {
         }
         if let portText {
             guard (1...5).contains(portText.count), portText.unicodeScalars.allSatisfy(\.isASCIIDigit),
-                  let port = UInt16(portText), port != 0 else {
+                let port = UInt16(portText), port != 0
+            else {
                 throw ParseError(reason: "port must be a number 1...65535")
             }
             self.port = port

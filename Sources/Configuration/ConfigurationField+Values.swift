@@ -56,7 +56,8 @@ extension ConfigurationField {
         let text = try string()
         let digits = text.dropFirst(3)
         guard text.hasPrefix("hci"), (1...5).contains(digits.count), digits.unicodeScalars.allSatisfy(\.isASCIIDigit),
-              digits.count == 1 || digits.first != "0" else {
+            digits.count == 1 || digits.first != "0"
+        else {
             throw invalid("\"\(text)\" is not an adapter name like \"hci0\"")
         }
         return text
@@ -67,7 +68,7 @@ extension ConfigurationField {
         let text = try string(example: "0x1d6b")
         let digits = text.dropFirst(2)
         guard text.hasPrefix("0x"), (1...4).contains(digits.count),
-              digits.unicodeScalars.allSatisfy({ $0.hexDigitValue != nil }), let value = UInt16(digits, radix: 16)
+            digits.unicodeScalars.allSatisfy({ $0.hexDigitValue != nil }), let value = UInt16(digits, radix: 16)
         else {
             throw invalid("\"\(text)\" is not a USB id: expected \"0x\" and 1-4 hex digits, e.g. \"0x1d6b\"")
         }
@@ -100,8 +101,11 @@ extension ConfigurationField {
         return words
     }
 
-    private static func endpoint(_ text: String, line: Int, field: ConfigurationField)
-        throws(ConfigurationError) -> SocketEndpoint {
+    private static func endpoint(
+        _ text: String, line: Int, field: ConfigurationField
+    )
+        throws(ConfigurationError) -> SocketEndpoint
+    {
         do throws(AddressParseError) {
             return try SocketEndpoint(text)
         } catch {

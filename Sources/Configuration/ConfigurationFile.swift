@@ -13,12 +13,14 @@ enum ConfigurationFile {
         } catch let error as CocoaError where error.code == .fileReadNoPermission {
             throw ConfigurationError(kind: .unreadable, file: path, line: nil, key: nil, message: "permission denied")
         } catch {
-            throw ConfigurationError(kind: .unreadable, file: path, line: nil, key: nil,
-                                     message: "cannot read the file (\(error))")
+            throw ConfigurationError(
+                kind: .unreadable, file: path, line: nil, key: nil,
+                message: "cannot read the file (\(error))")
         }
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw ConfigurationError(kind: .unreadable, file: path, line: nil, key: nil,
-                                     message: "the file is not valid UTF-8")
+            throw ConfigurationError(
+                kind: .unreadable, file: path, line: nil, key: nil,
+                message: "the file is not valid UTF-8")
         }
         return text
     }

@@ -28,8 +28,9 @@ extension PhoneConfiguration {
     package func applyingEnvironment(_ environment: [String: String]) throws(ConfigurationError) -> PhoneConfiguration {
         guard let value = environment[Self.phoneIDVariable], !value.isEmpty else { return self }
         if let problem = Self.phoneIDProblem(value) {
-            throw ConfigurationError(kind: .invalidValue, file: "environment", line: nil, key: Self.phoneIDVariable,
-                                     message: problem)
+            throw ConfigurationError(
+                kind: .invalidValue, file: "environment", line: nil, key: Self.phoneIDVariable,
+                message: problem)
         }
         var copy = self
         copy.phone.id = value
@@ -111,7 +112,7 @@ extension ConfigurationField {
         guard !text.isEmpty else { return nil }
         let groups = text.split(separator: ":", omittingEmptySubsequences: false)
         guard groups.count == 6,
-              groups.allSatisfy({ $0.count == 2 && $0.unicodeScalars.allSatisfy { $0.hexDigitValue != nil } })
+            groups.allSatisfy({ $0.count == 2 && $0.unicodeScalars.allSatisfy { $0.hexDigitValue != nil } })
         else {
             throw invalid("\"\(text)\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\"")
         }

@@ -15,8 +15,9 @@ extension TOMLParser {
             return .string(try parseLiteralString(key: key))
         case "[":
             if let arrayLine {
-                throw syntaxError("nested arrays are not supported (or is the ']' of the array on line "
-                                  + "\(arrayLine) missing?)", key: key)
+                throw syntaxError(
+                    "nested arrays are not supported (or is the ']' of the array on line "
+                        + "\(arrayLine) missing?)", key: key)
             }
             return .array(try parseArray(key: key))
         case "{":
@@ -110,8 +111,9 @@ extension TOMLParser {
         case "U": return try parseUnicodeEscape(digits: 8, key: key)
         default:
             let shown = escape.isForbiddenControl ? escape.codePoint : String(Character(escape))
-            throw syntaxError("invalid escape '\\\(shown)' (allowed: \\\" \\\\ \\b \\f \\n \\r \\t \\uXXXX "
-                              + "\\UXXXXXXXX)", key: key)
+            throw syntaxError(
+                "invalid escape '\\\(shown)' (allowed: \\\" \\\\ \\b \\f \\n \\r \\t \\uXXXX "
+                    + "\\UXXXXXXXX)", key: key)
         }
     }
 
@@ -128,8 +130,9 @@ extension TOMLParser {
             index += 1
         }
         guard let scalar = Unicode.Scalar(value) else {
-            throw syntaxError("\(name)\(text) is not a Unicode scalar value (surrogates and values above "
-                              + "10FFFF are not allowed)", key: key)
+            throw syntaxError(
+                "\(name)\(text) is not a Unicode scalar value (surrogates and values above "
+                    + "10FFFF are not allowed)", key: key)
         }
         return scalar
     }
@@ -150,8 +153,9 @@ extension TOMLParser {
                 throw syntaxError("unterminated string: missing closing \"'\" before the end of the line", key: key)
             default:
                 if scalar.isForbiddenControl {
-                    throw syntaxError("control character \(scalar.codePoint) is not allowed in a literal string",
-                                      key: key)
+                    throw syntaxError(
+                        "control character \(scalar.codePoint) is not allowed in a literal string",
+                        key: key)
                 }
                 result.append(scalar)
                 index += 1
@@ -190,8 +194,9 @@ extension TOMLParser {
                 return items
             default:
                 let hint = line == startLine ? "" : " (is the ']' of the array on line \(startLine) missing?)"
-                throw syntaxError("expected ',' or ']' after an array element, found \(describePeek())\(hint)",
-                                  key: key)
+                throw syntaxError(
+                    "expected ',' or ']' after an array element, found \(describePeek())\(hint)",
+                    key: key)
             }
         }
     }

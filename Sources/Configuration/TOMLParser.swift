@@ -42,8 +42,9 @@ struct TOMLParser {
         let name = try parseBareName(what: "table name")
         skipBlanks()
         if peek == "." {
-            throw syntaxError("dotted table names are not supported; use a top-level table such as [\(name)]",
-                              key: name)
+            throw syntaxError(
+                "dotted table names are not supported; use a top-level table such as [\(name)]",
+                key: name)
         }
         guard peek == "]" else {
             throw syntaxError("expected ']' after the table name, found \(describePeek())", key: name)

@@ -20,8 +20,10 @@ package final class DesktopNotifier: Sendable {
 
     /// A notifier on `bus` if a notification server answers there (activating it if the bus can);
     /// otherwise the reason, for one log line.
-    package static func connect(bus: any MessageBus, appName: String = "aiden-phone",
-                                timeout: Duration = .seconds(2)) async -> Result<DesktopNotifier, DBusError> {
+    package static func connect(
+        bus: any MessageBus, appName: String = "aiden-phone",
+        timeout: Duration = .seconds(2)
+    ) async -> Result<DesktopNotifier, DBusError> {
         do {
             let info = try await bus.call(
                 destination: serviceName, path: path, interface: serviceName, member: "GetServerInformation",
@@ -35,7 +37,9 @@ package final class DesktopNotifier: Sendable {
 
     /// Shows one notification and returns the server's id for it.
     @discardableResult
-    package func notify(_ notification: DesktopNotification, timeout: Duration = .seconds(2))
+    package func notify(
+        _ notification: DesktopNotification, timeout: Duration = .seconds(2)
+    )
         async throws(DBusError) -> UInt32
     {
         var hints: [String: DBusValue] = ["urgency": .byte(notification.urgency.rawValue)]
@@ -68,8 +72,10 @@ package struct DesktopNotification: Sendable, Equatable {
     package var expireTimeoutMilliseconds: Int32
     package var replacesID: UInt32
 
-    package init(summary: String, body: String = "", urgency: Urgency = .normal, icon: String = "",
-                 category: String? = nil, expireTimeoutMilliseconds: Int32 = -1, replacesID: UInt32 = 0) {
+    package init(
+        summary: String, body: String = "", urgency: Urgency = .normal, icon: String = "",
+        category: String? = nil, expireTimeoutMilliseconds: Int32 = -1, replacesID: UInt32 = 0
+    ) {
         self.summary = summary
         self.body = body
         self.urgency = urgency

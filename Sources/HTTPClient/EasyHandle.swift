@@ -1,7 +1,8 @@
+internal import CCurl
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CCurl
 
 /// A libcurl easy handle and its error buffer. Only used under `HTTPClient`'s mutex, one transfer at a time.
 final class EasyHandle: @unchecked Sendable {  // the CURL pointer is only touched while the mutex is held
@@ -49,9 +50,11 @@ final class EasyHandle: @unchecked Sendable {  // the CURL pointer is only touch
         return HTTPClientResponse(status: status, headers: collector.headers, body: collector.body)
     }
 
-    private func configure(_ plan: RequestPlan, request: HTTPClientRequest,
-                           headerList: UnsafeMutablePointer<curl_slist>?, context: UnsafeMutableRawPointer,
-                           limit: Int) throws(HTTPClientError) {
+    private func configure(
+        _ plan: RequestPlan, request: HTTPClientRequest,
+        headerList: UnsafeMutablePointer<curl_slist>?, context: UnsafeMutableRawPointer,
+        limit: Int
+    ) throws(HTTPClientError) {
         try check(aiden_curl_setopt_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
         try check(aiden_curl_setopt_string(curl, CURLOPT_URL, request.url), "URL")
         try check(aiden_curl_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http"), "PROTOCOLS_STR")
@@ -59,8 +62,9 @@ final class EasyHandle: @unchecked Sendable {  // the CURL pointer is only touch
         try check(aiden_curl_setopt_string(curl, CURLOPT_PROXY, ""), "PROXY")
         try check(aiden_curl_setopt_string(curl, CURLOPT_NOPROXY, "*"), "NOPROXY")
         try check(aiden_curl_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")
-        try check(aiden_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, request.timeout.connectMilliseconds),
-                  "CONNECTTIMEOUT_MS")
+        try check(
+            aiden_curl_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, request.timeout.connectMilliseconds),
+            "CONNECTTIMEOUT_MS")
         try check(aiden_curl_setopt_long(curl, CURLOPT_TIMEOUT_MS, request.timeout.totalMilliseconds), "TIMEOUT_MS")
         try check(aiden_curl_setopt_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)), "MAXFILESIZE_LARGE")
         try check(aiden_curl_setopt_write(curl, CURLOPT_WRITEFUNCTION, writeBody), "WRITEFUNCTION")
@@ -81,8 +85,9 @@ final class EasyHandle: @unchecked Sendable {  // the CURL pointer is only touch
             try check(aiden_curl_setopt_long(curl, CURLOPT_NOBODY, 1), "NOBODY")
         case .withBody:
             try check(aiden_curl_setopt_long(curl, CURLOPT_POST, 1), "POST")
-            try check(aiden_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)),
-                      "POSTFIELDSIZE_LARGE")
+            try check(
+                aiden_curl_setopt_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(request.body.count)),
+                "POSTFIELDSIZE_LARGE")
             // COPYPOSTFIELDS copies the bytes now, so the array need not outlive this call.
             let code = request.body.withUnsafeBytes { raw -> CURLcode in
                 if let base = raw.baseAddress {
@@ -134,8 +139,10 @@ final class EasyHandle: @unchecked Sendable {  // the CURL pointer is only touch
 }
 
 /// libcurl's write callback: `context` is the transfer's `ResponseCollector`. Returning less than given aborts.
-private func writeBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
-                       _ context: UnsafeMutableRawPointer?) -> Int {
+private func writeBody(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let context else { return 0 }
     let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
@@ -144,8 +151,10 @@ private func writeBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ coun
 }
 
 /// libcurl's header callback: one complete header line per call.
-private func writeHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
-                         _ context: UnsafeMutableRawPointer?) -> Int {
+private func writeHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+    _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let context else { return 0 }
     let collector = Unmanaged<ResponseCollector>.fromOpaque(context).takeUnretainedValue()
     let length = size * count

@@ -26,8 +26,10 @@ package struct HTTPClientRequest: Sendable {
     /// libcurl's `CURLOPT_INTERFACE` syntax, e.g. `host!192.168.42.2` or `if!usb0`: binds the local end.
     package var localAddress: String?
 
-    package init(method: String = "GET", url: String, headers: [(String, String)] = [], body: [UInt8] = [],
-                 unixSocketPath: String? = nil, timeout: Timeout = .standard, localAddress: String? = nil) {
+    package init(
+        method: String = "GET", url: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        unixSocketPath: String? = nil, timeout: Timeout = .standard, localAddress: String? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -19,13 +19,14 @@ struct RequestPlan: Equatable {
             throw .invalidRequest("method \"\(request.method)\" is not an HTTP token")
         }
         guard request.url.hasPrefix("http://") || request.url.hasPrefix("HTTP://"),
-              !request.url.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F })
+            !request.url.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F })
         else {
             throw .invalidRequest("URL \"\(request.url)\" is not an http:// URL without spaces or control characters")
         }
         guard request.timeout.connectMilliseconds > 0, request.timeout.totalMilliseconds > 0 else {
-            throw .invalidRequest("timeouts must be positive (connect \(request.timeout.connectMilliseconds) ms, "
-                + "total \(request.timeout.totalMilliseconds) ms)")
+            throw .invalidRequest(
+                "timeouts must be positive (connect \(request.timeout.connectMilliseconds) ms, "
+                    + "total \(request.timeout.totalMilliseconds) ms)")
         }
         if let path = request.unixSocketPath, path.isEmpty || path.utf8.contains(0) {
             throw .invalidRequest("Unix socket path must be non-empty and contain no NUL byte")
@@ -46,11 +47,12 @@ struct RequestPlan: Equatable {
             lines.append(value.isEmpty ? "\(name);" : "\(name): \(value)")
             names.insert(name.lowercased())
         }
-        let mode: BodyMode = switch (method, request.body.isEmpty) {
-        case ("GET", true): .get
-        case ("HEAD", true): .head
-        default: .withBody
-        }
+        let mode: BodyMode =
+            switch (method, request.body.isEmpty) {
+            case ("GET", true): .get
+            case ("HEAD", true): .head
+            default: .withBody
+            }
         if mode == .withBody, !names.contains("content-type") {
             lines.append("Content-Type:")  // libcurl would claim application/x-www-form-urlencoded
         }
@@ -66,7 +68,7 @@ struct RequestPlan: Equatable {
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         default:
             return "!#$%&'*+-.^_`|~".utf8.contains(byte)

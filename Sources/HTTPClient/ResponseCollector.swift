@@ -53,7 +53,8 @@ final class ResponseCollector {
     }
 
     private static func trimmed(_ text: Substring) -> String {
-        String(text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" })
-            .reversed())
+        String(
+            text.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" })
+                .reversed())
     }
 }

@@ -1,10 +1,11 @@
+import BoardAPI
+internal import CMicroHTTPD
+import NetworkAddress
+import Platform
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CMicroHTTPD
-import BoardAPI
-import NetworkAddress
-import Platform
 
 /// MHD's access handler: called once when headers are in (allocate state), once per body chunk,
 /// and once at the end (answer). Answering on a later call, not the first, keeps keep-alive working
@@ -18,7 +19,7 @@ let accessHandler: MHD_AccessHandlerCallback = {
         let state = RequestState()
         requestClass.pointee = Unmanaged.passRetained(state).toOpaque()
         if let declared = headerValue(connection, "Content-Length"), let length = Int(declared),
-           length > context.limits.maxBodyBytes
+            length > context.limits.maxBodyBytes
         {
             state.responded = true
             return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
@@ -49,8 +50,9 @@ let accessHandler: MHD_AccessHandlerCallback = {
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: collectValues(connection, kind: .GET_ARGUMENT_KIND),
-        headers: Dictionary(collectValues(connection, kind: .HEADER_KIND).map { ($0.name.lowercased(), $0.value) },
-                            uniquingKeysWith: { first, _ in first }),
+        headers: Dictionary(
+            collectValues(connection, kind: .HEADER_KIND).map { ($0.name.lowercased(), $0.value) },
+            uniquingKeysWith: { first, _ in first }),
         body: state.body,
         peer: context.isUnixSocket ? .unixSocket : peerAddress(connection),
         localAddress: context.isUnixSocket ? nil : localAddress(connection))
@@ -66,8 +68,9 @@ let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestClass, _ in
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
     let mhdResponse = response.body.withUnsafeBytes { raw in
-        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
-                                        .RESPMEM_MUST_COPY)
+        MHD_create_response_from_buffer(
+            raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+            .RESPMEM_MUST_COPY)
     }
     guard let mhdResponse else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
@@ -88,18 +91,20 @@ private final class ValueCollector {
 private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
     let collector = ValueCollector()
     let unmanaged = Unmanaged.passUnretained(collector)
-    _ = MHD_get_connection_values(connection, kind, { cls, _, key, value in
-        guard let cls, let key else { return .YES }
-        let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
-        collector.values.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-        return .YES
-    }, unmanaged.toOpaque())
+    _ = MHD_get_connection_values(
+        connection, kind,
+        { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
+            collector.values.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+            return .YES
+        }, unmanaged.toOpaque())
     return withExtendedLifetime(collector) { collector.values }
 }
 
 private func peerAddress(_ connection: OpaquePointer) -> HTTPRequest.Peer {
     guard let info = aiden_mhd_client_address(connection), let address = info.pointee.client_addr,
-          let endpoint = SockaddrStorage.endpoint(from: address)
+        let endpoint = SockaddrStorage.endpoint(from: address)
     else { return .ip(.v6(high: 0, low: 0)) }  // unknown peer: the unspecified address is never allowed
     return .ip(endpoint.address)
 }

@@ -1,10 +1,11 @@
+import BoardAPI
+internal import CMicroHTTPD
+import NetworkAddress
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-internal import CMicroHTTPD
-import BoardAPI
-import NetworkAddress
-import Synchronization
 
 /// An HTTP/1.1 server on libmicrohttpd: one daemon per listening socket, each with one internal
 /// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
@@ -17,12 +18,15 @@ package final class HTTPServer: Sendable {
     package let listeners: [ListeningSocket.Kind]
 
     /// Starts serving on every socket; on failure, nothing is left running and the sockets are closed.
-    package init(sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
-                 handler: @escaping Handler) throws(HTTPServerError) {
+    package init(
+        sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
+        handler: @escaping Handler
+    ) throws(HTTPServerError) {
         var started: [DaemonHandle] = []
         for (index, socket) in sockets.enumerated() {
-            let context = ServerContext(handler: handler, limits: limits,
-                                        isUnixSocket: { if case .unix = socket.kind { true } else { false } }())
+            let context = ServerContext(
+                handler: handler, limits: limits,
+                isUnixSocket: { if case .unix = socket.kind { true } else { false } }())
             guard let daemon = DaemonHandle.start(socket: socket, context: context, limits: limits) else {
                 started.forEach { $0.stop() }
                 for remaining in sockets[index...] { close(remaining.descriptor) }
@@ -68,13 +72,16 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
-            MHD_OptionItem(option: .NOTIFY_COMPLETED,
-                           value: unsafeBitCast(requestCompleted as MHD_RequestCompletedCallback, to: Int.self),
-                           ptr_value: cls),
+            MHD_OptionItem(
+                option: .NOTIFY_COMPLETED,
+                value: unsafeBitCast(requestCompleted as MHD_RequestCompletedCallback, to: Int.self),
+                ptr_value: cls),
         ]
         if case .tcp = socket.kind {
-            options.append(MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT,
-                                          value: limits.perPeerConnectionLimit, ptr_value: nil))
+            options.append(
+                MHD_OptionItem(
+                    option: .PER_IP_CONNECTION_LIMIT,
+                    value: limits.perPeerConnectionLimit, ptr_value: nil))
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue

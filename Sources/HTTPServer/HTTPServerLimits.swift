@@ -9,8 +9,10 @@ package struct HTTPServerLimits: Sendable, Equatable {
     /// A connection idle (or trickling) this long is closed.
     package var idleTimeoutSeconds: Int = 10
 
-    package init(maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 16,
-                 idleTimeoutSeconds: Int = 10) {
+    package init(
+        maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 16,
+        idleTimeoutSeconds: Int = 10
+    ) {
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
         self.perPeerConnectionLimit = perPeerConnectionLimit

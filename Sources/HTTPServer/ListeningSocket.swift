@@ -1,8 +1,9 @@
+import NetworkAddress
+import Platform
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import NetworkAddress
-import Platform
 
 /// A bound, listening socket, made here rather than by libmicrohttpd so that a bind failure names
 /// the address and the errno, port 0 reports the port the kernel chose, and the agent's Unix
@@ -20,7 +21,9 @@ package struct ListeningSocket: Sendable {
     /// Binds and listens on a TCP endpoint. `[::]` is dual-stack (IPV6_V6ONLY off). With `freeBind`,
     /// an address not (yet) on any interface can be bound (IP_FREEBIND): the board starts before the
     /// USB link has its address, and serves as soon as it appears.
-    package static func tcp(_ endpoint: SocketEndpoint, backlog: Int32 = 64, freeBind: Bool = false)
+    package static func tcp(
+        _ endpoint: SocketEndpoint, backlog: Int32 = 64, freeBind: Bool = false
+    )
         throws(SocketError) -> ListeningSocket
     {
         let family = endpoint.address.isIPv6 ? AF_INET6 : AF_INET
@@ -55,7 +58,9 @@ package struct ListeningSocket: Sendable {
 
     /// Binds and listens on a Unix stream socket, replacing a stale socket file (never any other
     /// kind of file), then applies `mode` (e.g. 0o660) and, if given, the group.
-    package static func unix(path: String, mode: mode_t, group: gid_t? = nil, backlog: Int32 = 16)
+    package static func unix(
+        path: String, mode: mode_t, group: gid_t? = nil, backlog: Int32 = 16
+    )
         throws(SocketError) -> ListeningSocket
     {
         var address = sockaddr_un()
@@ -68,8 +73,9 @@ package struct ListeningSocket: Sendable {
         var status = stat()
         if lstat(path, &status) == 0 {
             guard status.st_mode & S_IFMT == S_IFSOCK else {
-                throw SocketError(operation: "bind", address: path, errno: EEXIST,
-                                  detail: "a file that is not a socket is in the way")
+                throw SocketError(
+                    operation: "bind", address: path, errno: EEXIST,
+                    detail: "a file that is not a socket is in the way")
             }
             unlink(path)
         }

@@ -28,7 +28,7 @@ struct IdempotencyRecord: Sendable, Hashable, Codable {
     static func validate(key: String) throws(TaskValidationError) {
         let scalars = key.unicodeScalars
         guard !scalars.isEmpty, scalars.count <= TaskLimits.maxIdempotencyKeyLength,
-              scalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+            scalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
         else {
             throw TaskValidationError(
                 field: "Idempotency-Key",

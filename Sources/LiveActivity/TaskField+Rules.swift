@@ -22,7 +22,9 @@ extension TaskField {
         }
     }
 
-    private func checkText(_ value: String, maxLength: Int, required: Bool, multiline: Bool)
+    private func checkText(
+        _ value: String, maxLength: Int, required: Bool, multiline: Bool
+    )
         throws(TaskValidationError)
     {
         let length = value.unicodeScalars.count

@@ -13,7 +13,7 @@ extension TaskStore {
                     bestActive = snapshot
                 }
             } else if !Self.isExpired(snapshot, now: now, retention: retention),
-                      snapshot.revision > bestEnded?.revision ?? 0
+                snapshot.revision > bestEnded?.revision ?? 0
             {
                 bestEnded = snapshot
             }

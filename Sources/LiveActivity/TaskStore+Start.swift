@@ -50,7 +50,9 @@ extension TaskStore {
     }
 
     /// `chat_` and 16 lowercase hex digits, redrawn on the (astronomically rare) clash with a stored id.
-    private func uniqueGeneratedID(using generator: inout some RandomNumberGenerator) throws(TaskStoreError)
+    private func uniqueGeneratedID(
+        using generator: inout some RandomNumberGenerator
+    ) throws(TaskStoreError)
         -> String
     {
         for _ in 0..<8 {

@@ -78,10 +78,11 @@ package struct TaskStore: Sendable, Hashable {
         let size = snapshot.encodedByteCount
         let limit = TaskLimits.maxEncodedSnapshotBytes
         guard size <= limit else {
-            throw .invalid(TaskValidationError(
-                field: nil,
-                message: "the task snapshot would be \(size) bytes of JSON, over the \(limit)-byte limit; "
-                    + "shorten current_step, last_error or the other texts"))
+            throw .invalid(
+                TaskValidationError(
+                    field: nil,
+                    message: "the task snapshot would be \(size) bytes of JSON, over the \(limit)-byte limit; "
+                        + "shorten current_step, last_error or the other texts"))
         }
     }
 

@@ -24,7 +24,7 @@ extension TaskValidationError {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             self.init(field: nil, message: "body is not valid JSON")
         case .typeMismatch(_, let context) where context.codingPath.isEmpty,
-             .valueNotFound(_, let context) where context.codingPath.isEmpty:
+            .valueNotFound(_, let context) where context.codingPath.isEmpty:
             self.init(field: nil, message: "body must be a JSON object")
         case .typeMismatch(_, let context), .dataCorrupted(let context):
             self.init(field: context.codingPath.first?.stringValue, message: context.debugDescription)

@@ -33,14 +33,14 @@ package enum Timestamp {
     package static func parse(_ text: String) -> Date? {
         var reader = DigitReader(bytes: Array(text.utf8))
         guard let year = reader.number(digits: 4), reader.skip("-"),
-              let month = reader.number(digits: 2), reader.skip("-"),
-              let day = reader.number(digits: 2), reader.skip("T"),
-              let hour = reader.number(digits: 2), reader.skip(":"),
-              let minute = reader.number(digits: 2), reader.skip(":"),
-              let second = reader.number(digits: 2)
+            let month = reader.number(digits: 2), reader.skip("-"),
+            let day = reader.number(digits: 2), reader.skip("T"),
+            let hour = reader.number(digits: 2), reader.skip(":"),
+            let minute = reader.number(digits: 2), reader.skip(":"),
+            let second = reader.number(digits: 2)
         else { return nil }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
+            hour < 24, minute < 60, second < 60
         else { return nil }
         var millis: Int64 = 0
         if reader.skip(".") {
@@ -168,7 +168,7 @@ private struct DigitReader {
             return nil
         }
         guard let hours = number(digits: 2), skip(":"), let minutes = number(digits: 2),
-              hours < 24, minutes < 60
+            hours < 24, minutes < 60
         else { return nil }
         return sign * (hours * 3600 + minutes * 60)
     }

@@ -94,7 +94,8 @@ package enum IPAddress: Hashable, Sendable {
         case 2:
             compressed = true
             guard let first = parseGroups(halves[0], allowIPv4Tail: false),
-                  let second = parseGroups(halves[1], allowIPv4Tail: true) else { return nil }
+                let second = parseGroups(halves[1], allowIPv4Tail: true)
+            else { return nil }
             head = first
             tail = second
         default:

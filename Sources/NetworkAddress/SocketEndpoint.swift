@@ -38,10 +38,12 @@ package struct SocketEndpoint: Hashable, Sendable, CustomStringConvertible {
             }
         }
         guard let address = IPAddress(hostPart) else {
-            throw AddressParseError(input: input, reason: "'\(hostPart)' is not an IP address (host names are not resolved)")
+            throw AddressParseError(
+                input: input, reason: "'\(hostPart)' is not an IP address (host names are not resolved)")
         }
         guard !portPart.isEmpty, portPart.allSatisfy({ $0.isNumber }), portPart.count <= 5,
-              let port = UInt16(portPart) else {
+            let port = UInt16(portPart)
+        else {
             throw AddressParseError(input: input, reason: "port must be a number 0...65535")
         }
         self.init(address: address, port: port)

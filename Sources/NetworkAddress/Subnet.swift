@@ -21,8 +21,9 @@ package struct Subnet: Hashable, Sendable, CustomStringConvertible {
         }
         let subnet = Subnet(uncheckedNetwork: address, prefixLength: length)
         guard subnet.masked(address) == address else {
-            throw AddressParseError(input: String(text),
-                                    reason: "host bits are set; did you mean \(subnet.masked(address))/\(length)?")
+            throw AddressParseError(
+                input: String(text),
+                reason: "host bits are set; did you mean \(subnet.masked(address))/\(length)?")
         }
         self = subnet
     }
@@ -47,7 +48,8 @@ package struct Subnet: Hashable, Sendable, CustomStringConvertible {
             let mask: UInt32 = prefixLength == 0 ? 0 : ~UInt32(0) << UInt32(32 - prefixLength)
             return .v4(value & mask)
         case let .v6(high, low):
-            let highMask: UInt64 = prefixLength >= 64 ? ~0 : (prefixLength == 0 ? 0 : ~UInt64(0) << UInt64(64 - prefixLength))
+            let highMask: UInt64 =
+                prefixLength >= 64 ? ~0 : (prefixLength == 0 ? 0 : ~UInt64(0) << UInt64(64 - prefixLength))
             let lowBits = max(0, prefixLength - 64)
             let lowMask: UInt64 = lowBits == 0 ? 0 : (lowBits == 64 ? ~0 : ~UInt64(0) << UInt64(64 - lowBits))
             return .v6(high: high & highMask, low: low & lowMask)

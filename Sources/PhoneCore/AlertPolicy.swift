@@ -70,9 +70,11 @@ package struct AlertPolicy: Sendable, Equatable {
             guard let transition = AlertTransition(event.transition) else { continue }
             let key = AlertKey.task(epoch: epoch, requestID: event.requestID, transition: transition)
             guard record.insert(key), !silent else { continue }
-            outputs.append(.alert(Alert(
-                transition: transition, requestID: event.requestID, epoch: epoch, eventID: event.id,
-                boardTime: event.at)))
+            outputs.append(
+                .alert(
+                    Alert(
+                        transition: transition, requestID: event.requestID, epoch: epoch, eventID: event.id,
+                        boardTime: event.at)))
         }
         record.cursor = EventCursor(
             since: answer.next ?? answer.events.map(\.id).max() ?? cursor.since,

@@ -116,7 +116,8 @@ private struct EventsEnvelope: Decodable {
         let container = try decoder.container(keyedBy: EnvelopeKey.self)
         _ = try expectStatus(in: container, allowed: ["ok"])
         // A generation is opaque: accept a number too, as its decimal text.
-        let generation = container.lenient(String.self, forKey: .generation)
+        let generation =
+            container.lenient(String.self, forKey: .generation)
             ?? container.lenient(UInt64.self, forKey: .generation).map { String($0) }
         answer = EventsAnswer(
             epoch: container.lenient(UInt16.self, forKey: .epoch),

@@ -16,8 +16,10 @@ package final class BlueZWakeSource: WakeSource {
         package var address: DBusConnection.Address
         package var reconnect: Backoff
 
-        package init(adapter: String, boardAddress: String?, address: DBusConnection.Address = .system,
-                     reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30))) {
+        package init(
+            adapter: String, boardAddress: String?, address: DBusConnection.Address = .system,
+            reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30))
+        ) {
             self.adapter = adapter
             self.boardAddress = boardAddress
             self.address = address
@@ -72,8 +74,9 @@ package final class BlueZWakeSource: WakeSource {
 
     package var facts: WakeSourceFacts {
         state.withLock { state in
-            WakeSourceFacts(transport: "bluez", endpoint: state.central?.facts.boardAddress ?? settings.boardAddress,
-                            received: state.received)
+            WakeSourceFacts(
+                transport: "bluez", endpoint: state.central?.facts.boardAddress ?? settings.boardAddress,
+                received: state.received)
         }
     }
 
@@ -100,7 +103,8 @@ package final class BlueZWakeSource: WakeSource {
                 let connection = try await DBusConnection.connect(to: settings.address, timeout: .seconds(5))
                 let central = WakeCentral(
                     bus: connection,
-                    configuration: WakeCentral.Configuration(adapter: settings.adapter, boardAddress: settings.boardAddress),
+                    configuration: WakeCentral.Configuration(
+                        adapter: settings.adapter, boardAddress: settings.boardAddress),
                     logger: logger)
                 try await central.start(
                     deliver: { [weak self] bytes in self?.emit(.value(bytes, fullLength: bytes.count)) },
@@ -139,8 +143,9 @@ package final class BlueZWakeSource: WakeSource {
         }
         guard changed else { return }
         if case .bondLost = central {
-            logger.error("\(central): on this host run 'bluetoothctl remove <board address>' and pair again "
-                + "while the board's pairing window is open (docs/bluetooth.md)")
+            logger.error(
+                "\(central): on this host run 'bluetoothctl remove <board address>' and pair again "
+                    + "while the board's pairing window is open (docs/bluetooth.md)")
         } else {
             logger.info("BLE: \(central)")
         }

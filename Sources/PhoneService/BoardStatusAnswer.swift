@@ -15,8 +15,10 @@ package enum BoardStatusAnswer: Sendable, Equatable {
             return
         }
         guard let id = status.instanceID, !id.isEmpty, id.utf8.count <= 64,
-              id.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0)
-                  || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" })
+            id.unicodeScalars.allSatisfy({
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0)
+                    || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+            })
         else {
             self = .noInstance
             return

@@ -32,8 +32,9 @@ package final class HTTPBoardTransport: BoardTransport {
 
     /// Performs the request on the caller's thread (used at shutdown, when nothing else runs).
     package func perform(_ request: BoardRequest) -> BoardResponse {
-        let http = HTTPClientRequest(method: request.method, url: board.url(path: request.target),
-                                     headers: request.headers, body: request.body, timeout: timeout)
+        let http = HTTPClientRequest(
+            method: request.method, url: board.url(path: request.target),
+            headers: request.headers, body: request.body, timeout: timeout)
         do {
             let response = try client.perform(http)
             return .answered(status: response.status, etag: response.headers["etag"], body: response.body)

@@ -16,8 +16,10 @@ package struct DispatchClientTimers: ClientTimers {
 
     package func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
         let (seconds, attoseconds) = delay.components
-        let nanoseconds = max(0, seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue
-            + attoseconds / 1_000_000_000)
+        let nanoseconds = max(
+            0,
+            seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue
+                + attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: work)
     }
 }

@@ -30,7 +30,8 @@ package final class DesktopAlertNotifier: AlertNotifier {
                     logger.info("desktop notifications via \(desktop.server)")
                 case let .failure(error):
                     bus.close()
-                    logger.info("no desktop notification server on the session bus (\(error.name)): terminal and --json only")
+                    logger.info(
+                        "no desktop notification server on the session bus (\(error.name)): terminal and --json only")
                 }
             } catch {
                 logger.info("session bus not reachable (\(error)): alerts go to the terminal and --json only")
@@ -66,7 +67,8 @@ package final class DesktopAlertNotifier: AlertNotifier {
             (urgency, category) = (.critical, "transfer.error")
         }
         let subject = alert.requestID.map { "Task \($0)" } ?? alert.connectionID.map { "Session \($0)" } ?? ""
-        return DesktopNotification(summary: AlertText.headline(alert), body: subject, urgency: urgency,
-                                   category: category)
+        return DesktopNotification(
+            summary: AlertText.headline(alert), body: subject, urgency: urgency,
+            category: category)
     }
 }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A file descriptor written whole text at a time under a lock, so lines from different threads
 /// never interleave and every line is out (flushed) when `write` returns. A closed reader (EPIPE;

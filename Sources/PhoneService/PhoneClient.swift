@@ -1,5 +1,5 @@
-import Platform
 import PhoneCore
+import Platform
 import Synchronization
 
 /// Runs a `PhoneSession`: takes inputs from any thread (Wake receiver, USB thread, HTTP queue,
@@ -32,9 +32,11 @@ package final class PhoneClient: Sendable {
     private let saveRecord: @Sendable (AlertRecord) throws(FileSystemError) -> Void
     private let logger: Logger
 
-    package init(session: PhoneSession, transport: any BoardTransport, timers: any ClientTimers,
-                 clock: any ClientClock, output: any PhoneOutput, notifiers: [any AlertNotifier],
-                 saveRecord: @escaping @Sendable (AlertRecord) throws(FileSystemError) -> Void, logger: Logger) {
+    package init(
+        session: PhoneSession, transport: any BoardTransport, timers: any ClientTimers,
+        clock: any ClientClock, output: any PhoneOutput, notifiers: [any AlertNotifier],
+        saveRecord: @escaping @Sendable (AlertRecord) throws(FileSystemError) -> Void, logger: Logger
+    ) {
         self.state = Mutex(State(session: session))
         self.transport = transport
         self.timers = timers

@@ -1,11 +1,12 @@
+import Configuration
+import Dispatch
+import PhoneCore
+import Platform
+import USBLink
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Configuration
-import Dispatch
-import Platform
-import PhoneCore
-import USBLink
 
 /// Starts aiden-phone: configuration, state directory, phone id, outputs, USB watcher, Wake source,
 /// then the session; runs until SIGTERM/SIGINT. Returns an exit status only when it could not start.
@@ -17,8 +18,10 @@ package enum PhoneDaemon {
     /// EX_OSERR: a socket or thread could not be opened.
     package static let systemExitCode: Int32 = 71
 
-    package static func run(configPath: String, explicitConfig: Bool, json: Bool,
-                            environment: [String: String]) -> Int32 {
+    package static func run(
+        configPath: String, explicitConfig: Bool, json: Bool,
+        environment: [String: String]
+    ) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let bootstrap = Logger(component: "aiden-phone")
         // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
@@ -26,14 +29,18 @@ package enum PhoneDaemon {
         let signals = SignalWaiter.block([SIGTERM, SIGINT, SIGUSR1, SIGUSR2])
         let configuration: PhoneConfiguration
         do {
-            configuration = try loadConfiguration(configPath, explicit: explicitConfig, environment: environment,
-                                                  logger: bootstrap)
+            configuration = try loadConfiguration(
+                configPath, explicit: explicitConfig, environment: environment,
+                logger: bootstrap)
         } catch {
             bootstrap.error("\(error)")
             return configurationExitCode
         }
-        let terminal: TerminalOutput? = json ? nil : TerminalOutput(
-            mode: .detect(channel: .standardOutput, environment: environment))
+        let terminal: TerminalOutput? =
+            json
+            ? nil
+            : TerminalOutput(
+                mode: .detect(channel: .standardOutput, environment: environment))
         let logger = makeLogger(level: configuration.log.level, terminal: terminal)
         let wiring: Wiring
         do {
@@ -57,13 +64,15 @@ package enum PhoneDaemon {
         let phoneID: String
     }
 
-    static func loadConfiguration(_ path: String, explicit: Bool, environment: [String: String], logger: Logger)
+    static func loadConfiguration(
+        _ path: String, explicit: Bool, environment: [String: String], logger: Logger
+    )
         throws(ConfigurationError) -> PhoneConfiguration
     {
         let file: PhoneConfiguration
         do {
             file = try PhoneConfiguration.load(path: path)
-        } catch where error.kind == .fileNotFound && !explicit {
+        } catch  where error.kind == .fileNotFound && !explicit {
             logger.notice("no \(path); using the built-in defaults")
             file = .defaults
         }
@@ -79,8 +88,10 @@ package enum PhoneDaemon {
         return Logger(component: "aiden-phone", minimumLevel: minimum)
     }
 
-    private static func wire(_ configuration: PhoneConfiguration, json: Bool, terminal: TerminalOutput?,
-                             logger: Logger) throws(PhoneStartError) -> Wiring {
+    private static func wire(
+        _ configuration: PhoneConfiguration, json: Bool, terminal: TerminalOutput?,
+        logger: Logger
+    ) throws(PhoneStartError) -> Wiring {
         let directory = PhoneStateDirectory(path: configuration.state.directory)
         var random = SystemRandomNumberGenerator()
         let identity: (id: String, source: PhoneStateDirectory.IDSource, note: String?)
@@ -109,9 +120,11 @@ package enum PhoneDaemon {
             output = lines
             notifiers = [lines, desktop]
         }
-        let session = PhoneSession(settings: PhoneSession.Settings(phoneID: identity.id,
-                                                                   usbMonitored: monitoring == .monitoring),
-                                   record: loaded.record)
+        let session = PhoneSession(
+            settings: PhoneSession.Settings(
+                phoneID: identity.id,
+                usbMonitored: monitoring == .monitoring),
+            record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board.url),
             timers: DispatchClientTimers(), clock: clock, output: output, notifiers: notifiers,
@@ -119,15 +132,17 @@ package enum PhoneDaemon {
             logger: logger.child("client"))
         relay.attach(client)
 
-        let wakeSource: any WakeSource = switch configuration.wake.transport {
-        case .loopback:
-            LoopbackWakeSource(endpoint: configuration.wake.loopbackListen)
-        case .bluez:
-            BlueZWakeSource(
-                settings: BlueZWakeSource.Settings(adapter: configuration.wake.adapter,
-                                                   boardAddress: configuration.wake.address),
-                logger: logger.child("ble"))
-        }
+        let wakeSource: any WakeSource =
+            switch configuration.wake.transport {
+            case .loopback:
+                LoopbackWakeSource(endpoint: configuration.wake.loopbackListen)
+            case .bluez:
+                BlueZWakeSource(
+                    settings: BlueZWakeSource.Settings(
+                        adapter: configuration.wake.adapter,
+                        boardAddress: configuration.wake.address),
+                    logger: logger.child("ble"))
+            }
         do {
             try wakeSource.start { event in
                 switch event {
@@ -139,18 +154,22 @@ package enum PhoneDaemon {
             watcher?.stop()
             throw .wakeSource(error)
         }
-        logger.notice("aiden-phone \(BuildInfo.version): board \(configuration.board.url), phone id \(identity.id) "
-            + "(\(identity.source.rawValue)), Wakes via \(wakeSource.facts.transport) \(wakeSource.facts.endpoint ?? ""), "
-            + "USB \(monitoring), state \(directory.path)")
+        logger.notice(
+            "aiden-phone \(BuildInfo.version): board \(configuration.board.url), phone id \(identity.id) "
+                + "(\(identity.source.rawValue)), Wakes via \(wakeSource.facts.transport) \(wakeSource.facts.endpoint ?? ""), "
+                + "USB \(monitoring), state \(directory.path)")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
-        return Wiring(client: client, wakeSource: wakeSource, watcher: watcher, configuration: configuration,
-                      phoneID: identity.id)
+        return Wiring(
+            client: client, wakeSource: wakeSource, watcher: watcher, configuration: configuration,
+            phoneID: identity.id)
     }
 
     /// USB presence is watched only when the board is reached over a link (not on loopback, where
     /// there is no cable) and libusb can watch here.
-    private static func startUSBWatcher(_ configuration: PhoneConfiguration, relay: InputRelay)
+    private static func startUSBWatcher(
+        _ configuration: PhoneConfiguration, relay: InputRelay
+    )
         -> (USBHotplugWatcher?, USBMonitoring)
     {
         if isLoopback(configuration.board.url) {
@@ -204,8 +223,9 @@ package enum PhoneDaemon {
             wiring.wakeSource.stop()
             wiring.watcher?.stop()
         }
-        let transport = HTTPBoardTransport(board: wiring.configuration.board.url,
-                                           timeout: .init(connectMilliseconds: 500, totalMilliseconds: 1_000))
+        let transport = HTTPBoardTransport(
+            board: wiring.configuration.board.url,
+            timeout: .init(connectMilliseconds: 500, totalMilliseconds: 1_000))
         switch transport.perform(.appState(.inactive, phoneID: wiring.phoneID)) {
         case let .answered(status, _, _) where (200..<300).contains(status):
             logger.info("reported app state inactive")

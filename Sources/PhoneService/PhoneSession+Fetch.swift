@@ -1,5 +1,5 @@
-import Platform
 import PhoneCore
+import Platform
 
 /// The fetch: `/status` (when the connection needs naming), `current`, `events` (again on
 /// `.readAgain`), then the result goes back to the scheduler.
@@ -15,8 +15,10 @@ extension PhoneSession {
         effects.append(.send(.current(phoneID: settings.phoneID, ifNoneMatch: answer == nil ? nil : etag)))
     }
 
-    mutating func answered(_ request: BoardRequest, _ response: BoardResponse, at now: Duration,
-                           _ effects: inout [Effect]) {
+    mutating func answered(
+        _ request: BoardRequest, _ response: BoardResponse, at now: Duration,
+        _ effects: inout [Effect]
+    ) {
         guard let step = fetchStep, Self.matches(step, request) else {
             effects.append(.log(.debug, "ignored a late answer to \(request)"))
             return
@@ -75,12 +77,15 @@ extension PhoneSession {
         alertConnected(id, &effects)
     }
 
-    private mutating func currentAnswered(status: Int, etag responseETag: String?, body: [UInt8], at now: Duration,
-                                          _ effects: inout [Effect]) {
+    private mutating func currentAnswered(
+        status: Int, etag responseETag: String?, body: [UInt8], at now: Duration,
+        _ effects: inout [Effect]
+    ) {
         if status == 304 {
             guard answer != nil else {
-                finishFetch(problem: .httpStatus(304, message: "not modified, but nothing was fetched before"),
-                            at: now, &effects)
+                finishFetch(
+                    problem: .httpStatus(304, message: "not modified, but nothing was fetched before"),
+                    at: now, &effects)
                 return
             }
         } else {
@@ -100,8 +105,10 @@ extension PhoneSession {
         effects.append(.send(.events(policy.cursor)))
     }
 
-    private mutating func eventsAnswered(status: Int, body: [UInt8], rereads: Int, at now: Duration,
-                                         _ effects: inout [Effect]) {
+    private mutating func eventsAnswered(
+        status: Int, body: [UInt8], rereads: Int, at now: Duration,
+        _ effects: inout [Effect]
+    ) {
         let events: EventsAnswer
         switch BoardAnswer.events(status: status, body: body) {
         case let .success(answer):

@@ -1,5 +1,5 @@
-import Platform
 import PhoneCore
+import Platform
 import USBLink
 
 /// Links and app state: the Wake source, USB presence, the `connected` alert, `POST app-state`.

@@ -1,5 +1,5 @@
-import Platform
 import PhoneCore
+import Platform
 import USBLink
 import WakeProtocol
 
@@ -22,9 +22,11 @@ package struct PhoneSession: Sendable {
         /// for a reset is not looped on).
         package var maximumEventRereads: Int
 
-        package init(phoneID: String, usbMonitored: Bool = false,
-                     scheduler: FetchScheduler.Configuration = FetchScheduler.Configuration(),
-                     maximumEventRereads: Int = 3) {
+        package init(
+            phoneID: String, usbMonitored: Bool = false,
+            scheduler: FetchScheduler.Configuration = FetchScheduler.Configuration(),
+            maximumEventRereads: Int = 3
+        ) {
             self.phoneID = phoneID
             self.usbMonitored = usbMonitored
             self.scheduler = scheduler
@@ -163,20 +165,27 @@ package struct PhoneSession: Sendable {
         perform(scheduler.handle(.started, at: now), &effects)
     }
 
-    private mutating func receiveWake(_ bytes: [UInt8], fullLength: Int, at now: Duration,
-                                      _ effects: inout [Effect]) {
+    private mutating func receiveWake(
+        _ bytes: [UInt8], fullLength: Int, at now: Duration,
+        _ effects: inout [Effect]
+    ) {
         guard fullLength == WakeEnvelope.byteCount, let envelope = try? WakeEnvelope(bytes: bytes) else {
             counters.malformedWakes += 1
-            effects.append(.emit(.error(
-                kind: "malformed_wake",
-                message: "dropped a \(fullLength)-byte Wake value: a Wake envelope is exactly "
-                    + "\(WakeEnvelope.byteCount) bytes (\(counters.malformedWakes) dropped so far)")))
+            effects.append(
+                .emit(
+                    .error(
+                        kind: "malformed_wake",
+                        message: "dropped a \(fullLength)-byte Wake value: a Wake envelope is exactly "
+                            + "\(WakeEnvelope.byteCount) bytes (\(counters.malformedWakes) dropped so far)")))
             return
         }
         let verdict = filter.receive(epoch: envelope.epoch, sequence: envelope.sequence)
-        effects.append(.emit(.wake(WakeNotice(
-            version: envelope.version, reason: envelope.reason.name, epoch: envelope.epoch,
-            sequence: envelope.sequence, verdict: verdict))))
+        effects.append(
+            .emit(
+                .wake(
+                    WakeNotice(
+                        version: envelope.version, reason: envelope.reason.name, epoch: envelope.epoch,
+                        sequence: envelope.sequence, verdict: verdict))))
         guard verdict.isNew else { return }
         if case .newEpoch = verdict {
             // The board's sequence space and its events ring were reset (state wiped, another board):
@@ -184,8 +193,11 @@ package struct PhoneSession: Sendable {
             if let known = policy.cursor.epoch, known != envelope.epoch {
                 policy.resetCursor()
                 effects.append(.saveRecord(policy.record))
-                effects.append(.log(.notice, "board epoch changed from \(known) to \(envelope.epoch): "
-                    + "reading its events from the start"))
+                effects.append(
+                    .log(
+                        .notice,
+                        "board epoch changed from \(known) to \(envelope.epoch): "
+                            + "reading its events from the start"))
             }
         }
         // Before `.started` the start's own fetch covers it.

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Platform
 import PhoneCore
+import Platform
 
 /// The phone client's state directory (`[state] directory`, mode 0700): the generated phone id and
 /// the alert record. Both are written with `AtomicFile`, so a crash leaves the old or the new
@@ -38,7 +38,9 @@ package struct PhoneStateDirectory: Sendable {
 
     /// The phone id: the configured one, else the persisted one, else a new `phone_` + 16 hex digits
     /// saved for next time. A persisted file that is not a valid id is replaced (and said so in `note`).
-    package func phoneID(configured: String?, using random: inout some RandomNumberGenerator)
+    package func phoneID(
+        configured: String?, using random: inout some RandomNumberGenerator
+    )
         throws(PhoneStateError) -> (id: String, source: IDSource, note: String?)
     {
         if let configured, !configured.isEmpty { return (configured, .configured, nil) }
@@ -70,10 +72,11 @@ package struct PhoneStateDirectory: Sendable {
 
     /// The request-id alphabet (as the configuration checks it): 1–128 of `A-Z a-z 0-9 . _ : -`.
     package static func isValidPhoneID(_ text: String) -> Bool {
-        (1...128).contains(text.utf8.count) && text.unicodeScalars.allSatisfy { scalar in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                || ".:_-".unicodeScalars.contains(scalar)
-        }
+        (1...128).contains(text.utf8.count)
+            && text.unicodeScalars.allSatisfy { scalar in
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || ".:_-".unicodeScalars.contains(scalar)
+            }
     }
 
     /// The saved alert record; a missing file is a first start (an empty record). An unreadable or

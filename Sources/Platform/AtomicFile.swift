@@ -41,7 +41,7 @@ package struct AtomicFile: Sendable {
     package func read() throws(FileSystemError) -> [UInt8]? {
         do {
             return try fileSystem.readFile(at: path)
-        } catch where error.isNotFound {
+        } catch  where error.isNotFound {
             return nil
         }
     }

@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// A leveled logger that shells take as a parameter (cores never log).
 ///
@@ -48,7 +49,9 @@ package struct Logger: Sendable {
     }
 
     /// A logger whose lines are kept in memory, for tests.
-    package static func capturing(component: String = "test", minimumLevel: LogLevel = .debug)
+    package static func capturing(
+        component: String = "test", minimumLevel: LogLevel = .debug
+    )
         -> (Logger, LogCapture)
     {
         let capture = LogCapture()

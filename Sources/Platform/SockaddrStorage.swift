@@ -1,7 +1,8 @@
+import NetworkAddress
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import NetworkAddress
 
 /// Converts between `SocketEndpoint` / `IPAddress` and the C `sockaddr` family of structs.
 package struct SockaddrStorage {
@@ -45,7 +46,9 @@ package struct SockaddrStorage {
         case AF_INET:
             return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
                 let raw = withUnsafeBytes(of: sin.pointee.sin_addr) { Array($0) }
-                return IPAddress(bytes: raw).map { SocketEndpoint(address: $0, port: UInt16(bigEndian: sin.pointee.sin_port)) }
+                return IPAddress(bytes: raw).map {
+                    SocketEndpoint(address: $0, port: UInt16(bigEndian: sin.pointee.sin_port))
+                }
             }
         case AF_INET6:
             return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin6 in

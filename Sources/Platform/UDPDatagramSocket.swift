@@ -1,7 +1,8 @@
+import NetworkAddress
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import NetworkAddress
 
 /// A UDP socket for the loopback Wake transport: each datagram is one 12-byte envelope
 /// (CONTRACT.md §7 `[wake] loopback_target`). Sending never blocks the caller for long:
@@ -13,16 +14,20 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
 
     /// A sending socket for datagrams to `family`'s addresses.
     package init(sendingTo target: SocketEndpoint) throws(SocketCallError) {
-        descriptor = socket(target.address.isIPv6 ? AF_INET6 : AF_INET,
-                            Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard descriptor >= 0 else { throw SocketCallError(operation: "socket", address: target.description, errno: errno) }
+        descriptor = socket(
+            target.address.isIPv6 ? AF_INET6 : AF_INET,
+            Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard descriptor >= 0 else {
+            throw SocketCallError(operation: "socket", address: target.description, errno: errno)
+        }
         localEndpoint = nil
     }
 
     /// A receiving socket bound to `endpoint`; `receive` blocks until a datagram or the timeout.
     package init(receivingOn endpoint: SocketEndpoint) throws(SocketCallError) {
-        let fd = socket(endpoint.address.isIPv6 ? AF_INET6 : AF_INET,
-                        Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            endpoint.address.isIPv6 ? AF_INET6 : AF_INET,
+            Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             throw SocketCallError(operation: "socket", address: endpoint.description, errno: errno)
         }
@@ -53,7 +58,9 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
 
     /// Waits up to `timeoutMilliseconds` for one datagram (at most `maxBytes`); nil on timeout.
     /// Longer datagrams are truncated, and their true length is reported so callers can reject them.
-    package func receive(maxBytes: Int = 64, timeoutMilliseconds: Int32)
+    package func receive(
+        maxBytes: Int = 64, timeoutMilliseconds: Int32
+    )
         -> (bytes: [UInt8], fullLength: Int, from: SocketEndpoint?)?
     {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -64,7 +71,8 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
         let count = withUnsafeMutablePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 buffer.withUnsafeMutableBytes {
-                    recvfrom(descriptor, $0.baseAddress, $0.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT), address, &length)
+                    recvfrom(
+                        descriptor, $0.baseAddress, $0.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT), address, &length)
                 }
             }
         }

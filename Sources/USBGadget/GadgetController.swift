@@ -60,8 +60,9 @@ package struct GadgetController: Sendable {
             throw .machineID(path: paths.machineID, reason: "cannot be read (\(error))")
         }
         guard let machineID = MachineID(fileText: text) else {
-            throw .machineID(path: paths.machineID,
-                             reason: "does not hold 32 hex digits (run systemd-machine-id-setup)")
+            throw .machineID(
+                path: paths.machineID,
+                reason: "does not hold 32 hex digits (run systemd-machine-id-setup)")
         }
         return GadgetIdentity(machineID: machineID)
     }
@@ -99,9 +100,10 @@ package struct GadgetController: Sendable {
         var listing = GadgetListing(name: gadget, boundUDC: try boundUDC(of: gadget))
         for name in try entries(in: "\(gadget)/configs", of: .directory) {
             let path = "\(gadget)/configs/\(name)"
-            listing.configurations.append(GadgetListing.Configuration(
-                name: name, functionLinks: try entries(in: path, of: .link),
-                languages: try entries(in: "\(path)/strings", of: .directory)))
+            listing.configurations.append(
+                GadgetListing.Configuration(
+                    name: name, functionLinks: try entries(in: path, of: .link),
+                    languages: try entries(in: "\(path)/strings", of: .directory)))
         }
         listing.functions = try entries(in: "\(gadget)/functions", of: .directory)
         listing.languages = try entries(in: "\(gadget)/strings", of: .directory)
@@ -152,7 +154,8 @@ package struct GadgetController: Sendable {
     /// Turns an errno from a step into the error a person can act on.
     private func explain(_ error: GadgetFileError, in step: GadgetStep) -> GadgetError {
         if case let .makeDirectory(path) = step, error.code == ENOENT,
-           path.hasSuffix("/functions/\(GadgetSpec.functionName)") {
+            path.hasSuffix("/functions/\(GadgetSpec.functionName)")
+        {
             return .functionUnavailable(path: error.path)
         }
         if case let .bind(gadget, udc) = step, error.code == EBUSY || error.code == ENODEV {

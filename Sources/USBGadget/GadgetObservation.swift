@@ -10,8 +10,10 @@ package struct GadgetObservation: Equatable, Sendable {
     /// Other gadgets in `usb_gadget/` that are bound: name → UDC.
     package var otherBindings: [String: String] = [:]
 
-    package init(directories: Set<String> = [], links: Set<String> = [], attributes: [String: String] = [:],
-                 boundUDC: String? = nil, otherBindings: [String: String] = [:]) {
+    package init(
+        directories: Set<String> = [], links: Set<String> = [], attributes: [String: String] = [:],
+        boundUDC: String? = nil, otherBindings: [String: String] = [:]
+    ) {
         self.directories = directories
         self.links = links
         self.attributes = attributes
@@ -53,8 +55,10 @@ package struct GadgetListing: Equatable, Sendable {
     /// Links in `os_desc/` (to a configuration), made by some gadget scripts for Windows hosts.
     package var osDescriptorLinks: [String]
 
-    package init(name: String = GadgetSpec.gadgetName, boundUDC: String? = nil, configurations: [Configuration] = [],
-                 functions: [String] = [], languages: [String] = [], osDescriptorLinks: [String] = []) {
+    package init(
+        name: String = GadgetSpec.gadgetName, boundUDC: String? = nil, configurations: [Configuration] = [],
+        functions: [String] = [], languages: [String] = [], osDescriptorLinks: [String] = []
+    ) {
         self.name = name
         self.boundUDC = boundUDC
         self.configurations = configurations

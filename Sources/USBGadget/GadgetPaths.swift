@@ -6,8 +6,10 @@ package struct GadgetPaths: Equatable, Sendable {
     package var udcClass: String
     package var machineID: String
 
-    package init(configfs: String = "/sys/kernel/config", udcClass: String = "/sys/class/udc",
-                 machineID: String = "/etc/machine-id") {
+    package init(
+        configfs: String = "/sys/kernel/config", udcClass: String = "/sys/class/udc",
+        machineID: String = "/etc/machine-id"
+    ) {
         self.configfs = configfs
         self.udcClass = udcClass
         self.machineID = machineID

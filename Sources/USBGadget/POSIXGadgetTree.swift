@@ -73,7 +73,9 @@ package struct POSIXGadgetTree: GadgetFileTree {
         guard retrying({ unlink(path) }) == 0 else { throw GadgetFileError(.unlink, path: path, code: errno) }
     }
 
-    private func open(_ path: String, _ flags: Int32, operation: GadgetFileError.Operation)
+    private func open(
+        _ path: String, _ flags: Int32, operation: GadgetFileError.Operation
+    )
         throws(GadgetFileError) -> Int32
     {
         let fd = retrying { Glibc.open(path, flags) }

@@ -1,8 +1,9 @@
+import BoardService
+import Platform
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import BoardService
-import Platform
 
 /// Composition root of aiden-board: parse the command line, hand over to the service.
 enum Entry {
@@ -29,9 +30,10 @@ enum Entry {
             findings.forEach { print($0) }
             exit(findings.contains { $0.severity == .problem } ? 1 : 0)
         case let .gadget(up, configPath, configfs, udc):
-            let outcome = GadgetCommand.run(up: up, configPath: configPath,
-                                            explicitConfig: arguments.contains("--config"),
-                                            configfs: configfs, udc: udc)
+            let outcome = GadgetCommand.run(
+                up: up, configPath: configPath,
+                explicitConfig: arguments.contains("--config"),
+                configfs: configfs, udc: udc)
             if outcome.exitCode == 0 { print(outcome.message) } else { printError(outcome.message) }
             exit(outcome.exitCode)
         }

@@ -1,8 +1,9 @@
+import PhoneService
+import Platform
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import PhoneService
-import Platform
 
 /// Composition root of aiden-phone: parse the command line, hand over to the service.
 enum Entry {
@@ -23,8 +24,10 @@ enum Entry {
             print("aiden-phone \(BuildInfo.version)")
             exit(0)
         case let .run(configPath, explicitConfig, json):
-            exit(PhoneDaemon.run(configPath: configPath, explicitConfig: explicitConfig, json: json,
-                                 environment: ProcessEnvironment.current()))
+            exit(
+                PhoneDaemon.run(
+                    configPath: configPath, explicitConfig: explicitConfig, json: json,
+                    environment: ProcessEnvironment.current()))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AgentCLI
 
 /// Answers from a script, one per request, and records what it was asked.
@@ -26,32 +27,41 @@ struct AgentCLIRunTests {
         {"status":"ok","live_activity":{"request_id":"chat_ab12","phone_id":"","status":"running",
         "phase":"planning","task_title":"Open Settings","progress":0,"revision":1}}
         """#
-    static let snapshotAnswerOneLine = #"{"status":"ok","live_activity":{"request_id":"chat_ab12","phone_id":"","#
+    static let snapshotAnswerOneLine =
+        #"{"status":"ok","live_activity":{"request_id":"chat_ab12","phone_id":"","#
         + #""status":"running","phase":"planning","task_title":"Open Settings","progress":0,"revision":1}}"#
 
-    private func run(_ arguments: [String], _ transport: ScriptedTransport,
-                     environment: [String: String] = [:]) -> CLIOutcome {
+    private func run(
+        _ arguments: [String], _ transport: ScriptedTransport,
+        environment: [String: String] = [:]
+    ) -> CLIOutcome {
         AgentCLI.run(arguments: arguments, environment: environment, idempotencyKey: "key-1", transport: transport)
     }
 
     @Test func startPrintsASummaryThenTheID() {
         let transport = ScriptedTransport(status: 201, body: Self.snapshotAnswer)
         let outcome = run(["task", "start", "--title", "Open Settings"], transport)
-        #expect(outcome == CLIOutcome(
-            standardOutput: "started task \"Open Settings\" (status running, phase planning, progress 0%, revision 1)\n"
-                + "chat_ab12\n",
-            exitCode: .ok))
+        #expect(
+            outcome
+                == CLIOutcome(
+                    standardOutput:
+                        "started task \"Open Settings\" (status running, phase planning, progress 0%, revision 1)\n"
+                        + "chat_ab12\n",
+                    exitCode: .ok))
         #expect(transport.sent.count == 1)
         #expect(transport.sent.first?.socketPath == "/run/aiden/agent.sock")
         #expect(transport.sent.first?.request.header("Idempotency-Key") == "key-1")
     }
 
     @Test func startWithJSONPrintsOneObjectHoldingTheRequestID() {
-        let outcome = run(["--json", "task", "start", "--title", "Open Settings"],
-                          ScriptedTransport(status: 201, body: Self.snapshotAnswer))
-        #expect(outcome == CLIOutcome(
-            standardOutput: #"{"request_id":"chat_ab12","# + Self.snapshotAnswerOneLine.dropFirst() + "\n",
-            exitCode: .ok))
+        let outcome = run(
+            ["--json", "task", "start", "--title", "Open Settings"],
+            ScriptedTransport(status: 201, body: Self.snapshotAnswer))
+        #expect(
+            outcome
+                == CLIOutcome(
+                    standardOutput: #"{"request_id":"chat_ab12","# + Self.snapshotAnswerOneLine.dropFirst() + "\n",
+                    exitCode: .ok))
     }
 
     @Test func startWithJSONKeepsADaemonsOwnTopLevelRequestID() {
@@ -70,9 +80,11 @@ struct AgentCLIRunTests {
             revision: 1
 
             """
-        for arguments in [["task", "update", "--id", "chat_ab12", "--progress", "0"],
-                          ["task", "end", "--id", "chat_ab12", "--status", "completed"],
-                          ["task", "show", "chat_ab12"]] {
+        for arguments in [
+            ["task", "update", "--id", "chat_ab12", "--progress", "0"],
+            ["task", "end", "--id", "chat_ab12", "--status", "completed"],
+            ["task", "show", "chat_ab12"],
+        ] {
             let outcome = run(arguments, ScriptedTransport(status: 200, body: Self.snapshotAnswer))
             #expect(outcome == CLIOutcome(standardOutput: expected, exitCode: .ok), "\(arguments)")
             let json = run(arguments + ["--json"], ScriptedTransport(status: 200, body: Self.snapshotAnswer))
@@ -81,18 +93,22 @@ struct AgentCLIRunTests {
     }
 
     @Test func listAndStatus() {
-        let list = #"{"status":"ok","tasks":[{"request_id":"chat_1","status":"running","phase":"acting","#
+        let list =
+            #"{"status":"ok","tasks":[{"request_id":"chat_1","status":"running","phase":"acting","#
             + #""task_title":"A","progress":0.5}]}"#
-        #expect(run(["task", "list"], ScriptedTransport(status: 200, body: list)).standardOutput == """
-            ID      STATUS   PHASE   PROGRESS  TITLE
-            chat_1  running  acting  50%       A
+        #expect(
+            run(["task", "list"], ScriptedTransport(status: 200, body: list)).standardOutput == """
+                ID      STATUS   PHASE   PROGRESS  TITLE
+                chat_1  running  acting  50%       A
 
-            """)
-        #expect(run(["task", "list", "--json"], ScriptedTransport(status: 200, body: list)).standardOutput
-            == list + "\n")
+                """)
+        #expect(
+            run(["task", "list", "--json"], ScriptedTransport(status: 200, body: list)).standardOutput
+                == list + "\n")
         let status = #"{"status":"ok","version":"0.1.0","wake":{"seq":5}}"#
-        #expect(run(["status"], ScriptedTransport(status: 200, body: status))
-            == CLIOutcome(standardOutput: "version: 0.1.0\nwake.seq: 5\n", exitCode: .ok))
+        #expect(
+            run(["status"], ScriptedTransport(status: 200, body: status))
+                == CLIOutcome(standardOutput: "version: 0.1.0\nwake.seq: 5\n", exitCode: .ok))
     }
 
     @Test func theSocketComesFromTheOptionOrTheEnvironment() {
@@ -103,22 +119,40 @@ struct AgentCLIRunTests {
     }
 
     static let daemonErrors: [(Int, String, String, ExitCode)] = [
-        (409, #"{"status":"error","error":{"code":"conflict","message":"task chat_ab12 has ended"}}"#,
-         "aidenctl: conflict: task chat_ab12 has ended (409)", .failure),
-        (409, #"{"status":"error","error":{"code":"stale_revision","message":"revision is 43, not 42","#
-            + #""field":"expected_revision"}}"#,
-         "aidenctl: stale_revision: revision is 43, not 42 (field expected_revision, 409)", .failure),
-        (400, #"{"status":"error","error":{"code":"invalid_field","message":"progress must be in 0…1","#
-            + #""field":"progress"}}"#,
-         "aidenctl: invalid_field: progress must be in 0…1 (field progress, 400)", .dataError),
-        (413, #"{"status":"error","error":{"code":"payload_too_large","message":"request body exceeds 16384 bytes"}}"#,
-         "aidenctl: payload_too_large: request body exceeds 16384 bytes (413)", .dataError),
-        (404, #"{"status":"not_found"}"#, "aidenctl: aiden-board answered 404 Not Found to PATCH /v1/tasks/chat_ab12",
-         .failure),
-        (500, "internal error\n",
-         "aidenctl: aiden-board answered 500 Internal Server Error to PATCH /v1/tasks/chat_ab12", .failure),
-        (503, #"{"status":"error","error":{"message":"shutting down"}}"#, "aidenctl: error: shutting down (503)",
-         .failure),
+        (
+            409, #"{"status":"error","error":{"code":"conflict","message":"task chat_ab12 has ended"}}"#,
+            "aidenctl: conflict: task chat_ab12 has ended (409)", .failure
+        ),
+        (
+            409,
+            #"{"status":"error","error":{"code":"stale_revision","message":"revision is 43, not 42","#
+                + #""field":"expected_revision"}}"#,
+            "aidenctl: stale_revision: revision is 43, not 42 (field expected_revision, 409)", .failure
+        ),
+        (
+            400,
+            #"{"status":"error","error":{"code":"invalid_field","message":"progress must be in 0…1","#
+                + #""field":"progress"}}"#,
+            "aidenctl: invalid_field: progress must be in 0…1 (field progress, 400)", .dataError
+        ),
+        (
+            413,
+            #"{"status":"error","error":{"code":"payload_too_large","message":"request body exceeds 16384 bytes"}}"#,
+            "aidenctl: payload_too_large: request body exceeds 16384 bytes (413)", .dataError
+        ),
+        (
+            404, #"{"status":"not_found"}"#,
+            "aidenctl: aiden-board answered 404 Not Found to PATCH /v1/tasks/chat_ab12",
+            .failure
+        ),
+        (
+            500, "internal error\n",
+            "aidenctl: aiden-board answered 500 Internal Server Error to PATCH /v1/tasks/chat_ab12", .failure
+        ),
+        (
+            503, #"{"status":"error","error":{"message":"shutting down"}}"#, "aidenctl: error: shutting down (503)",
+            .failure
+        ),
     ]
 
     @Test(arguments: daemonErrors)
@@ -132,31 +166,46 @@ struct AgentCLIRunTests {
         if body.hasPrefix("{") {
             #expect(json.standardOutput == body + "\n")
         } else {
-            #expect(json.standardOutput == #"{"status":"error","error":{"code":"http_500","message":"# + "\""
-                + line.dropFirst("aidenctl: ".count) + "\"}}\n")
+            #expect(
+                json.standardOutput == #"{"status":"error","error":{"code":"http_500","message":"# + "\""
+                    + line.dropFirst("aidenctl: ".count) + "\"}}\n")
         }
     }
 
     static let transportFailures: [(TransportFailure, String, ExitCode)] = [
-        (.unreachable("connection refused"),
-         "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: connection refused (is the daemon running?)",
-         .unavailable),
-        (.unreachable("no such file or directory"),
-         "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: no such file or directory "
-            + "(is the daemon running?)", .unavailable),
-        (.unreachable("permission denied"),
-         "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: permission denied "
-            + "(is your user in the socket's group, e.g. aiden?)", .unavailable),
-        (.unreachable("Unix socket path too long: '/x'"),
-         "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: Unix socket path too long: '/x'", .unavailable),
-        (.timedOut, "aidenctl: no answer from aiden-board at /run/aiden/agent.sock in time (is it stuck?)",
-         .unavailable),
-        (.connectionLost("Empty reply from server"),
-         "aidenctl: aiden-board at /run/aiden/agent.sock closed the connection before answering: "
-            + "Empty reply from server", .unavailable),
-        (.other("response body exceeds 1048576 bytes"),
-         "aidenctl: talking to aiden-board at /run/aiden/agent.sock failed: response body exceeds 1048576 bytes",
-         .failure),
+        (
+            .unreachable("connection refused"),
+            "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: connection refused (is the daemon running?)",
+            .unavailable
+        ),
+        (
+            .unreachable("no such file or directory"),
+            "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: no such file or directory "
+                + "(is the daemon running?)", .unavailable
+        ),
+        (
+            .unreachable("permission denied"),
+            "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: permission denied "
+                + "(is your user in the socket's group, e.g. aiden?)", .unavailable
+        ),
+        (
+            .unreachable("Unix socket path too long: '/x'"),
+            "aidenctl: cannot reach aiden-board at /run/aiden/agent.sock: Unix socket path too long: '/x'", .unavailable
+        ),
+        (
+            .timedOut, "aidenctl: no answer from aiden-board at /run/aiden/agent.sock in time (is it stuck?)",
+            .unavailable
+        ),
+        (
+            .connectionLost("Empty reply from server"),
+            "aidenctl: aiden-board at /run/aiden/agent.sock closed the connection before answering: "
+                + "Empty reply from server", .unavailable
+        ),
+        (
+            .other("response body exceeds 1048576 bytes"),
+            "aidenctl: talking to aiden-board at /run/aiden/agent.sock failed: response body exceeds 1048576 bytes",
+            .failure
+        ),
     ]
 
     @Test(arguments: transportFailures)
@@ -167,9 +216,10 @@ struct AgentCLIRunTests {
 
     @Test func withJSONAFailureStillPrintsOneObject() {
         let outcome = run(["--json", "status"], ScriptedTransport([.failure(.unreachable("connection refused"))]))
-        #expect(outcome.standardOutput == #"{"status":"error","error":{"code":"unreachable","message":"#
-            + #""cannot reach aiden-board at /run/aiden/agent.sock: connection refused (is the daemon running?)"}}"#
-            + "\n")
+        #expect(
+            outcome.standardOutput == #"{"status":"error","error":{"code":"unreachable","message":"#
+                + #""cannot reach aiden-board at /run/aiden/agent.sock: connection refused (is the daemon running?)"}}"#
+                + "\n")
         #expect(outcome.exitCode == .unavailable)
     }
 
@@ -187,8 +237,10 @@ struct AgentCLIRunTests {
     }
 
     @Test func aStartIsRetriedOnlyOnce() {
-        let transport = ScriptedTransport([.failure(.connectionLost("reset")), .failure(.connectionLost("reset")),
-                                           .success(AgentResponse(status: 201, body: Array(Self.snapshotAnswer.utf8)))])
+        let transport = ScriptedTransport([
+            .failure(.connectionLost("reset")), .failure(.connectionLost("reset")),
+            .success(AgentResponse(status: 201, body: Array(Self.snapshotAnswer.utf8))),
+        ])
         let outcome = run(["task", "start", "--title", "T"], transport)
         #expect(outcome.exitCode == .unavailable)
         #expect(transport.sent.count == 2)
@@ -206,8 +258,10 @@ struct AgentCLIRunTests {
     static let unusable: [([String], String, String)] = [
         (["task", "start", "--title", "T"], "<html>", "not a JSON object"),
         (["task", "start", "--title", "T"], "[1,2]", "not a JSON object"),
-        (["task", "start", "--title", "T"], #"{"status":"ok","live_activity":{"status":"running"}}"#,
-         "no live_activity.request_id in the answer"),
+        (
+            ["task", "start", "--title", "T"], #"{"status":"ok","live_activity":{"status":"running"}}"#,
+            "no live_activity.request_id in the answer"
+        ),
         (["task", "show", "r"], #"{"status":"ok"}"#, "no live_activity in the answer"),
         (["task", "list"], #"{"status":"ok","tasks":7}"#, "no tasks list in the answer"),
     ]
@@ -215,9 +269,11 @@ struct AgentCLIRunTests {
     @Test(arguments: unusable)
     func unusableAnswersExitOne(arguments: [String], body: String, detail: String) {
         let outcome = run(arguments, ScriptedTransport(status: 200, body: body))
-        #expect(outcome == CLIOutcome(
-            standardError: "aidenctl: unusable answer from aiden-board at /run/aiden/agent.sock: \(detail)\n",
-            exitCode: .failure))
+        #expect(
+            outcome
+                == CLIOutcome(
+                    standardError: "aidenctl: unusable answer from aiden-board at /run/aiden/agent.sock: \(detail)\n",
+                    exitCode: .failure))
     }
 
     @Test func helpAndUsageErrorsNeverTouchTheSocket() {
@@ -225,9 +281,11 @@ struct AgentCLIRunTests {
         let help = run(["task", "end", "--help"], transport)
         #expect(help == CLIOutcome(standardOutput: HelpTopic.taskEnd.usage, exitCode: .ok))
         let usage = run(["--json", "task", "end", "--id", "r"], transport)
-        #expect(usage == CLIOutcome(
-            standardError: "aidenctl: missing required option --status (see 'aidenctl task end --help')\n",
-            exitCode: .usage))
+        #expect(
+            usage
+                == CLIOutcome(
+                    standardError: "aidenctl: missing required option --status (see 'aidenctl task end --help')\n",
+                    exitCode: .usage))
         #expect(transport.sent.isEmpty)
     }
 }

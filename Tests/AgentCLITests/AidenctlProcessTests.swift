@@ -24,7 +24,8 @@ struct AidenctlProcessTests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    static let started = #"{"status":"ok","live_activity":{"request_id":"chat_e2e","status":"running","#
+    static let started =
+        #"{"status":"ok","live_activity":{"request_id":"chat_e2e","status":"running","#
         + #""phase":"planning","task_title":"Open Settings","progress":0,"revision":1}}"#
 
     private func aidenctl(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
@@ -41,12 +42,15 @@ struct AidenctlProcessTests {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
-                   standardError: String(decoding: err, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+            standardError: String(decoding: err, as: UTF8.self))
     }
 
-    private func withServer(_ reply: @escaping @Sendable (FakeAgentServer.Request, Int) -> FakeAgentServer.Reply,
-                            _ body: (FakeAgentServer) throws -> Void) throws {
+    private func withServer(
+        _ reply: @escaping @Sendable (FakeAgentServer.Request, Int) -> FakeAgentServer.Reply,
+        _ body: (FakeAgentServer) throws -> Void
+    ) throws {
         var template = Array("/tmp/aidenctl-e2e-XXXXXX".utf8CString)
         let directory = try #require(mkdtemp(&template).map { String(cString: $0) })
         let server = try FakeAgentServer(path: directory + "/agent.sock", reply: reply)
@@ -59,8 +63,10 @@ struct AidenctlProcessTests {
 
     @Test func startPrintsTheIDLastAndExitsZero() throws {
         try withServer({ _, _ in .answer(status: 201, body: Self.started) }) { server in
-            let run = try aidenctl(["--socket", server.path, "task", "start", "--title", "Open Settings",
-                                    "--phase", "planning", "--progress", "0"])
+            let run = try aidenctl([
+                "--socket", server.path, "task", "start", "--title", "Open Settings",
+                "--phase", "planning", "--progress", "0",
+            ])
             #expect(run.status == 0)
             #expect(run.standardError == "")
             #expect(run.standardOutput.split(separator: "\n").last == "chat_e2e")
@@ -79,8 +85,9 @@ struct AidenctlProcessTests {
 
     @Test func jsonOutputIsOneParsableObjectWithTheRequestID() throws {
         try withServer({ _, _ in .answer(status: 201, body: Self.started) }) { server in
-            let run = try aidenctl(["task", "start", "--title", "Open Settings", "--json"],
-                                   environment: ["AIDEN_AGENT_SOCKET": server.path])
+            let run = try aidenctl(
+                ["task", "start", "--title", "Open Settings", "--json"],
+                environment: ["AIDEN_AGENT_SOCKET": server.path])
             #expect(run.status == 0)
             let lines = run.standardOutput.split(separator: "\n")
             #expect(lines.count == 1)
@@ -104,7 +111,8 @@ struct AidenctlProcessTests {
     }
 
     @Test func rejectedInputExitsSixtyFive() throws {
-        let invalid = #"{"status":"error","error":{"code":"invalid_field","message":"title too long","#
+        let invalid =
+            #"{"status":"error","error":{"code":"invalid_field","message":"title too long","#
             + #""field":"task_title"}}"#
         try withServer({ _, _ in .answer(status: 400, body: invalid) }) { server in
             let run = try aidenctl(["--socket", server.path, "task", "start", "--title", "x"])
@@ -131,8 +139,10 @@ struct AidenctlProcessTests {
         let path = directory + "/agent.sock"
         let run = try aidenctl(["--socket", path, "status"])
         #expect(run.status == 69)
-        #expect(run.standardError
-            == "aidenctl: cannot reach aiden-board at \(path): no such file or directory (is the daemon running?)\n")
+        #expect(
+            run.standardError
+                == "aidenctl: cannot reach aiden-board at \(path): no such file or directory (is the daemon running?)\n"
+        )
         #expect(run.standardOutput == "")
     }
 

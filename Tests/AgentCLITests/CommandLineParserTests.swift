@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AgentCLI
 
 @Suite("argv → Invocation")
@@ -8,35 +9,66 @@ struct CommandLineParserTests {
         (["--json", "status"], Invocation(json: true, command: .status)),
         (["status", "--json"], Invocation(json: true, command: .status)),
         (["--socket", "/tmp/a.sock", "task", "list"], Invocation(socketPath: "/tmp/a.sock", command: .taskList)),
-        (["task", "list", "--socket=/tmp/a.sock", "--json"],
-         Invocation(socketPath: "/tmp/a.sock", json: true, command: .taskList)),
+        (
+            ["task", "list", "--socket=/tmp/a.sock", "--json"],
+            Invocation(socketPath: "/tmp/a.sock", json: true, command: .taskList)
+        ),
         (["task", "--json", "show", "chat_1"], Invocation(json: true, command: .taskShow(requestID: "chat_1"))),
         (["task", "show", "--", "-odd"], Invocation(command: .taskShow(requestID: "-odd"))),
-        (["task", "start", "--title", "Open Settings"],
-         Invocation(command: .taskStart(.init(title: "Open Settings")))),
+        (
+            ["task", "start", "--title", "Open Settings"],
+            Invocation(command: .taskStart(.init(title: "Open Settings")))
+        ),
         (["task", "start", "--title=--dashes"], Invocation(command: .taskStart(.init(title: "--dashes")))),
-        (["--json", "task", "start", "--title", "T", "--request-id", "chat_x", "--phone-id", "p1", "--step", "S",
-          "--phase", "phone_bridge", "--progress", "0.25", "--socket", "/s"],
-         Invocation(socketPath: "/s", json: true, command: .taskStart(.init(
-             title: "T", requestID: "chat_x", phoneID: "p1", step: "S", phase: .phoneBridge, progress: 0.25)))),
-        (["task", "start", "--title", "T", "--progress", "1", "--phone-id", ""],
-         Invocation(command: .taskStart(.init(title: "T", phoneID: "", progress: 1)))),
-        (["task", "start", "--title", "T", "--progress", "-0"],
-         Invocation(command: .taskStart(.init(title: "T", progress: 0)))),
-        (["task", "update", "--id", "chat_1", "--step", "S", "--phase", "waiting_user", "--action",
-          "request_user_input", "--target", "OK button", "--app", "Settings", "--tool", "tap", "--progress", ".5",
-          "--status", "needs_app", "--expected-revision", "42"],
-         Invocation(command: .taskUpdate(.init(
-             requestID: "chat_1", step: "S", phase: .waitingUser, action: "request_user_input", target: "OK button",
-             app: "Settings", tool: "tap", progress: 0.5, status: .needsApp, expectedRevision: 42)))),
-        (["task", "update", "--id", "chat_1", "--target", ""],
-         Invocation(command: .taskUpdate(.init(requestID: "chat_1", target: "")))),
-        (["task", "update", "--id", "chat_1", "--status", "running", "--expected-revision", "0"],
-         Invocation(command: .taskUpdate(.init(requestID: "chat_1", status: .running, expectedRevision: 0)))),
-        (["task", "end", "--id", "chat_1", "--status", "failed", "--error", "screen locked"],
-         Invocation(command: .taskEnd(.init(requestID: "chat_1", status: .failed, error: "screen locked")))),
-        (["task", "end", "--status", "canceled", "--id", "chat_1"],
-         Invocation(command: .taskEnd(.init(requestID: "chat_1", status: .canceled)))),
+        (
+            [
+                "--json", "task", "start", "--title", "T", "--request-id", "chat_x", "--phone-id", "p1", "--step", "S",
+                "--phase", "phone_bridge", "--progress", "0.25", "--socket", "/s",
+            ],
+            Invocation(
+                socketPath: "/s", json: true,
+                command: .taskStart(
+                    .init(
+                        title: "T", requestID: "chat_x", phoneID: "p1", step: "S", phase: .phoneBridge, progress: 0.25))
+            )
+        ),
+        (
+            ["task", "start", "--title", "T", "--progress", "1", "--phone-id", ""],
+            Invocation(command: .taskStart(.init(title: "T", phoneID: "", progress: 1)))
+        ),
+        (
+            ["task", "start", "--title", "T", "--progress", "-0"],
+            Invocation(command: .taskStart(.init(title: "T", progress: 0)))
+        ),
+        (
+            [
+                "task", "update", "--id", "chat_1", "--step", "S", "--phase", "waiting_user", "--action",
+                "request_user_input", "--target", "OK button", "--app", "Settings", "--tool", "tap", "--progress", ".5",
+                "--status", "needs_app", "--expected-revision", "42",
+            ],
+            Invocation(
+                command: .taskUpdate(
+                    .init(
+                        requestID: "chat_1", step: "S", phase: .waitingUser, action: "request_user_input",
+                        target: "OK button",
+                        app: "Settings", tool: "tap", progress: 0.5, status: .needsApp, expectedRevision: 42)))
+        ),
+        (
+            ["task", "update", "--id", "chat_1", "--target", ""],
+            Invocation(command: .taskUpdate(.init(requestID: "chat_1", target: "")))
+        ),
+        (
+            ["task", "update", "--id", "chat_1", "--status", "running", "--expected-revision", "0"],
+            Invocation(command: .taskUpdate(.init(requestID: "chat_1", status: .running, expectedRevision: 0)))
+        ),
+        (
+            ["task", "end", "--id", "chat_1", "--status", "failed", "--error", "screen locked"],
+            Invocation(command: .taskEnd(.init(requestID: "chat_1", status: .failed, error: "screen locked")))
+        ),
+        (
+            ["task", "end", "--status", "canceled", "--id", "chat_1"],
+            Invocation(command: .taskEnd(.init(requestID: "chat_1", status: .canceled)))
+        ),
     ]
 
     @Test(arguments: accepted)
@@ -79,10 +111,12 @@ struct CommandLineParserTests {
     @Test func theEnvironmentOverridesTheDefaultSocketButNotTheOption() throws {
         let environment = ["AIDEN_AGENT_SOCKET": "/env/agent.sock"]
         #expect(try CommandLineParser.parse(["status"], environment: environment).socketPath == "/env/agent.sock")
-        #expect(try CommandLineParser.parse(["--socket", "/opt.sock", "status"], environment: environment).socketPath
-            == "/opt.sock")
-        #expect(try CommandLineParser.parse(["status"], environment: ["AIDEN_AGENT_SOCKET": ""]).socketPath
-            == "/run/aiden/agent.sock")
+        #expect(
+            try CommandLineParser.parse(["--socket", "/opt.sock", "status"], environment: environment).socketPath
+                == "/opt.sock")
+        #expect(
+            try CommandLineParser.parse(["status"], environment: ["AIDEN_AGENT_SOCKET": ""]).socketPath
+                == "/run/aiden/agent.sock")
         #expect(try CommandLineParser.parse(["status"]).socketPath == "/run/aiden/agent.sock")
     }
 
@@ -96,26 +130,44 @@ struct CommandLineParserTests {
         (["task", "start", "--title", ""], "--title must not be empty (see 'aidenctl task start --help')"),
         (["task", "start", "--title"], "missing value for --title (see 'aidenctl task start --help')"),
         (["task", "start", "--title", "--json"], "missing value for --title (see 'aidenctl task start --help')"),
-        (["task", "start", "--title", "T", "--request-id", ""],
-         "--request-id must not be empty (see 'aidenctl task start --help')"),
-        (["task", "start", "--title", "T", "--progress", "1.5"],
-         "--progress must be a number from 0 to 1, not '1.5' (see 'aidenctl task start --help')"),
-        (["task", "start", "--title", "T", "--progress", "-0.1"],
-         "--progress must be a number from 0 to 1, not '-0.1' (see 'aidenctl task start --help')"),
-        (["task", "start", "--title", "T", "--progress", "nan"],
-         "--progress must be a number from 0 to 1, not 'nan' (see 'aidenctl task start --help')"),
-        (["task", "start", "--title", "T", "--progress", "50%"],
-         "--progress must be a number from 0 to 1, not '50%' (see 'aidenctl task start --help')"),
-        (["task", "start", "--title", "T", "--phase", "thinking"],
-         "--phase must be planning, observing, acting, phone_bridge, waiting_app, waiting_user, verifying or "
-            + "answering, not 'thinking' (see 'aidenctl task start --help')"),
-        (["task", "start", "--title", "T", "--title", "U"],
-         "option --title given more than once (see 'aidenctl task start --help')"),
+        (
+            ["task", "start", "--title", "T", "--request-id", ""],
+            "--request-id must not be empty (see 'aidenctl task start --help')"
+        ),
+        (
+            ["task", "start", "--title", "T", "--progress", "1.5"],
+            "--progress must be a number from 0 to 1, not '1.5' (see 'aidenctl task start --help')"
+        ),
+        (
+            ["task", "start", "--title", "T", "--progress", "-0.1"],
+            "--progress must be a number from 0 to 1, not '-0.1' (see 'aidenctl task start --help')"
+        ),
+        (
+            ["task", "start", "--title", "T", "--progress", "nan"],
+            "--progress must be a number from 0 to 1, not 'nan' (see 'aidenctl task start --help')"
+        ),
+        (
+            ["task", "start", "--title", "T", "--progress", "50%"],
+            "--progress must be a number from 0 to 1, not '50%' (see 'aidenctl task start --help')"
+        ),
+        (
+            ["task", "start", "--title", "T", "--phase", "thinking"],
+            "--phase must be planning, observing, acting, phone_bridge, waiting_app, waiting_user, verifying or "
+                + "answering, not 'thinking' (see 'aidenctl task start --help')"
+        ),
+        (
+            ["task", "start", "--title", "T", "--title", "U"],
+            "option --title given more than once (see 'aidenctl task start --help')"
+        ),
         (["--json", "status", "--json"], "option --json given more than once (see 'aidenctl status --help')"),
-        (["--socket", "/a", "status", "--socket=/b"],
-         "option --socket given more than once (see 'aidenctl status --help')"),
-        (["task", "start", "--title", "T", "--action", "tap"],
-         "'task start' takes no option --action (see 'aidenctl task start --help')"),
+        (
+            ["--socket", "/a", "status", "--socket=/b"],
+            "option --socket given more than once (see 'aidenctl status --help')"
+        ),
+        (
+            ["task", "start", "--title", "T", "--action", "tap"],
+            "'task start' takes no option --action (see 'aidenctl task start --help')"
+        ),
         (["task", "list", "--id", "x"], "'task list' takes no option --id (see 'aidenctl task list --help')"),
         (["status", "--title", "x"], "'status' takes no option --title (see 'aidenctl status --help')"),
         (["task", "start", "--titel", "T"], "unknown option '--titel' (see 'aidenctl task start --help')"),
@@ -126,33 +178,51 @@ struct CommandLineParserTests {
         (["task", "show"], "missing request id: aidenctl task show R (see 'aidenctl task show --help')"),
         (["task", "show", ""], "request id must not be empty (see 'aidenctl task show --help')"),
         (["task", "show", "a", "b"], "unexpected argument 'b' (see 'aidenctl task show --help')"),
-        (["task", "update", "--id", "r"],
-         "nothing to update: give at least one of --step, --phase, --action, --target, --app, --tool, --progress, "
-            + "--status (see 'aidenctl task update --help')"),
-        (["task", "update", "--id", "r", "--expected-revision", "3"],
-         "nothing to update: give at least one of --step, --phase, --action, --target, --app, --tool, --progress, "
-            + "--status (see 'aidenctl task update --help')"),
+        (
+            ["task", "update", "--id", "r"],
+            "nothing to update: give at least one of --step, --phase, --action, --target, --app, --tool, --progress, "
+                + "--status (see 'aidenctl task update --help')"
+        ),
+        (
+            ["task", "update", "--id", "r", "--expected-revision", "3"],
+            "nothing to update: give at least one of --step, --phase, --action, --target, --app, --tool, --progress, "
+                + "--status (see 'aidenctl task update --help')"
+        ),
         (["task", "update", "--step", "s"], "missing required option --id (see 'aidenctl task update --help')"),
-        (["task", "update", "--id", "r", "--status", "completed"],
-         "--status must be needs_app or running, not 'completed' (end a task with 'aidenctl task end') "
-            + "(see 'aidenctl task update --help')"),
-        (["task", "update", "--id", "r", "--status", "paused"],
-         "--status must be needs_app or running, not 'paused' (see 'aidenctl task update --help')"),
-        (["task", "update", "--id", "r", "--step", "s", "--expected-revision", "-1"],
-         "--expected-revision must be a non-negative integer, not '-1' (see 'aidenctl task update --help')"),
-        (["task", "update", "--id", "r", "--step", "s", "--expected-revision", "+3"],
-         "--expected-revision must be a non-negative integer, not '+3' (see 'aidenctl task update --help')"),
-        (["task", "update", "--id", "r", "--step", "s", "--expected-revision", "99999999999999999999"],
-         "--expected-revision must be a non-negative integer, not '99999999999999999999' "
-            + "(see 'aidenctl task update --help')"),
+        (
+            ["task", "update", "--id", "r", "--status", "completed"],
+            "--status must be needs_app or running, not 'completed' (end a task with 'aidenctl task end') "
+                + "(see 'aidenctl task update --help')"
+        ),
+        (
+            ["task", "update", "--id", "r", "--status", "paused"],
+            "--status must be needs_app or running, not 'paused' (see 'aidenctl task update --help')"
+        ),
+        (
+            ["task", "update", "--id", "r", "--step", "s", "--expected-revision", "-1"],
+            "--expected-revision must be a non-negative integer, not '-1' (see 'aidenctl task update --help')"
+        ),
+        (
+            ["task", "update", "--id", "r", "--step", "s", "--expected-revision", "+3"],
+            "--expected-revision must be a non-negative integer, not '+3' (see 'aidenctl task update --help')"
+        ),
+        (
+            ["task", "update", "--id", "r", "--step", "s", "--expected-revision", "99999999999999999999"],
+            "--expected-revision must be a non-negative integer, not '99999999999999999999' "
+                + "(see 'aidenctl task update --help')"
+        ),
         (["task", "end", "--id", "r"], "missing required option --status (see 'aidenctl task end --help')"),
-        (["task", "end", "--id", "r", "--status", "done"],
-         "--status must be completed, failed or canceled, not 'done' (see 'aidenctl task end --help')"),
+        (
+            ["task", "end", "--id", "r", "--status", "done"],
+            "--status must be completed, failed or canceled, not 'done' (see 'aidenctl task end --help')"
+        ),
         (["task", "end", "--status", "completed"], "missing required option --id (see 'aidenctl task end --help')"),
         (["--socket", "", "status"], "--socket must not be empty (see 'aidenctl status --help')"),
-        (["task", "start", "--title", "T", "--phase", "x\u{1B}[2J\n"],
-         "--phase must be planning, observing, acting, phone_bridge, waiting_app, waiting_user, verifying or "
-            + "answering, not 'x\\u{1b}[2J\\n' (see 'aidenctl task start --help')"),
+        (
+            ["task", "start", "--title", "T", "--phase", "x\u{1B}[2J\n"],
+            "--phase must be planning, observing, acting, phone_bridge, waiting_app, waiting_user, verifying or "
+                + "answering, not 'x\\u{1b}[2J\\n' (see 'aidenctl task start --help')"
+        ),
     ]
 
     @Test(arguments: rejected)

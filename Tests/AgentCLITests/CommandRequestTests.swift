@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import AgentCLI
 
 @Suite("Command → agent HTTP request")
@@ -17,28 +18,35 @@ struct CommandRequestTests {
         #expect(minimal?.header("content-type") == "application/json")
         #expect(try body(minimal) == .object(["task_title": .string("Open Settings")]))
 
-        let full = Command.taskStart(.init(title: "T", requestID: "chat_x", phoneID: "p1", step: "S",
-                                           phase: .waitingApp, progress: 0.25))
-        #expect(try body(full.request(idempotencyKey: "k")) == .object([
-            "task_title": .string("T"), "request_id": .string("chat_x"), "phone_id": .string("p1"),
-            "current_step": .string("S"), "phase": .string("waiting_app"), "progress": .number("0.25"),
-        ]))
+        let full = Command.taskStart(
+            .init(
+                title: "T", requestID: "chat_x", phoneID: "p1", step: "S",
+                phase: .waitingApp, progress: 0.25))
+        #expect(
+            try body(full.request(idempotencyKey: "k"))
+                == .object([
+                    "task_title": .string("T"), "request_id": .string("chat_x"), "phone_id": .string("p1"),
+                    "current_step": .string("S"), "phase": .string("waiting_app"), "progress": .number("0.25"),
+                ]))
     }
 
     @Test func updatePatchesOnlyTheGivenFieldsUnderTheirContractNames() throws {
-        let update = Command.taskUpdate(.init(
-            requestID: "chat_1", step: "S", phase: .acting, action: "tap", target: "OK", app: "Settings",
-            tool: "screenshot", progress: 1, status: .needsApp, expectedRevision: 7))
+        let update = Command.taskUpdate(
+            .init(
+                requestID: "chat_1", step: "S", phase: .acting, action: "tap", target: "OK", app: "Settings",
+                tool: "screenshot", progress: 1, status: .needsApp, expectedRevision: 7))
         let request = try #require(update.request(idempotencyKey: "k"))
         #expect(request.method == "PATCH")
         #expect(request.path == "/v1/tasks/chat_1")
         #expect(request.header("Idempotency-Key") == nil)
-        #expect(try body(request) == .object([
-            "current_step": .string("S"), "phase": .string("acting"), "current_action": .string("tap"),
-            "current_target": .string("OK"), "current_app": .string("Settings"),
-            "last_tool_name": .string("screenshot"), "progress": .number("1"), "status": .string("needs_app"),
-            "expected_revision": .number("7"),
-        ]))
+        #expect(
+            try body(request)
+                == .object([
+                    "current_step": .string("S"), "phase": .string("acting"), "current_action": .string("tap"),
+                    "current_target": .string("OK"), "current_app": .string("Settings"),
+                    "last_tool_name": .string("screenshot"), "progress": .number("1"), "status": .string("needs_app"),
+                    "expected_revision": .number("7"),
+                ]))
         let clearing = Command.taskUpdate(.init(requestID: "chat_1", target: "")).request(idempotencyKey: "k")
         #expect(try body(clearing) == .object(["current_target": .string("")]))
     }
@@ -49,8 +57,9 @@ struct CommandRequestTests {
         #expect(plain?.path == "/v1/tasks/chat_1/end")
         #expect(try body(plain) == .object(["status": .string("completed"), "last_error": .string("")]))
         let failed = Command.taskEnd(.init(requestID: "chat_1", status: .failed, error: "locked"))
-        #expect(try body(failed.request(idempotencyKey: "k"))
-            == .object(["status": .string("failed"), "last_error": .string("locked")]))
+        #expect(
+            try body(failed.request(idempotencyKey: "k"))
+                == .object(["status": .string("failed"), "last_error": .string("locked")]))
     }
 
     @Test func readsAreBodylessGets() {
@@ -59,24 +68,31 @@ struct CommandRequestTests {
         ]
         for (command, path) in cases {
             let request = command.request(idempotencyKey: "k")
-            #expect(request == AgentRequest(method: "GET", path: path,
-                                            headers: [AgentRequest.Header("Accept", "application/json")]))
+            #expect(
+                request
+                    == AgentRequest(
+                        method: "GET", path: path,
+                        headers: [AgentRequest.Header("Accept", "application/json")]))
         }
         #expect(Command.help(.main).request(idempotencyKey: "k") == nil)
     }
 
     @Test func requestIDsArePercentEncodedIntoOnePathSegment() {
-        #expect(Command.taskShow(requestID: "a/b c?d%é").request(idempotencyKey: "k")?.path
-            == "/v1/tasks/a%2Fb%20c%3Fd%25%C3%A9")
-        #expect(Command.taskEnd(.init(requestID: "../x", status: .canceled)).request(idempotencyKey: "k")?.path
-            == "/v1/tasks/..%2Fx/end")
+        #expect(
+            Command.taskShow(requestID: "a/b c?d%é").request(idempotencyKey: "k")?.path
+                == "/v1/tasks/a%2Fb%20c%3Fd%25%C3%A9")
+        #expect(
+            Command.taskEnd(.init(requestID: "../x", status: .canceled)).request(idempotencyKey: "k")?.path
+                == "/v1/tasks/..%2Fx/end")
     }
 
     @Test func bodiesAreByteStable() throws {
-        let request = try #require(Command.taskStart(.init(title: "a/b", phase: .planning, progress: 0.5))
-            .request(idempotencyKey: "k"))
-        #expect(String(decoding: request.body, as: UTF8.self)
-            == #"{"phase":"planning","progress":0.5,"task_title":"a/b"}"#)
+        let request = try #require(
+            Command.taskStart(.init(title: "a/b", phase: .planning, progress: 0.5))
+                .request(idempotencyKey: "k"))
+        #expect(
+            String(decoding: request.body, as: UTF8.self)
+                == #"{"phase":"planning","progress":0.5,"task_title":"a/b"}"#)
     }
 
     @Test func onlyRepeatableRequestsAreRetried() {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -100,7 +101,8 @@ final class FakeAgentServer: Sendable {
                 return
             case let .answer(status, body):
                 let bytes = Array(body.utf8)
-                let head = "HTTP/1.1 \(status) Canned\r\nContent-Type: application/json\r\n"
+                let head =
+                    "HTTP/1.1 \(status) Canned\r\nContent-Type: application/json\r\n"
                     + "Content-Length: \(bytes.count)\r\n\r\n"
                 let all = Array(head.utf8) + bytes
                 var offset = 0
@@ -133,8 +135,9 @@ final class FakeAgentServer: Sendable {
                 if buffer.count >= end + length {
                     let body = Array(buffer[end..<(end + length)])
                     buffer.removeFirst(end + length)
-                    return Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers,
-                                   body: body)
+                    return Request(
+                        method: String(requestLine[0]), path: String(requestLine[1]), headers: headers,
+                        body: body)
                 }
             }
             var chunk = [UInt8](repeating: 0, count: 4096)

@@ -1,20 +1,25 @@
 import NetworkAddress
 import Testing
+
 @testable import BoardAPI
 
 @Suite struct AccessPolicyTests {
     let board = IPAddress(v4: 192, 168, 42, 1)
 
     func policy(listen: [String] = ["192.168.42.1"]) throws -> AccessPolicy {
-        AccessPolicy(allowedSubnets: [try Subnet("192.168.42.0/24")], listenAddresses: listen.compactMap { IPAddress($0) })
+        AccessPolicy(
+            allowedSubnets: [try Subnet("192.168.42.0/24")], listenAddresses: listen.compactMap { IPAddress($0) })
     }
 
-    func decide(_ peer: String, host: String?, local: String? = "192.168.42.1", listen: [String] = ["192.168.42.1"])
+    func decide(
+        _ peer: String, host: String?, local: String? = "192.168.42.1", listen: [String] = ["192.168.42.1"]
+    )
         throws -> AccessPolicy.Decision
     {
         let address = try #require(IPAddress(peer))
-        return try policy(listen: listen).decide(peer: .ip(address), localAddress: local.flatMap { IPAddress($0) },
-                                                 host: host)
+        return try policy(listen: listen).decide(
+            peer: .ip(address), localAddress: local.flatMap { IPAddress($0) },
+            host: host)
     }
 
     /// Peer address rules: loopback and the ECM subnet only, mapped IPv6 judged as IPv4.
@@ -52,12 +57,15 @@ import Testing
 
     @Test func wildcardListenAcceptsTheAddressTheRequestArrivedOn() throws {
         // Listening on [::]: the local address of the connection is what the Host must name.
-        #expect(try decide("192.168.42.2", host: "192.168.42.1:8080", local: "::ffff:192.168.42.1", listen: ["::"])
-            == .allow)
-        #expect(try decide("192.168.42.2", host: "0.0.0.0:8080", local: "192.168.42.1", listen: ["0.0.0.0"])
-            == .deny(.foreignHost("0.0.0.0:8080")))
-        #expect(try decide("192.168.42.2", host: "192.168.42.9", local: "192.168.42.1", listen: ["::"])
-            == .deny(.foreignHost("192.168.42.9")))
+        #expect(
+            try decide("192.168.42.2", host: "192.168.42.1:8080", local: "::ffff:192.168.42.1", listen: ["::"])
+                == .allow)
+        #expect(
+            try decide("192.168.42.2", host: "0.0.0.0:8080", local: "192.168.42.1", listen: ["0.0.0.0"])
+                == .deny(.foreignHost("0.0.0.0:8080")))
+        #expect(
+            try decide("192.168.42.2", host: "192.168.42.9", local: "192.168.42.1", listen: ["::"])
+                == .deny(.foreignHost("192.168.42.9")))
     }
 
     @Test func unixSocketPeersAreAlwaysAllowed() throws {
@@ -65,8 +73,9 @@ import Testing
     }
 
     @Test func denialsDescribeThemselves() {
-        #expect(AccessPolicy.Denial.peerOutsideAllowedSubnets(IPAddress(v4: 10, 0, 0, 5)).description
-            == "peer 10.0.0.5 is outside loopback and the allowed subnets")
+        #expect(
+            AccessPolicy.Denial.peerOutsideAllowedSubnets(IPAddress(v4: 10, 0, 0, 5)).description
+                == "peer 10.0.0.5 is outside loopback and the allowed subnets")
         #expect(AccessPolicy.Denial.foreignHost("evil:80").description == "Host 'evil:80' does not name this board")
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import BoardAPI
 
 @Suite struct AgentRouterTests {
@@ -35,8 +36,9 @@ import Testing
         #expect(update.change?.durability == .lazy)
         let revision = try #require(update.json?["live_activity"]?["revision"]?.number)
 
-        let stale = board.agent("PATCH", "/v1/tasks/\(id)",
-                                body: #"{"current_step":"x","expected_revision":\#(Int(revision) - 1)}"#)
+        let stale = board.agent(
+            "PATCH", "/v1/tasks/\(id)",
+            body: #"{"current_step":"x","expected_revision":\#(Int(revision) - 1)}"#)
         #expect(stale.status == 409)
         #expect(stale.json?["error"]?["code"]?.string == "conflict")
         #expect(stale.change == nil)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import BoardAPI
 
 @Suite struct PhoneRouterTests {
@@ -18,10 +19,12 @@ import Testing
         let mine = board.start(#"{"task_title":"Mine","phone_id":"p1"}"#)
         board.now += 1
         let other = board.start(#"{"task_title":"Other","phone_id":"p2"}"#)
-        #expect(board.phone("GET", "/api/live-activity/current?phone_id=p1").json?["live_activity"]?["request_id"]?.string
-            == mine)
-        #expect(board.phone("GET", "/api/live-activity/current?phone_id=p2").json?["live_activity"]?["request_id"]?.string
-            == other)
+        #expect(
+            board.phone("GET", "/api/live-activity/current?phone_id=p1").json?["live_activity"]?["request_id"]?.string
+                == mine)
+        #expect(
+            board.phone("GET", "/api/live-activity/current?phone_id=p2").json?["live_activity"]?["request_id"]?.string
+                == other)
         #expect(board.phone("GET", "/api/live-activity/current?phone_id=p3").text == #"{"status":"not_found"}"#)
         let answer = try #require(board.phone("GET", "/api/live-activity/current?phone_id=p1").json)
         #expect(answer["status"]?.string == "ok")
@@ -38,8 +41,11 @@ import Testing
         #expect(again.status == 304)
         #expect(again.response.body.isEmpty)
         #expect(again.response.header("ETag") == tag)
-        #expect(board.phone("GET", "/api/live-activity/current?phone_id=p",
-                            headers: ["If-None-Match": "\"x\", W/\(tag)"]).status == 304)
+        #expect(
+            board.phone(
+                "GET", "/api/live-activity/current?phone_id=p",
+                headers: ["If-None-Match": "\"x\", W/\(tag)"]
+            ).status == 304)
         _ = board.agent("PATCH", "/v1/tasks/\(id)", body: #"{"current_step":"next"}"#)
         let changed = board.phone("GET", "/api/live-activity/current?phone_id=p", headers: ["If-None-Match": tag])
         #expect(changed.status == 200)
@@ -58,8 +64,9 @@ import Testing
     @Test func statusByRequestID() throws {
         var board = try RouterFixture()
         let id = board.start(#"{"task_title":"T"}"#)
-        #expect(board.phone("GET", "/api/live-activity/status?request_id=\(id)").json?["live_activity"]?["request_id"]?
-            .string == id)
+        #expect(
+            board.phone("GET", "/api/live-activity/status?request_id=\(id)").json?["live_activity"]?["request_id"]?
+                .string == id)
         let unknown = board.phone("GET", "/api/live-activity/status?request_id=chat_nope")
         #expect(unknown.status == 404)
         #expect(unknown.text == #"{"status":"not_found"}"#)
@@ -72,8 +79,9 @@ import Testing
     @Test func eventsReportTransitionsAfterTheCursor() throws {
         var board = try RouterFixture()
         let id = board.start(#"{"task_title":"T"}"#)
-        _ = board.agent("PATCH", "/v1/tasks/\(id)",
-                        body: #"{"phase":"waiting_user","current_action":"request_user_input"}"#)
+        _ = board.agent(
+            "PATCH", "/v1/tasks/\(id)",
+            body: #"{"phase":"waiting_user","current_action":"request_user_input"}"#)
         _ = board.agent("POST", "/v1/tasks/\(id)/end", body: #"{"status":"completed"}"#)
         let all = try #require(board.phone("GET", "/api/live-activity/events?since=0&generation=g1").json)
         #expect(all["status"]?.string == "ok")
@@ -113,7 +121,9 @@ import Testing
 
     @Test func outsidersGet403OnEveryPathBeforeAnyHandler() throws {
         var board = try RouterFixture()
-        for target in ["/api/live-activity/current", "/status", "/api/bluetooth/status", "/nope", "/api/phone/app-state"] {
+        for target in [
+            "/api/live-activity/current", "/status", "/api/bluetooth/status", "/nope", "/api/phone/app-state",
+        ] {
             let result = board.phone("GET", target, peer: "10.99.0.2")
             #expect(result.status == 403, "\(target)")
             #expect(result.json?["status"]?.string == "error")
@@ -156,10 +166,12 @@ import Testing
 
     @Test func bluetoothStatusIsHonest() throws {
         var board = try RouterFixture()
-        board.facts.bluetooth = BluetoothFacts(adapter: "hci0", adapterPresent: true, powered: true, bluezRunning: true,
-                                               gattRegistered: true, advertising: false, wakeSubscriber: false)
-        board.facts.wake = WakeFacts(transport: "bluez", lastSequence: 17, lastReason: "live_activity",
-                                     lastAt: board.now, sent: 3)
+        board.facts.bluetooth = BluetoothFacts(
+            adapter: "hci0", adapterPresent: true, powered: true, bluezRunning: true,
+            gattRegistered: true, advertising: false, wakeSubscriber: false)
+        board.facts.wake = WakeFacts(
+            transport: "bluez", lastSequence: 17, lastReason: "live_activity",
+            lastAt: board.now, sent: 3)
         let status = try #require(board.phone("GET", "/api/bluetooth/status").json)
         #expect(status["gatt_registered"]?.bool == true)
         #expect(status["advertising"]?.bool == false)
@@ -173,8 +185,9 @@ import Testing
 
     @Test func appStateIsRecorded() throws {
         var board = try RouterFixture()
-        let result = board.phone("POST", "/api/phone/app-state",
-                                 body: #"{"state":"background","return_entry":"chat","return_entry_available":true}"#)
+        let result = board.phone(
+            "POST", "/api/phone/app-state",
+            body: #"{"state":"background","return_entry":"chat","return_entry_available":true}"#)
         #expect(result.status == 200)
         #expect(board.state.phoneAppState?.state == .background)
         #expect(board.state.phoneAppState?.returnEntryAvailable == true)

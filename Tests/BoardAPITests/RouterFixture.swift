@@ -1,28 +1,33 @@
 import FoundationEssentials
 import LiveActivity
 import NetworkAddress
+
 @testable import BoardAPI
 
 /// A board with a store, both routers and fixed facts; requests are values, no sockets.
 struct RouterFixture {
     var state = BoardState(store: TaskStore(generation: "g1"), epoch: 4660)
-    var facts = BoardFacts(version: "0.1.0", instanceID: "i-1", uptimeSeconds: 12, liveActivityEnabled: true, retention: .seconds(600),
-                           wake: WakeFacts(transport: "loopback"), bluetooth: BluetoothFacts(adapter: "hci0"),
-                           usb: USBLinkFacts(link: "unknown"))
+    var facts = BoardFacts(
+        version: "0.1.0", instanceID: "i-1", uptimeSeconds: 12, liveActivityEnabled: true, retention: .seconds(600),
+        wake: WakeFacts(transport: "loopback"), bluetooth: BluetoothFacts(adapter: "hci0"),
+        usb: USBLinkFacts(link: "unknown"))
     var now = Date(timeIntervalSince1970: 1_780_000_000)
     var random = CountingGenerator()
     let phoneRouter: PhoneRouter
     let agentRouter = AgentRouter()
 
     init() throws {
-        let policy = AccessPolicy(allowedSubnets: [try Subnet("192.168.42.0/24")],
-                                  listenAddresses: [IPAddress(v4: 192, 168, 42, 1)])
+        let policy = AccessPolicy(
+            allowedSubnets: [try Subnet("192.168.42.0/24")],
+            listenAddresses: [IPAddress(v4: 192, 168, 42, 1)])
         phoneRouter = PhoneRouter(policy: policy)
     }
 
     /// A request from the phone on the ECM link, with a correct Host.
-    mutating func phone(_ method: String, _ target: String, headers: [String: String] = [:], body: String = "",
-                        bodyBytes: [UInt8]? = nil, peer: String = "192.168.42.2") -> RouteResult {
+    mutating func phone(
+        _ method: String, _ target: String, headers: [String: String] = [:], body: String = "",
+        bodyBytes: [UInt8]? = nil, peer: String = "192.168.42.2"
+    ) -> RouteResult {
         var request = Self.request(method, target, headers: headers, body: body)
         if let bodyBytes { request.body = bodyBytes }
         request.peer = .ip(IPAddress(peer) ?? .v4(0))
@@ -32,8 +37,10 @@ struct RouterFixture {
     }
 
     /// A request from an agent on the Unix socket.
-    mutating func agent(_ method: String, _ target: String, headers: [String: String] = [:], body: String = "",
-                        bodyBytes: [UInt8]? = nil) -> RouteResult {
+    mutating func agent(
+        _ method: String, _ target: String, headers: [String: String] = [:], body: String = "",
+        bodyBytes: [UInt8]? = nil
+    ) -> RouteResult {
         var request = Self.request(method, target, headers: headers, body: body)
         if let bodyBytes { request.body = bodyBytes }
         return agentRouter.handle(request, state: &state, facts: facts, now: now, using: &random)
@@ -47,12 +54,16 @@ struct RouterFixture {
 
     static func request(_ method: String, _ target: String, headers: [String: String], body: String) -> HTTPRequest {
         let pieces = target.split(separator: "?", maxSplits: 1)
-        let query: [(name: String, value: String)] = pieces.count < 2 ? [] : pieces[1].split(separator: "&").map { pair in
-            let kv = pair.split(separator: "=", maxSplits: 1)
-            return (name: String(kv[0]), value: kv.count > 1 ? String(kv[1]) : "")
-        }
-        return HTTPRequest(method: method, path: String(pieces[0]), query: query, headers: headers,
-                           body: Array(body.utf8))
+        let query: [(name: String, value: String)] =
+            pieces.count < 2
+            ? []
+            : pieces[1].split(separator: "&").map { pair in
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                return (name: String(kv[0]), value: kv.count > 1 ? String(kv[1]) : "")
+            }
+        return HTTPRequest(
+            method: method, path: String(pieces[0]), query: query, headers: headers,
+            body: Array(body.utf8))
     }
 }
 
@@ -77,12 +88,19 @@ enum JSON: Decodable, Equatable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode([JSON].self) { self = .array(value) }
-        else { self = .object(try container.decode([String: JSON].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSON].self))
+        }
     }
 
     subscript(key: String) -> JSON? {

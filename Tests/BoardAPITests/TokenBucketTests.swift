@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BoardAPI
 
 @Suite struct TokenBucketTests {

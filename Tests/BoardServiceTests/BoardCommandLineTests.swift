@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BoardService
 
 @Suite struct BoardCommandLineTests {
@@ -9,8 +10,10 @@ import Testing
         (["doctor", "--config", "x.toml"], .doctor(configPath: "x.toml")),
         (["--config", "x.toml", "doctor"], .doctor(configPath: "x.toml")),
         (["gadget", "up"], .gadget(up: true, configPath: "/etc/aiden/board.toml", configfs: nil, udc: nil)),
-        (["gadget", "down", "--configfs", "/tmp/cfs", "--udc", "dummy_udc.0"],
-         .gadget(up: false, configPath: "/etc/aiden/board.toml", configfs: "/tmp/cfs", udc: "dummy_udc.0")),
+        (
+            ["gadget", "down", "--configfs", "/tmp/cfs", "--udc", "dummy_udc.0"],
+            .gadget(up: false, configPath: "/etc/aiden/board.toml", configfs: "/tmp/cfs", udc: "dummy_udc.0")
+        ),
         (["--version"], .version),
     ])
     func parses(arguments: [String], expected: BoardCommand) throws {

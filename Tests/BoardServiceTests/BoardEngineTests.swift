@@ -5,6 +5,7 @@ import NetworkAddress
 import Platform
 import Testing
 import WakeProtocol
+
 @testable import BoardService
 
 @Suite struct BoardEngineTests {
@@ -127,8 +128,9 @@ import WakeProtocol
         let before = board.sink.wakes.count
         #expect(board.phone("GET", "/api/live-activity/current").text.contains(#""status":"completed""#))
         board.timers.advance(by: .seconds(58), step: .seconds(1))
-        #expect(board.phone("GET", "/api/live-activity/current").text.contains(#""status":"completed""#),
-                "still inside its retention window (ended at t=1 s, now t=60 s)")
+        #expect(
+            board.phone("GET", "/api/live-activity/current").text.contains(#""status":"completed""#),
+            "still inside its retention window (ended at t=1 s, now t=60 s)")
         #expect(board.sink.wakes.count == before)
         board.timers.advance(by: .seconds(2), step: .seconds(1))
         #expect(board.phone("GET", "/api/live-activity/current").text == #"{"status":"not_found"}"#)
@@ -142,7 +144,9 @@ import WakeProtocol
         }
         let lines = board.logs.lines(at: .notice)
         #expect(lines.count == 5)
-        #expect(lines.first == "engine: 403 GET /status from 10.99.0.2: peer 10.99.0.2 is outside loopback and the allowed subnets")
+        #expect(
+            lines.first
+                == "engine: 403 GET /status from 10.99.0.2: peer 10.99.0.2 is outside loopback and the allowed subnets")
         board.timers.advance(by: .seconds(11), step: .seconds(1))
         _ = board.phone("GET", "/status", peer: IPAddress(v4: 10, 99, 0, 2))
         #expect(board.logs.lines(at: .notice).last?.hasSuffix("(95 more refused since the last report)") == true)

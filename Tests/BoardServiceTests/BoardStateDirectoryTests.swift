@@ -3,6 +3,7 @@ import LiveActivity
 import Platform
 import Testing
 import WakeProtocol
+
 @testable import BoardService
 
 @Suite struct BoardStateDirectoryTests {
@@ -35,7 +36,8 @@ import WakeProtocol
         #expect(loaded.notes.count == 1)
         #expect(loaded.notes[0].contains("/state/tasks.json was not valid"))
         #expect(loaded.notes[0].contains("moved to /state/tasks.json.corrupt-1780000000"))
-        #expect(try fileSystem.readFile(at: "/state/tasks.json.corrupt-1780000000") == Array(#"{"tasks": [garbage"#.utf8))
+        #expect(
+            try fileSystem.readFile(at: "/state/tasks.json.corrupt-1780000000") == Array(#"{"tasks": [garbage"#.utf8))
         #expect(!fileSystem.fileExists(at: "/state/tasks.json"))
     }
 

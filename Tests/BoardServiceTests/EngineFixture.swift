@@ -5,6 +5,7 @@ import NetworkAddress
 import Platform
 import Synchronization
 import WakeProtocol
+
 @testable import BoardService
 
 /// A hand-driven clock: tests move time, nothing sleeps.
@@ -21,8 +22,9 @@ final class ManualClock: BoardClock {
     func advance(by step: Duration) {
         state.withLock { state in
             state.monotonic += step
-            state.wall = state.wall.addingTimeInterval(Double(step.components.seconds)
-                + Double(step.components.attoseconds) / 1e18)
+            state.wall = state.wall.addingTimeInterval(
+                Double(step.components.seconds)
+                    + Double(step.components.attoseconds) / 1e18)
         }
     }
 }
@@ -110,8 +112,10 @@ struct EngineFixture {
     let logs: LogCapture
     let loaded: BoardStateDirectory.Loaded
 
-    init(fileSystem: InMemoryFileSystem = InMemoryFileSystem(), clock: ManualClock = ManualClock(),
-         blockSize: UInt64 = 1024, retention: Duration = .seconds(600), seed: UInt64 = 1) throws {
+    init(
+        fileSystem: InMemoryFileSystem = InMemoryFileSystem(), clock: ManualClock = ManualClock(),
+        blockSize: UInt64 = 1024, retention: Duration = .seconds(600), seed: UInt64 = 1
+    ) throws {
         self.clock = clock
         self.fileSystem = fileSystem
         timers = ManualTimers(clock: clock)
@@ -119,15 +123,18 @@ struct EngineFixture {
         directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: fileSystem)
         var random = SeededGenerator(state: seed)
         loaded = try directory.load(now: clock.wallNow(), using: &random)
-        var settings = BoardEngine.Settings(version: "test", liveActivityEnabled: true, retention: retention,
-                                            coalesceWindow: .milliseconds(750))
+        var settings = BoardEngine.Settings(
+            version: "test", liveActivityEnabled: true, retention: retention,
+            coalesceWindow: .milliseconds(750))
         settings.sequenceBlockSize = blockSize
         let (logger, capture) = Logger.capturing(component: "engine")
         logs = capture
-        engine = BoardEngine(settings: settings, loaded: loaded, directory: directory,
-                             policy: AccessPolicy(allowedSubnets: [try Subnet("192.168.42.0/24")],
-                                                  listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
-                             sink: sink, clock: clock, timers: timers, logger: logger)
+        engine = BoardEngine(
+            settings: settings, loaded: loaded, directory: directory,
+            policy: AccessPolicy(
+                allowedSubnets: [try Subnet("192.168.42.0/24")],
+                listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
+            sink: sink, clock: clock, timers: timers, logger: logger)
     }
 
     /// The same state directory after power loss: a new engine on what survived.
@@ -141,11 +148,15 @@ struct EngineFixture {
         engine.handleAgent(HTTPRequest(method: method, path: path, headers: headers, body: Array(body.utf8)))
     }
 
-    func phone(_ method: String, _ path: String, query: [(name: String, value: String)] = [],
-               peer: IPAddress = IPAddress(v4: 192, 168, 42, 2)) -> HTTPResponse {
-        engine.handlePhone(HTTPRequest(method: method, path: path, query: query,
-                                       headers: ["host": "192.168.42.1:8080"], peer: .ip(peer),
-                                       localAddress: IPAddress(v4: 192, 168, 42, 1)))
+    func phone(
+        _ method: String, _ path: String, query: [(name: String, value: String)] = [],
+        peer: IPAddress = IPAddress(v4: 192, 168, 42, 2)
+    ) -> HTTPResponse {
+        engine.handlePhone(
+            HTTPRequest(
+                method: method, path: path, query: query,
+                headers: ["host": "192.168.42.1:8080"], peer: .ip(peer),
+                localAddress: IPAddress(v4: 192, 168, 42, 1)))
     }
 
     /// Starts a task and returns its id.

@@ -1,6 +1,7 @@
 import Platform
 import Testing
 import WakeProtocol
+
 @testable import BoardService
 
 /// CONTRACT.md §6: "every new Wake has a larger sequence than every Wake sent before", whatever

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BluetoothHCI
 @testable import DBus
 @testable import HTTPClient

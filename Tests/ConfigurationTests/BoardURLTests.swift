@@ -1,5 +1,6 @@
 import NetworkAddress
 import Testing
+
 @testable import Configuration
 
 @Suite struct BoardURLTests {
@@ -23,8 +24,9 @@ import Testing
 
     @Test func buildsRequestURLs() throws {
         let url = try BoardURL("http://192.168.42.1:8080/")
-        #expect(url.url(path: "/api/live-activity/current?phone_id=p1")
-            == "http://192.168.42.1:8080/api/live-activity/current?phone_id=p1")
+        #expect(
+            url.url(path: "/api/live-activity/current?phone_id=p1")
+                == "http://192.168.42.1:8080/api/live-activity/current?phone_id=p1")
         #expect(url.url(path: "status") == "http://192.168.42.1:8080/status")
     }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import Configuration
 
 /// The only file-system test in the module: `load(path:)` reads, `parse` does the rest.
@@ -48,8 +49,11 @@ import Testing
         let path = try temporaryFile("board.toml", bytes: Array("[log]\nlevel = \"".utf8) + [0xFF, 0x22, 0x0A])
         defer { remove(path) }
         let result = Result { () throws(ConfigurationError) in try BoardConfiguration.load(path: path) }
-        #expect(result.failure == ConfigurationError(kind: .unreadable, file: path, line: nil, key: nil,
-                                                     message: "the file is not valid UTF-8"))
+        #expect(
+            result.failure
+                == ConfigurationError(
+                    kind: .unreadable, file: path, line: nil, key: nil,
+                    message: "the file is not valid UTF-8"))
     }
 
     @Test func aByteOrderMarkFromAnEditorIsAccepted() throws {

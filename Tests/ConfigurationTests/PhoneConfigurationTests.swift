@@ -1,5 +1,6 @@
 import NetworkAddress
 import Testing
+
 @testable import Configuration
 
 @Suite struct PhoneConfigurationTests {
@@ -63,16 +64,22 @@ import Testing
 
     @Test(arguments: [
         ("[board]\nurl = 8080\n", "phone.toml:2: board.url: expected a string, got integer"),
-        ("[board]\nurl = [\"http://192.168.42.1\"]\n",
-         "phone.toml:2: board.url: expected a string, got array of strings"),
+        (
+            "[board]\nurl = [\"http://192.168.42.1\"]\n",
+            "phone.toml:2: board.url: expected a string, got array of strings"
+        ),
         ("[wake]\ntransport = 1\n", "phone.toml:2: wake.transport: expected a string, got integer"),
-        ("[wake]\nloopback_listen = 47800\n",
-         "phone.toml:2: wake.loopback_listen: expected a string like \"127.0.0.1:47800\", got integer"),
+        (
+            "[wake]\nloopback_listen = 47800\n",
+            "phone.toml:2: wake.loopback_listen: expected a string like \"127.0.0.1:47800\", got integer"
+        ),
         ("[wake]\nadapter = true\n", "phone.toml:2: wake.adapter: expected a string, got boolean"),
         ("[wake]\naddress = 0\n", "phone.toml:2: wake.address: expected a string, got integer"),
         ("[usb]\nvendor_id = 7531\n", "phone.toml:2: usb.vendor_id: expected a string like \"0x1d6b\", got integer"),
-        ("[usb]\nproduct_id = 0x0104\n",
-         "phone.toml:2: usb.product_id: expected a string like \"0x1d6b\", got integer"),
+        (
+            "[usb]\nproduct_id = 0x0104\n",
+            "phone.toml:2: usb.product_id: expected a string like \"0x1d6b\", got integer"
+        ),
         ("[phone]\nid = 42\n", "phone.toml:2: phone.id: expected a string, got integer"),
         ("[state]\ndirectory = false\n", "phone.toml:2: state.directory: expected a string, got boolean"),
         ("[log]\nlevel = []\n", "phone.toml:2: log.level: expected a string, got empty array"),
@@ -84,34 +91,58 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[board]\nurl = \"https://192.168.42.1\"\n", "board.url",
-         "\"https://192.168.42.1\": https is not supported: the board serves plain HTTP on the USB link"),
-        ("[board]\nurl = \"http://board.local:8080\"\n", "board.url",
-         "\"http://board.local:8080\": 'board.local' is not an IP address or \"localhost\" (names are not resolved)"),
-        ("[board]\nurl = \"http://192.168.42.1:8080/api\"\n", "board.url",
-         "\"http://192.168.42.1:8080/api\": a path (\"/api\") is not allowed; give only http://host:port"),
+        (
+            "[board]\nurl = \"https://192.168.42.1\"\n", "board.url",
+            "\"https://192.168.42.1\": https is not supported: the board serves plain HTTP on the USB link"
+        ),
+        (
+            "[board]\nurl = \"http://board.local:8080\"\n", "board.url",
+            "\"http://board.local:8080\": 'board.local' is not an IP address or \"localhost\" (names are not resolved)"
+        ),
+        (
+            "[board]\nurl = \"http://192.168.42.1:8080/api\"\n", "board.url",
+            "\"http://192.168.42.1:8080/api\": a path (\"/api\") is not allowed; give only http://host:port"
+        ),
         ("[wake]\ntransport = \"usb\"\n", "wake.transport", "\"usb\" is not one of \"bluez\", \"loopback\""),
-        ("[wake]\nloopback_listen = \"localhost:47800\"\n", "wake.loopback_listen",
-         "'localhost:47800': 'localhost' is not an IP address (host names are not resolved)"),
+        (
+            "[wake]\nloopback_listen = \"localhost:47800\"\n", "wake.loopback_listen",
+            "'localhost:47800': 'localhost' is not an IP address (host names are not resolved)"
+        ),
         ("[wake]\nadapter = \"hci-1\"\n", "wake.adapter", "\"hci-1\" is not an adapter name like \"hci0\""),
-        ("[wake]\naddress = \"AA:BB:CC:DD:EE\"\n", "wake.address",
-         "\"AA:BB:CC:DD:EE\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""),
-        ("[wake]\naddress = \"AA-BB-CC-DD-EE-FF\"\n", "wake.address",
-         "\"AA-BB-CC-DD-EE-FF\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""),
-        ("[wake]\naddress = \"AA:BB:CC:DD:EE:FG\"\n", "wake.address",
-         "\"AA:BB:CC:DD:EE:FG\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""),
-        ("[wake]\naddress = \"A:BB:CC:DD:EE:FFF\"\n", "wake.address",
-         "\"A:BB:CC:DD:EE:FFF\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""),
-        ("[usb]\nvendor_id = \"0x10000\"\n", "usb.vendor_id",
-         "\"0x10000\" is not a USB id: expected \"0x\" and 1-4 hex digits, e.g. \"0x1d6b\""),
-        ("[phone]\nid = \"my phone\"\n", "phone.id",
-         "\"my phone\" is not a phone id (letters, digits, '.', '_', ':', '-')"),
+        (
+            "[wake]\naddress = \"AA:BB:CC:DD:EE\"\n", "wake.address",
+            "\"AA:BB:CC:DD:EE\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""
+        ),
+        (
+            "[wake]\naddress = \"AA-BB-CC-DD-EE-FF\"\n", "wake.address",
+            "\"AA-BB-CC-DD-EE-FF\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""
+        ),
+        (
+            "[wake]\naddress = \"AA:BB:CC:DD:EE:FG\"\n", "wake.address",
+            "\"AA:BB:CC:DD:EE:FG\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""
+        ),
+        (
+            "[wake]\naddress = \"A:BB:CC:DD:EE:FFF\"\n", "wake.address",
+            "\"A:BB:CC:DD:EE:FFF\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\""
+        ),
+        (
+            "[usb]\nvendor_id = \"0x10000\"\n", "usb.vendor_id",
+            "\"0x10000\" is not a USB id: expected \"0x\" and 1-4 hex digits, e.g. \"0x1d6b\""
+        ),
+        (
+            "[phone]\nid = \"my phone\"\n", "phone.id",
+            "\"my phone\" is not a phone id (letters, digits, '.', '_', ':', '-')"
+        ),
         ("[phone]\nid = \"a/b\"\n", "phone.id", "\"a/b\" is not a phone id (letters, digits, '.', '_', ':', '-')"),
-        ("[phone]\nid = \"\(String(repeating: "p", count: 129))\"\n", "phone.id",
-         "a phone id is at most 128 characters, got 129"),
+        (
+            "[phone]\nid = \"\(String(repeating: "p", count: 129))\"\n", "phone.id",
+            "a phone id is at most 128 characters, got 129"
+        ),
         ("[state]\ndirectory = \"./state\"\n", "state.directory", "\"./state\" is not an absolute path"),
-        ("[log]\nlevel = \"warn\"\n", "log.level",
-         "\"warn\" is not one of \"error\", \"warning\", \"notice\", \"info\", \"debug\""),
+        (
+            "[log]\nlevel = \"warn\"\n", "log.level",
+            "\"warn\" is not one of \"error\", \"warning\", \"notice\", \"info\", \"debug\""
+        ),
     ])
     func invalidValuesNameTheKeyAndTheReason(text: String, key: String, message: String) throws {
         let error = try #require(parsePhone(text).failure)
@@ -128,17 +159,21 @@ import Testing
 
     @Test(arguments: [
         ("[board]\nhost = \"x\"\n", "phone.toml:2: board.host: unknown key in [board] (known: url)"),
-        ("[wake]\nloopback_target = \"127.0.0.1:1\"\n",
-         "phone.toml:2: wake.loopback_target: unknown key in [wake] (known: transport, loopback_listen, adapter, "
-             + "address)"),
+        (
+            "[wake]\nloopback_target = \"127.0.0.1:1\"\n",
+            "phone.toml:2: wake.loopback_target: unknown key in [wake] (known: transport, loopback_listen, adapter, "
+                + "address)"
+        ),
         ("[usb]\nudc = \"\"\n", "phone.toml:2: usb.udc: unknown key in [usb] (known: vendor_id, product_id)"),
         ("[phone]\nname = \"x\"\n", "phone.toml:2: phone.name: unknown key in [phone] (known: id)"),
         ("[state]\npath = \"/x\"\n", "phone.toml:2: state.path: unknown key in [state] (known: directory)"),
         ("[log]\nlevels = \"info\"\n", "phone.toml:2: log.levels: unknown key in [log] (known: level)"),
         ("[gadget]\n", "phone.toml:1: gadget: unknown table [gadget] (known: board, wake, usb, phone, state, log)"),
-        ("id = \"x\"\n",
-         "phone.toml:1: id: unknown key at the top level; keys belong under a table ([board], [wake], [usb], "
-             + "[phone], [state], [log])"),
+        (
+            "id = \"x\"\n",
+            "phone.toml:1: id: unknown key at the top level; keys belong under a table ([board], [wake], [usb], "
+                + "[phone], [state], [log])"
+        ),
     ])
     func unknownKeysAndTablesAreErrors(text: String, description: String) throws {
         let error = try #require(parsePhone(text).failure)
@@ -148,24 +183,29 @@ import Testing
 
     @Test func syntaxErrorsNameThePhoneFile() throws {
         let error = try #require(parsePhone("[board]\nurl = \"http://x\n", file: "/etc/aiden/phone.toml").failure)
-        #expect(error.description == "/etc/aiden/phone.toml:2: board.url: unterminated string: missing closing '\"' "
-            + "before the end of the line")
+        #expect(
+            error.description == "/etc/aiden/phone.toml:2: board.url: unterminated string: missing closing '\"' "
+                + "before the end of the line")
     }
 
     // MARK: LIVE_ACTIVITY_PHONE_ID
 
-    @Test(arguments: [
-        // (configured id, environment, resulting id)
-        (nil, [:], nil),
-        ("from-file", [:], "from-file"),
-        (nil, ["LIVE_ACTIVITY_PHONE_ID": "from-env"], "from-env"),
-        ("from-file", ["LIVE_ACTIVITY_PHONE_ID": "from-env"], "from-env"),
-        ("from-file", ["LIVE_ACTIVITY_PHONE_ID": ""], "from-file"),
-        (nil, ["LIVE_ACTIVITY_PHONE_ID": ""], nil),
-        ("from-file", ["OTHER": "x", "live_activity_phone_id": "lower"], "from-file"),
-    ] as [(String?, [String: String], String?)])
-    func environmentOverridesThePhoneId(configured: String?, environment: [String: String], expected: String?)
-        throws {
+    @Test(
+        arguments: [
+            // (configured id, environment, resulting id)
+            (nil, [:], nil),
+            ("from-file", [:], "from-file"),
+            (nil, ["LIVE_ACTIVITY_PHONE_ID": "from-env"], "from-env"),
+            ("from-file", ["LIVE_ACTIVITY_PHONE_ID": "from-env"], "from-env"),
+            ("from-file", ["LIVE_ACTIVITY_PHONE_ID": ""], "from-file"),
+            (nil, ["LIVE_ACTIVITY_PHONE_ID": ""], nil),
+            ("from-file", ["OTHER": "x", "live_activity_phone_id": "lower"], "from-file"),
+        ] as [(String?, [String: String], String?)])
+    func environmentOverridesThePhoneId(
+        configured: String?, environment: [String: String], expected: String?
+    )
+        throws
+    {
         var configuration = PhoneConfiguration.defaults
         configuration.phone.id = configured
         let result = try configuration.applyingEnvironment(environment)
@@ -176,11 +216,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("has space", "environment: LIVE_ACTIVITY_PHONE_ID: \"has space\" is not a phone id (letters, digits, '.', "
-            + "'_', ':', '-')"),
+        (
+            "has space",
+            "environment: LIVE_ACTIVITY_PHONE_ID: \"has space\" is not a phone id (letters, digits, '.', "
+                + "'_', ':', '-')"
+        ),
         ("ü", "environment: LIVE_ACTIVITY_PHONE_ID: \"ü\" is not a phone id (letters, digits, '.', '_', ':', '-')"),
-        (String(repeating: "x", count: 129),
-         "environment: LIVE_ACTIVITY_PHONE_ID: a phone id is at most 128 characters, got 129"),
+        (
+            String(repeating: "x", count: 129),
+            "environment: LIVE_ACTIVITY_PHONE_ID: a phone id is at most 128 characters, got 129"
+        ),
     ])
     func invalidEnvironmentPhoneIdsAreRejected(value: String, description: String) throws {
         let result = Result { () throws(ConfigurationError) in

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Configuration
 
 @Suite struct TOMLArrayTests {
@@ -57,8 +58,10 @@ import Testing
         (#"[["a"]]"#, 2, "nested arrays are not supported (or is the ']' of the array on line 2 missing?)"),
         (#"["a", { b = 1 }]"#, 2, "inline tables ({…}) are not supported; use a [table]"),
         (#"["a", bare]"#, 2, "invalid value 'bare' (strings must be quoted: \"bare\")"),
-        ("[\"a\",\n\"b\"\nnext = 1\n", 4,
-         "expected ',' or ']' after an array element, found 'n' (is the ']' of the array on line 2 missing?)"),
+        (
+            "[\"a\",\n\"b\"\nnext = 1\n", 4,
+            "expected ',' or ']' after an array element, found 'n' (is the ']' of the array on line 2 missing?)"
+        ),
         ("[\"a\",\n[u]\n", 3, "nested arrays are not supported (or is the ']' of the array on line 2 missing?)"),
         ("[\"a\",\n", 2, "unterminated array: missing ']'"),
         ("[\n\"a\"", 2, "unterminated array: missing ']'"),

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Configuration
 
 @Suite struct TOMLDocumentTests {
@@ -17,10 +18,11 @@ import Testing
         #expect(document.tables.map(\.name) == ["", "first", "second"])
         #expect(document.tables.map(\.line) == [nil, 4, 7])
         #expect(document[table: ""]?["top"] == TOMLEntry(key: "top", value: .integer(1), line: 2))
-        #expect(document[table: "first"]?.entries == [
-            TOMLEntry(key: "a", value: .string("x"), line: 5),
-            TOMLEntry(key: "b", value: .integer(2), line: 6),
-        ])
+        #expect(
+            document[table: "first"]?.entries == [
+                TOMLEntry(key: "a", value: .string("x"), line: 5),
+                TOMLEntry(key: "b", value: .integer(2), line: 6),
+            ])
         #expect(document[table: "second"]?["c"] == TOMLEntry(key: "c", value: .boolean(true), line: 8))
         #expect(document.file == "test.toml")
     }

@@ -1,14 +1,16 @@
 import Testing
+
 @testable import Configuration
 
 @Suite struct TOMLIntegerTests {
-    @Test(arguments: [
-        ("0", 0), ("+0", 0), ("-0", 0), ("42", 42), ("+99", 99), ("-17", -17),
-        ("1_000", 1000), ("5_349_221", 5_349_221), ("1_2_3", 123),
-        ("9223372036854775807", Int64.max), ("-9223372036854775808", Int64.min),
-        ("0x1d6b", 0x1d6b), ("0xDEAD_beef", 0xdead_beef), ("0x0104", 0x0104), ("0x7FFFFFFFFFFFFFFF", Int64.max),
-        ("0o755", 0o755), ("0o0", 0), ("0b1010", 10), ("0b0000_0001", 1),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("0", 0), ("+0", 0), ("-0", 0), ("42", 42), ("+99", 99), ("-17", -17),
+            ("1_000", 1000), ("5_349_221", 5_349_221), ("1_2_3", 123),
+            ("9223372036854775807", Int64.max), ("-9223372036854775808", Int64.min),
+            ("0x1d6b", 0x1d6b), ("0xDEAD_beef", 0xdead_beef), ("0x0104", 0x0104), ("0x7FFFFFFFFFFFFFFF", Int64.max),
+            ("0o755", 0o755), ("0o0", 0), ("0b1010", 10), ("0b0000_0001", 1),
+        ] as [(String, Int64)])
     func parsesIntegers(written: String, expected: Int64) {
         #expect(parseValue(written).success == .integer(expected))
     }

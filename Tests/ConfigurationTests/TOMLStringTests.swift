@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Configuration
 
 @Suite struct TOMLStringTests {

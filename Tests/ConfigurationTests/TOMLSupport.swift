@@ -22,4 +22,3 @@ func parseValue(_ valueText: String) -> Result<TOMLValue, ConfigurationError> {
         document[table: "t"]?["key"]?.value ?? .string("<missing>")
     }
 }
-

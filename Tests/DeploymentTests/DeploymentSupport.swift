@@ -31,7 +31,8 @@ final class Scratch {
     let path: String
 
     init(_ prefix: String = "aiden-deploy") throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
             .path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -51,8 +52,10 @@ struct DeploymentTestError: Error, CustomStringConvertible {
 }
 
 /// Runs a program to completion (killed after `timeoutSeconds`) and collects its output.
-func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-         directory: String? = nil, timeoutSeconds: Double = 120) throws -> CommandResult {
+func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    directory: String? = nil, timeoutSeconds: Double = 120
+) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -72,8 +75,9 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     group.wait()
-    return CommandResult(status: process.terminationStatus, output: String(decoding: collected.output, as: UTF8.self),
-                         error: String(decoding: collected.error, as: UTF8.self))
+    return CommandResult(
+        status: process.terminationStatus, output: String(decoding: collected.output, as: UTF8.self),
+        error: String(decoding: collected.error, as: UTF8.self))
 }
 
 /// Output buffers filled by two reader threads and read after both finished.
@@ -100,8 +104,9 @@ final class StagedInstall {
         }
         scratch = try Scratch("aiden-install")
         self.prefix = prefix
-        result = try run("/bin/bash", ["\(Repository.root)/scripts/install"],
-                         environment: ["DESTDIR": scratch.path, "PREFIX": prefix, "BIN_DIR": products])
+        result = try run(
+            "/bin/bash", ["\(Repository.root)/scripts/install"],
+            environment: ["DESTDIR": scratch.path, "PREFIX": prefix, "BIN_DIR": products])
         guard result.status == 0 else {
             throw DeploymentTestError("scripts/install failed (\(result.status)): \(result.error)")
         }

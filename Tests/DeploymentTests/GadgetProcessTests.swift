@@ -12,7 +12,8 @@ import Testing
         let scratch = try Scratch()
         let up = try Self.board(["gadget", "up", "--configfs", scratch.path])
         #expect(up.status == 69)
-        #expect(up.error == "aiden-board gadget: configfs usb_gadget not found at \(scratch.path)/usb_gadget: load "
+        #expect(
+            up.error == "aiden-board gadget: configfs usb_gadget not found at \(scratch.path)/usb_gadget: load "
                 + "libcomposite (modprobe libcomposite) and mount configfs "
                 + "(mount -t configfs none /sys/kernel/config)\n")
         #expect(up.output.isEmpty)

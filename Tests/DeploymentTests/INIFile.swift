@@ -20,9 +20,12 @@ struct INIFile {
             if line.hasPrefix("["), line.hasSuffix("]") {
                 section = String(line.dropFirst().dropLast())
             } else if let equals = line.firstIndex(of: "="), equals != line.startIndex,
-                      line[..<equals].allSatisfy({ $0.isLetter || $0.isNumber }) {
-                entries.append(Entry(section: section, key: String(line[..<equals]),
-                                     value: String(line[line.index(after: equals)...]), line: index + 1))
+                line[..<equals].allSatisfy({ $0.isLetter || $0.isNumber })
+            {
+                entries.append(
+                    Entry(
+                        section: section, key: String(line[..<equals]),
+                        value: String(line[line.index(after: equals)...]), line: index + 1))
             } else {
                 malformed.append(index + 1)
             }

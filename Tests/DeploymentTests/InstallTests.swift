@@ -46,11 +46,12 @@ import Testing
         for case let relative as String in walker {
             var info = stat()
             guard lstat("\(root)/\(relative)", &info) == 0 else { throw DeploymentTestError("lstat \(relative)") }
-            let type = switch info.st_mode & S_IFMT {
-            case S_IFDIR: "d"
-            case S_IFLNK: "l"
-            default: "-"
-            }
+            let type =
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: "d"
+                case S_IFLNK: "l"
+                default: "-"
+                }
             let bits = (0..<9).map { bit in
                 info.st_mode & (0o400 >> mode_t(bit)) != 0 ? Array("rwxrwxrwx")[bit] : "-"
             }
@@ -78,18 +79,22 @@ import Testing
             ("config/phone.toml", "etc/aiden/phone.toml"),
         ]
         for (source, installed) in pairs {
-            #expect(try Repository.text(source) == String(contentsOfFile: staged.path(installed), encoding: .utf8),
-                    "\(installed)")
+            #expect(
+                try Repository.text(source) == String(contentsOfFile: staged.path(installed), encoding: .utf8),
+                "\(installed)")
         }
         let products = try #require(Repository.productsDirectory)
-        #expect(FileManager.default.contentsEqual(atPath: "\(products)/aiden-board",
-                                                  andPath: staged.path("usr/bin/aiden-board")))
+        #expect(
+            FileManager.default.contentsEqual(
+                atPath: "\(products)/aiden-board",
+                andPath: staged.path("usr/bin/aiden-board")))
     }
 
     @Test func anotherPrefixIsWrittenIntoTheUnits() throws {
         let staged = try StagedInstall(prefix: "/usr/local")
-        let unit = try String(contentsOfFile: staged.path("usr/local/lib/systemd/system/aiden-gadget.service"),
-                              encoding: .utf8)
+        let unit = try String(
+            contentsOfFile: staged.path("usr/local/lib/systemd/system/aiden-gadget.service"),
+            encoding: .utf8)
         let ini = INIFile(unit)
         #expect(ini.value("Service", "ExecStart") == "/usr/local/bin/aiden-board gadget up")
         #expect(ini.value("Service", "ExecStop") == "/usr/local/bin/aiden-board gadget down")
@@ -104,8 +109,9 @@ import Testing
         let mine = "[live_activity]\nenabled = false\n"
         try mine.write(toFile: staged.path("etc/aiden/board.toml"), atomically: true, encoding: .utf8)
         let products = try #require(Repository.productsDirectory)
-        let again = try run("/bin/bash", ["\(Repository.root)/scripts/install"],
-                            environment: ["DESTDIR": staged.root, "PREFIX": "/usr", "BIN_DIR": products])
+        let again = try run(
+            "/bin/bash", ["\(Repository.root)/scripts/install"],
+            environment: ["DESTDIR": staged.root, "PREFIX": "/usr", "BIN_DIR": products])
         #expect(again.status == 0)
         #expect(try String(contentsOfFile: staged.path("etc/aiden/board.toml"), encoding: .utf8) == mine)
         #expect(again.output.contains("kept the existing \(staged.root)/etc/aiden/board.toml"))
@@ -114,12 +120,14 @@ import Testing
 
     @Test func refusesWithoutBinariesOrWithARelativePrefix() throws {
         let scratch = try Scratch()
-        let noBinaries = try run("/bin/bash", ["\(Repository.root)/scripts/install"],
-                                 environment: ["DESTDIR": scratch.path, "BIN_DIR": "\(scratch.path)/none"])
+        let noBinaries = try run(
+            "/bin/bash", ["\(Repository.root)/scripts/install"],
+            environment: ["DESTDIR": scratch.path, "BIN_DIR": "\(scratch.path)/none"])
         #expect(noBinaries.status == 66)
         #expect(noBinaries.error.contains("no aiden-board in \(scratch.path)/none: build first"))
-        let relative = try run("/bin/bash", ["\(Repository.root)/scripts/install"],
-                               environment: ["DESTDIR": scratch.path, "PREFIX": "usr"])
+        let relative = try run(
+            "/bin/bash", ["\(Repository.root)/scripts/install"],
+            environment: ["DESTDIR": scratch.path, "PREFIX": "usr"])
         #expect(relative.status == 64)
         #expect(relative.error.contains("PREFIX must be an absolute path"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
@@ -141,8 +149,10 @@ import Testing
         let bluetooth = try #require(group.split(separator: "\n").first { $0.hasPrefix("bluetooth:") })
         #expect(bluetooth.split(separator: ":").last?.split(separator: ",").contains("aiden") == true)
         for unit in ["aiden-board", "aiden-phone"] {
-            let ini = INIFile(try String(contentsOfFile: staged.path("usr/lib/systemd/system/\(unit).service"),
-                                         encoding: .utf8))
+            let ini = INIFile(
+                try String(
+                    contentsOfFile: staged.path("usr/lib/systemd/system/\(unit).service"),
+                    encoding: .utf8))
             #expect(ini.value("Service", "User") == "aiden")
             #expect(ini.value("Service", "Group") == "aiden")
         }

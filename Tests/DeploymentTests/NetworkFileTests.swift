@@ -12,35 +12,43 @@ import Testing
     static let networkKeys: [String: Set<String>] = [
         "Match": ["Name", "Property", "MACAddress", "Driver", "Type", "Kind"],
         "Link": ["RequiredForOnline", "ActivationPolicy", "MTUBytes", "Unmanaged"],
-        "Network": ["Description", "Address", "Gateway", "DHCP", "ConfigureWithoutCarrier", "IgnoreCarrierLoss",
-                    "LinkLocalAddressing", "IPv6AcceptRA", "DNS", "DefaultRouteOnDevice"],
+        "Network": [
+            "Description", "Address", "Gateway", "DHCP", "ConfigureWithoutCarrier", "IgnoreCarrierLoss",
+            "LinkLocalAddressing", "IPv6AcceptRA", "DNS", "DefaultRouteOnDevice",
+        ],
     ]
 
     static func file(_ name: String) throws -> INIFile { INIFile(try Repository.text("systemd/network/\(name)")) }
 
     @Test func filesAreTheFourExpected() throws {
-        #expect(try Repository.files(in: "systemd/network", suffix: "") == [
-            "systemd/network/70-aiden-board.link", "systemd/network/70-aiden-board.network",
-            "systemd/network/70-aiden-gadget.link", "systemd/network/70-aiden-gadget.network",
-        ])
+        #expect(
+            try Repository.files(in: "systemd/network", suffix: "") == [
+                "systemd/network/70-aiden-board.link", "systemd/network/70-aiden-board.network",
+                "systemd/network/70-aiden-gadget.link", "systemd/network/70-aiden-gadget.network",
+            ])
     }
 
-    @Test(arguments: ["70-aiden-board.link", "70-aiden-gadget.link", "70-aiden-board.network",
-                      "70-aiden-gadget.network"])
+    @Test(arguments: [
+        "70-aiden-board.link", "70-aiden-gadget.link", "70-aiden-board.network",
+        "70-aiden-gadget.network",
+    ])
     func onlyKnownSectionsAndKeys(name: String) throws {
         let file = try Self.file(name)
         let known = name.hasSuffix(".link") ? Self.linkKeys : Self.networkKeys
         #expect(file.malformed.isEmpty)
         for entry in file.entries {
-            #expect(known[entry.section]?.contains(entry.key) == true,
-                    "\(name):\(entry.line): [\(entry.section)] \(entry.key)")
+            #expect(
+                known[entry.section]?.contains(entry.key) == true,
+                "\(name):\(entry.line): [\(entry.section)] \(entry.key)")
         }
     }
 
     /// udev rule sets AIDEN_ECM=<role>; the .link matches it and names the interface; the .network
     /// matches that name. Names fit the kernel's 15 characters.
-    @Test(arguments: [("gadget", "aiden0", "udev/70-aiden-gadget.rules"),
-                      ("board", "aidenboard0", "udev/70-aiden-phone.rules")])
+    @Test(arguments: [
+        ("gadget", "aiden0", "udev/70-aiden-gadget.rules"),
+        ("board", "aidenboard0", "udev/70-aiden-phone.rules"),
+    ])
     func ruleLinkAndNetworkAgree(role: String, interface: String, rules: String) throws {
         let link = try Self.file("70-aiden-\(role).link")
         let network = try Self.file("70-aiden-\(role).network")

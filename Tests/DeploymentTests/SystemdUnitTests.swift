@@ -54,7 +54,8 @@ import Testing
     /// The score is the last line: "→ Overall exposure level for aiden-board.service: 1.0 OK".
     static func exposure(_ output: String) -> Double? {
         guard let line = output.split(separator: "\n").last(where: { $0.contains("Overall exposure level") }),
-              let colon = line.range(of: ": ") else { return nil }
+            let colon = line.range(of: ": ")
+        else { return nil }
         return Double(line[colon.upperBound...].split(separator: " ").first ?? "")
     }
 
@@ -69,8 +70,12 @@ import Testing
         #expect(result.status == 0, "\(result.error)")
         let score = try #require(Self.exposure(result.output), "no score in: \(result.output)")
         #expect(score <= limit, "\(unit) exposure \(score) is above \(limit)")
-        let bounded = try run(analyze, ["security", "--offline=true", "--threshold=\(Int(limit * 10))", "--no-pager",
-                                        path])
+        let bounded = try run(
+            analyze,
+            [
+                "security", "--offline=true", "--threshold=\(Int(limit * 10))", "--no-pager",
+                path,
+            ])
         #expect(bounded.status == 0)
     }
 
@@ -106,7 +111,8 @@ import Testing
 
     @Test func phoneUnitMatchesTheClient() throws {
         let unit = try Self.unit("aiden-phone.service")
-        #expect("/var/lib/" + (unit.value("Service", "StateDirectory") ?? "")
+        #expect(
+            "/var/lib/" + (unit.value("Service", "StateDirectory") ?? "")
                 == PhoneConfiguration.defaults.state.directory)
         #expect(unit.value("Service", "DevicePolicy") == "closed")
         #expect(unit.value("Service", "DeviceAllow") == "char-usb_device rw")

@@ -13,12 +13,16 @@ struct UdevRule: Equatable {
     var tokens: [Token]
 
     /// Keys that only match.
-    static let matchKeys: Set = ["ACTION", "DEVPATH", "KERNEL", "KERNELS", "NAME", "SUBSYSTEM", "SUBSYSTEMS",
-                                 "DRIVER", "DRIVERS", "ATTRS", "TAGS", "SYMLINK", "TEST", "PROGRAM", "RESULT",
-                                 "CONST", "SYSCTL"]
+    static let matchKeys: Set = [
+        "ACTION", "DEVPATH", "KERNEL", "KERNELS", "NAME", "SUBSYSTEM", "SUBSYSTEMS",
+        "DRIVER", "DRIVERS", "ATTRS", "TAGS", "SYMLINK", "TEST", "PROGRAM", "RESULT",
+        "CONST", "SYSCTL",
+    ]
     /// Keys that only assign.
-    static let assignKeys: Set = ["OWNER", "GROUP", "MODE", "SECLABEL", "RUN", "LABEL", "GOTO", "IMPORT",
-                                  "OPTIONS", "NAME", "SYMLINK"]
+    static let assignKeys: Set = [
+        "OWNER", "GROUP", "MODE", "SECLABEL", "RUN", "LABEL", "GOTO", "IMPORT",
+        "OPTIONS", "NAME", "SYMLINK",
+    ]
     /// Keys that do both.
     static let eitherKeys: Set = ["ENV", "ATTR", "TAG", "SYSCTL"]
     /// Keys written with `{attribute}`.

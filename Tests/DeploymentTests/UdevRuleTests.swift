@@ -1,6 +1,7 @@
 import Configuration
 import Glibc
 import Testing
+
 @testable import USBGadget
 
 /// The rule files parse as udev would load them, and say what the rest of the system expects.
@@ -49,8 +50,10 @@ import Testing
         let pattern = try #require(net.value("ATTR", "address"))
         #expect(net.value("ENV", "AIDEN_ECM") == "gadget")
         #expect(net.tokens.contains { $0.key == "TAG" && $0.op == "+=" && $0.value == "systemd" })
-        for machine in ["0123456789abcdef0123456789abcdef", "3d1219c7c4c5404aaa1f6d2a48adfda4",
-                        "ffffffffffffffffffffffffffffff00"] {
+        for machine in [
+            "0123456789abcdef0123456789abcdef", "3d1219c7c4c5404aaa1f6d2a48adfda4",
+            "ffffffffffffffffffffffffffffff00",
+        ] {
             let identity = GadgetIdentity(machineID: try #require(MachineID(fileText: machine)))
             #expect(fnmatch(pattern, identity.deviceAddress.description, 0) == 0, "\(identity.deviceAddress)")
             #expect(fnmatch(pattern, identity.hostAddress.description, 0) != 0, "\(identity.hostAddress)")
@@ -68,8 +71,11 @@ import Testing
         #expect(gadget.vendorID == usb.vendorID && gadget.productID == usb.productID)
         let vendor = String(GadgetSpec.hex(gadget.vendorID).dropFirst(2))
         let product = String(GadgetSpec.hex(gadget.productID).dropFirst(2))
-        let manufacturer = GadgetSpec(vendorID: 0, productID: 0, identity: GadgetIdentity(
-            machineID: try #require(MachineID(fileText: "0123456789abcdef0123456789abcdef")))).manufacturer
+        let manufacturer = GadgetSpec(
+            vendorID: 0, productID: 0,
+            identity: GadgetIdentity(
+                machineID: try #require(MachineID(fileText: "0123456789abcdef0123456789abcdef")))
+        ).manufacturer
 
         let device = try #require(rules.first { $0.value("SUBSYSTEM") == "usb" })
         #expect(device.value("ENV", "DEVTYPE") == "usb_device")

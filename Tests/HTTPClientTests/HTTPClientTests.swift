@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HTTPClient
 
 @Suite("HTTPClient over loopback TCP and Unix sockets")
@@ -7,15 +8,19 @@ struct HTTPClientTests {
     private let fast = HTTPClientRequest.Timeout(connectMilliseconds: 2_000, totalMilliseconds: 5_000)
 
     @Test func getSendsHeadersAndReadsStatusHeadersAndBody() throws {
-        let server = try TestServer(behavior: .respond { _ in
-            httpResponse(200, "OK",
-                         headers: [("X-Answer", " forty-two "), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")],
-                         body: Array("hello".utf8))
-        })
+        let server = try TestServer(
+            behavior: .respond { _ in
+                httpResponse(
+                    200, "OK",
+                    headers: [("X-Answer", " forty-two "), ("Set-Cookie", "a=1"), ("set-cookie", "b=2")],
+                    body: Array("hello".utf8))
+            })
         defer { server.stop() }
-        let response = try HTTPClient().perform(HTTPClientRequest(
-            url: server.baseURL + "/v1/status?x=1", headers: [("X-Client", "aidenctl"), ("Accept", "application/json")],
-            timeout: fast))
+        let response = try HTTPClient().perform(
+            HTTPClientRequest(
+                url: server.baseURL + "/v1/status?x=1",
+                headers: [("X-Client", "aidenctl"), ("Accept", "application/json")],
+                timeout: fast))
         #expect(response.status == 200)
         #expect(response.body == Array("hello".utf8))
         #expect(response.headers["x-answer"] == "forty-two")
@@ -32,14 +37,16 @@ struct HTTPClientTests {
 
     @Test(arguments: ["POST", "PATCH", "PUT", "DELETE"])
     func methodsWithABodySendItVerbatim(method: String) throws {
-        let server = try TestServer(behavior: .respond { request in
-            httpResponse(201, "Created", headers: [("Content-Type", "application/json")], body: request.body)
-        })
+        let server = try TestServer(
+            behavior: .respond { request in
+                httpResponse(201, "Created", headers: [("Content-Type", "application/json")], body: request.body)
+            })
         defer { server.stop() }
         let body = Array(#"{"task_title":"Open Settings","progress":0.5}"#.utf8)
-        let response = try HTTPClient().perform(HTTPClientRequest(
-            method: method, url: server.baseURL + "/v1/tasks",
-            headers: [("Content-Type", "application/json"), ("Idempotency-Key", "k1")], body: body, timeout: fast))
+        let response = try HTTPClient().perform(
+            HTTPClientRequest(
+                method: method, url: server.baseURL + "/v1/tasks",
+                headers: [("Content-Type", "application/json"), ("Idempotency-Key", "k1")], body: body, timeout: fast))
         #expect(response.status == 201)
         #expect(response.body == body)
         #expect(response.headers["content-type"] == "application/json")
@@ -55,8 +62,9 @@ struct HTTPClientTests {
         let server = try TestServer(behavior: .respond { _ in httpResponse(204, "No Content") })
         defer { server.stop() }
         let big = [UInt8](repeating: UInt8(ascii: "a"), count: 70_000)  // large enough for curl to consider Expect
-        let response = try HTTPClient().perform(HTTPClientRequest(
-            method: "patch", url: server.baseURL + "/x", body: big, timeout: fast))
+        let response = try HTTPClient().perform(
+            HTTPClientRequest(
+                method: "patch", url: server.baseURL + "/x", body: big, timeout: fast))
         #expect(response.status == 204)
         let request = try #require(server.requests.first)
         #expect(request.method == "PATCH")
@@ -77,8 +85,10 @@ struct HTTPClientTests {
         #expect(request.header("content-length") == "0")
     }
 
-    @Test(arguments: [(400, "Bad Request"), (404, "Not Found"), (409, "Conflict"), (413, "Content Too Large"),
-                      (500, "Internal Server Error")])
+    @Test(arguments: [
+        (400, "Bad Request"), (404, "Not Found"), (409, "Conflict"), (413, "Content Too Large"),
+        (500, "Internal Server Error"),
+    ])
     func errorStatusesAreAnswersNotFailures(status: Int, reason: String) throws {
         let body = Array(#"{"status":"error"}"#.utf8)
         let server = try TestServer(behavior: .respond { _ in httpResponse(status, reason, body: body) })
@@ -89,9 +99,10 @@ struct HTTPClientTests {
     }
 
     @Test func redirectsAreNotFollowed() throws {
-        let server = try TestServer(behavior: .respond { _ in
-            httpResponse(302, "Found", headers: [("Location", "http://127.0.0.1:1/elsewhere")])
-        })
+        let server = try TestServer(
+            behavior: .respond { _ in
+                httpResponse(302, "Found", headers: [("Location", "http://127.0.0.1:1/elsewhere")])
+            })
         defer { server.stop() }
         let response = try HTTPClient().perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
         #expect(response.status == 302)
@@ -100,10 +111,11 @@ struct HTTPClientTests {
     }
 
     @Test func informationalResponsesAreSkippedAndTheirHeadersDropped() throws {
-        let server = try TestServer(behavior: .respond { _ in
-            Array("HTTP/1.1 100 Continue\r\nX-Early: yes\r\n\r\n".utf8)
-                + httpResponse(200, "OK", headers: [("X-Final", "yes")], body: Array("done".utf8))
-        })
+        let server = try TestServer(
+            behavior: .respond { _ in
+                Array("HTTP/1.1 100 Continue\r\nX-Early: yes\r\n\r\n".utf8)
+                    + httpResponse(200, "OK", headers: [("X-Final", "yes")], body: Array("done".utf8))
+            })
         defer { server.stop() }
         let response = try HTTPClient().perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
         #expect(response.status == 200)
@@ -115,30 +127,36 @@ struct HTTPClientTests {
     @Test func overAUnixSocket() throws {
         let directory = try temporaryDirectory()
         let path = directory + "/agent.sock"
-        let server = try TestServer(unixPath: path, behavior: .respond { request in
-            let echo = "\(request.method) \(request.path) \(request.header("host") ?? "-")"
-            return httpResponse(200, "OK", body: Array(echo.utf8))
-        })
+        let server = try TestServer(
+            unixPath: path,
+            behavior: .respond { request in
+                let echo = "\(request.method) \(request.path) \(request.header("host") ?? "-")"
+                return httpResponse(200, "OK", body: Array(echo.utf8))
+            })
         defer {
             server.stop()
             rmdir(directory)
         }
-        let response = try HTTPClient().perform(HTTPClientRequest(
-            method: "POST", url: "http://localhost/v1/tasks", body: Array("{}".utf8), unixSocketPath: path,
-            timeout: fast))
+        let response = try HTTPClient().perform(
+            HTTPClientRequest(
+                method: "POST", url: "http://localhost/v1/tasks", body: Array("{}".utf8), unixSocketPath: path,
+                timeout: fast))
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == "POST /v1/tasks localhost")
     }
 
     @Test func oneClientKeepsItsConnectionAlive() throws {
-        let server = try TestServer(behavior: .respond { request in
-            httpResponse(200, "OK", body: Array(request.path.utf8))
-        })
+        let server = try TestServer(
+            behavior: .respond { request in
+                httpResponse(200, "OK", body: Array(request.path.utf8))
+            })
         defer { server.stop() }
         let client = HTTPClient()
         let first = try client.perform(HTTPClientRequest(url: server.baseURL + "/one", timeout: fast))
-        let second = try client.perform(HTTPClientRequest(method: "POST", url: server.baseURL + "/two",
-                                                          body: [1, 2, 3], timeout: fast))
+        let second = try client.perform(
+            HTTPClientRequest(
+                method: "POST", url: server.baseURL + "/two",
+                body: [1, 2, 3], timeout: fast))
         let third = try client.perform(HTTPClientRequest(url: server.baseURL + "/three", timeout: fast))
         #expect(first.body == Array("/one".utf8))
         #expect(second.body == Array("/two".utf8))
@@ -151,8 +169,10 @@ struct HTTPClientTests {
     @Test func theLocalAddressIsBound() throws {
         let server = try TestServer(behavior: .respond { _ in httpResponse(200, "OK") })
         defer { server.stop() }
-        _ = try HTTPClient().perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast,
-                                                       localAddress: "host!127.0.0.2"))
+        _ = try HTTPClient().perform(
+            HTTPClientRequest(
+                url: server.baseURL + "/", timeout: fast,
+                localAddress: "host!127.0.0.2"))
         #expect(server.requests.first?.peer == "127.0.0.2")
     }
 
@@ -167,8 +187,10 @@ struct HTTPClientTests {
         let directory = try temporaryDirectory()
         defer { rmdir(directory) }
         #expect(throws: HTTPClientError.couldNotConnect("no such file or directory")) {
-            try HTTPClient().perform(HTTPClientRequest(url: "http://localhost/v1/status",
-                                                       unixSocketPath: directory + "/none.sock", timeout: fast))
+            try HTTPClient().perform(
+                HTTPClientRequest(
+                    url: "http://localhost/v1/status",
+                    unixSocketPath: directory + "/none.sock", timeout: fast))
         }
     }
 
@@ -177,8 +199,9 @@ struct HTTPClientTests {
         defer { server.stop() }
         let started = ContinuousClock.now
         #expect(throws: HTTPClientError.timedOut) {
-            try HTTPClient().perform(HTTPClientRequest(
-                url: server.baseURL + "/", timeout: .init(connectMilliseconds: 300, totalMilliseconds: 300)))
+            try HTTPClient().perform(
+                HTTPClientRequest(
+                    url: server.baseURL + "/", timeout: .init(connectMilliseconds: 300, totalMilliseconds: 300)))
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(250))
@@ -207,9 +230,10 @@ struct HTTPClientTests {
     }
 
     @Test func aLargerDeclaredBodyIsRefused() throws {
-        let server = try TestServer(behavior: .respond { _ in
-            httpResponse(200, "OK", body: [UInt8](repeating: 7, count: 1025))
-        })
+        let server = try TestServer(
+            behavior: .respond { _ in
+                httpResponse(200, "OK", body: [UInt8](repeating: 7, count: 1025))
+            })
         defer { server.stop() }
         #expect(throws: HTTPClientError.responseTooLarge(limit: 1024)) {
             try HTTPClient(maxResponseBytes: 1024).perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
@@ -218,9 +242,10 @@ struct HTTPClientTests {
 
     @Test func aLargerUndeclaredBodyIsCutOff() throws {
         // No Content-Length: only the write callback can notice, and it aborts the transfer.
-        let server = try TestServer(behavior: .respond { _ in
-            Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8) + [UInt8](repeating: 7, count: 64 * 1024)
-        })
+        let server = try TestServer(
+            behavior: .respond { _ in
+                Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8) + [UInt8](repeating: 7, count: 64 * 1024)
+            })
         defer { server.stop() }
         #expect(throws: HTTPClientError.responseTooLarge(limit: 1024)) {
             try HTTPClient(maxResponseBytes: 1024).perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))

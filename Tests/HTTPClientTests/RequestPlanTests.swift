@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPClient
 
 @Suite("Requests libcurl would send wrongly are refused before it sees them")
@@ -20,8 +21,9 @@ struct RequestPlanTests {
 
     @Test func aZeroTimeoutIsRefusedRatherThanMeaningForever() {
         #expect(throws: HTTPClientError.invalidRequest("timeouts must be positive (connect 0 ms, total 300 ms)")) {
-            try HTTPClient().perform(HTTPClientRequest(
-                url: "http://127.0.0.1/", timeout: .init(connectMilliseconds: 0, totalMilliseconds: 300)))
+            try HTTPClient().perform(
+                HTTPClientRequest(
+                    url: "http://127.0.0.1/", timeout: .init(connectMilliseconds: 0, totalMilliseconds: 300)))
         }
     }
 
@@ -29,9 +31,10 @@ struct RequestPlanTests {
         let post = try RequestPlan(HTTPClientRequest(method: "POST", url: "http://x/", body: [1]))
         #expect(post.bodyMode == .withBody)
         #expect(post.headerLines == ["Content-Type:", "Expect:"])
-        let given = try RequestPlan(HTTPClientRequest(
-            method: "post", url: "http://x/", headers: [("Content-Type", "application/json"), ("X-Empty", "")],
-            body: [1]))
+        let given = try RequestPlan(
+            HTTPClientRequest(
+                method: "post", url: "http://x/", headers: [("Content-Type", "application/json"), ("X-Empty", "")],
+                body: [1]))
         #expect(given.method == "POST")
         #expect(given.headerLines == ["Content-Type: application/json", "X-Empty;", "Expect:"])
         let get = try RequestPlan(HTTPClientRequest(url: "http://x/"))
@@ -42,11 +45,13 @@ struct RequestPlanTests {
     }
 
     @Test func errorsDescribeThemselves() {
-        #expect(HTTPClientError.couldNotConnect("connection refused").description
-            == "could not connect: connection refused")
+        #expect(
+            HTTPClientError.couldNotConnect("connection refused").description
+                == "could not connect: connection refused")
         #expect(HTTPClientError.timedOut.description == "timed out waiting for a response")
         #expect(HTTPClientError.responseTooLarge(limit: 1024).description == "response body exceeds 1024 bytes")
-        #expect(HTTPClientError.other(code: 3, message: "URL using bad/illegal format").description
-            == "libcurl error 3: URL using bad/illegal format")
+        #expect(
+            HTTPClientError.other(code: 3, message: "URL using bad/illegal format").description
+                == "libcurl error 3: URL using bad/illegal format")
     }
 }

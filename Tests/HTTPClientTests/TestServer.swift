@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -164,15 +165,18 @@ final class TestServer: Sendable {
                 let requestLine = lines.removeFirst().split(separator: " ")
                 let headers = lines.compactMap { line -> (String, String)? in
                     guard let colon = line.firstIndex(of: ":") else { return nil }
-                    return (line[..<colon].lowercased(),
-                            line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                    return (
+                        line[..<colon].lowercased(),
+                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    )
                 }
                 let length = headers.first { $0.0 == "content-length" }.flatMap { Int($0.1) } ?? 0
                 if buffer.count >= end + length {
                     let body = Array(buffer[end..<(end + length)])
                     buffer.removeFirst(end + length)
-                    return RecordedRequest(method: String(requestLine[0]), path: String(requestLine[1]),
-                                           headers: headers, body: body, peer: peer)
+                    return RecordedRequest(
+                        method: String(requestLine[0]), path: String(requestLine[1]),
+                        headers: headers, body: body, peer: peer)
                 }
             }
             var chunk = [UInt8](repeating: 0, count: 4096)

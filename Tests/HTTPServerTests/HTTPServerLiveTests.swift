@@ -1,26 +1,32 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BoardAPI
 import NetworkAddress
 import Synchronization
 import Testing
+
 @testable import HTTPServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real libmicrohttpd on loopback: framing, limits and timeouts that pure router tests cannot see.
 @Suite(.serialized) struct HTTPServerLiveTests {
     /// Echoes what the server saw, so tests can check the request value the router would get.
     static let echo: HTTPServer.Handler = { request in
         let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let text = "\(request.method) \(request.path) ?\(query) peer=\(request.peer) "
+        let text =
+            "\(request.method) \(request.path) ?\(query) peer=\(request.peer) "
             + "local=\(request.localAddress?.description ?? "-") host=\(request.header("host") ?? "-") "
             + "body=\(request.body.count)"
-        return HTTPResponse(status: 200, headers: [("Content-Type", "text/plain"), ("ETag", "\"7\"")],
-                            body: Array(text.utf8))
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain"), ("ETag", "\"7\"")],
+            body: Array(text.utf8))
     }
 
-    func startServer(limits: HTTPServerLimits = HTTPServerLimits(),
-                     handler: @escaping HTTPServer.Handler = echo) throws -> (HTTPServer, UInt16) {
+    func startServer(
+        limits: HTTPServerLimits = HTTPServerLimits(),
+        handler: @escaping HTTPServer.Handler = echo
+    ) throws -> (HTTPServer, UInt16) {
         let socket = try ListeningSocket.tcp(try SocketEndpoint("127.0.0.1:0"))
         guard case let .tcp(bound) = socket.kind else { throw SocketError(operation: "test", address: "", errno: 0) }
         return (try HTTPServer(sockets: [socket], limits: limits, handler: handler), bound.port)
@@ -30,11 +36,14 @@ import Testing
         let (server, port) = try startServer()
         defer { server.stop() }
         let connection = try RawHTTPConnection(port: port)
-        let response = try connection.request("POST", "/api/x%20y?phone_id=p1&flag&phone_id=p2", host: "127.0.0.1:\(port)",
-                                              body: Array("hello".utf8))
+        let response = try connection.request(
+            "POST", "/api/x%20y?phone_id=p1&flag&phone_id=p2", host: "127.0.0.1:\(port)",
+            body: Array("hello".utf8))
         #expect(response.status == 200)
-        #expect(response.bodyText
-            == "POST /api/x y ?phone_id=p1&flag=&phone_id=p2 peer=127.0.0.1 local=127.0.0.1 host=127.0.0.1:\(port) body=5")
+        #expect(
+            response.bodyText
+                == "POST /api/x y ?phone_id=p1&flag=&phone_id=p2 peer=127.0.0.1 local=127.0.0.1 host=127.0.0.1:\(port) body=5"
+        )
         #expect(response.headers["etag"] == "\"7\"")
         #expect(response.headers["content-type"] == "text/plain")
     }
@@ -63,8 +72,9 @@ import Testing
         // Chunked, so only counted while reading: still 413, and the server keeps serving.
         let chunked = try RawHTTPConnection(port: port)
         let chunk = String(repeating: "a", count: 600)
-        chunked.send("POST /v1/tasks HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
-            + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+        chunked.send(
+            "POST /v1/tasks HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
         #expect(try chunked.readResponse().status == 413)
         // Exactly at the limit is fine.
         let exact = try RawHTTPConnection(port: port)
@@ -188,12 +198,14 @@ final class Thread: @unchecked Sendable {
     init(_ body: @escaping @Sendable () -> Void) {
         self.body = body
         let retained = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&handle, nil, { context in
-            guard let context else { return nil }
-            let thread = Unmanaged<Thread>.fromOpaque(context).takeRetainedValue()
-            thread.body()
-            return nil
-        }, retained)
+        pthread_create(
+            &handle, nil,
+            { context in
+                guard let context else { return nil }
+                let thread = Unmanaged<Thread>.fromOpaque(context).takeRetainedValue()
+                thread.body()
+                return nil
+            }, retained)
     }
 
     func join() { pthread_join(handle, nil) }

@@ -26,7 +26,9 @@ final class RawHTTPConnection {
             local.sin_family = sa_family_t(AF_INET)
             inet_pton(AF_INET, source, &local.sin_addr)
             _ = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         var address = sockaddr_in()
@@ -34,7 +36,9 @@ final class RawHTTPConnection {
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, host, &address.sin_addr)
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard rc == 0 else {
             let code = errno
@@ -53,7 +57,9 @@ final class RawHTTPConnection {
             for (index, byte) in unixPath.utf8.enumerated() { raw[index] = byte }
         }
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard rc == 0 else {
             let code = errno
@@ -74,15 +80,19 @@ final class RawHTTPConnection {
     func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { return }
             offset += sent
         }
     }
 
     /// Sends a request with Host and Content-Length filled in.
-    func request(_ method: String, _ target: String, host: String? = "localhost", headers: [String: String] = [:],
-                 body: [UInt8] = []) throws -> Response {
+    func request(
+        _ method: String, _ target: String, host: String? = "localhost", headers: [String: String] = [:],
+        body: [UInt8] = []
+    ) throws -> Response {
         var text = "\(method) \(target) HTTP/1.1\r\n"
         if let host { text += "Host: \(host)\r\n" }
         for (name, value) in headers { text += "\(name): \(value)\r\n" }

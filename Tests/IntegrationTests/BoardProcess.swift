@@ -10,7 +10,8 @@ enum Products {
         let candidates = [
             URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
                 .appendingPathComponent(name).path,
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+                .path,
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)").path,
         ]
@@ -28,7 +29,8 @@ final class Scratch {
     let path: String
 
     init(_ prefix: String = "aiden-it") throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(prefix)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         path = url.path
     }
@@ -52,8 +54,10 @@ struct CommandResult {
 }
 
 /// Runs a program to completion with a bounded time; kills it if it hangs.
-func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                timeoutSeconds: Double = 30) throws -> CommandResult {
+func runCommand(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    timeoutSeconds: Double = 30
+) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -77,8 +81,9 @@ func runCommand(_ executable: String, _ arguments: [String], environment: [Strin
     }
     process.waitUntilExit()
     readers.wait()
-    return CommandResult(status: process.terminationStatus, output: String(decoding: outData.get(), as: UTF8.self),
-                         error: String(decoding: errData.get(), as: UTF8.self))
+    return CommandResult(
+        status: process.terminationStatus, output: String(decoding: outData.get(), as: UTF8.self),
+        error: String(decoding: errData.get(), as: UTF8.self))
 }
 
 /// A tiny lock-protected box for test plumbing.
@@ -109,8 +114,10 @@ final class BoardProcess {
     /// `listen` defaults to this process's loopback port; `extra` is appended to the TOML file.
     /// `wakeTarget` sends the board's Wakes elsewhere (an aiden-phone's `loopback_listen`) instead of
     /// to `wakeReceiver`.
-    init(listen: [String]? = nil, coalesceMilliseconds: Int = 750, extra: String = "",
-         netnsScratch: Scratch? = nil, wakeTarget: String? = nil) throws {
+    init(
+        listen: [String]? = nil, coalesceMilliseconds: Int = 750, extra: String = "",
+        netnsScratch: Scratch? = nil, wakeTarget: String? = nil
+    ) throws {
         scratch = try netnsScratch ?? Scratch("aiden-board")
         port = try freeLoopbackPort()
         wakeReceiver = try UDPDatagramSocket(receivingOn: try SocketEndpoint("127.0.0.1:0"))
@@ -202,22 +209,29 @@ final class BoardProcess {
     }
 
     /// A request on the agent socket.
-    func agent(_ method: String, _ path: String, body: String = "", headers: [(String, String)] = [])
+    func agent(
+        _ method: String, _ path: String, body: String = "", headers: [(String, String)] = []
+    )
         throws -> HTTPClientResponse
     {
-        try HTTPClient().perform(HTTPClientRequest(
-            method: method, url: "http://localhost\(path)", headers: headers + [("Content-Type", "application/json")],
-            body: Array(body.utf8), unixSocketPath: socketPath,
-            timeout: .init(connectMilliseconds: 1000, totalMilliseconds: 5000)))
+        try HTTPClient().perform(
+            HTTPClientRequest(
+                method: method, url: "http://localhost\(path)",
+                headers: headers + [("Content-Type", "application/json")],
+                body: Array(body.utf8), unixSocketPath: socketPath,
+                timeout: .init(connectMilliseconds: 1000, totalMilliseconds: 5000)))
     }
 
     /// A request on the HTTP (ECM) listener from loopback.
-    func http(_ path: String, method: String = "GET", body: [UInt8] = [], headers: [(String, String)] = [])
+    func http(
+        _ path: String, method: String = "GET", body: [UInt8] = [], headers: [(String, String)] = []
+    )
         throws -> HTTPClientResponse
     {
-        try HTTPClient().perform(HTTPClientRequest(
-            method: method, url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: body,
-            timeout: .init(connectMilliseconds: 1000, totalMilliseconds: 5000)))
+        try HTTPClient().perform(
+            HTTPClientRequest(
+                method: method, url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: body,
+                timeout: .init(connectMilliseconds: 1000, totalMilliseconds: 5000)))
     }
 
     /// Runs the built aidenctl against this board.

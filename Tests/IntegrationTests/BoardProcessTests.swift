@@ -10,15 +10,19 @@ import WakeProtocol
         try board.start()
         defer { board.stop() }
 
-        let start = try board.aidenctl(["task", "start", "--title", "Open Settings", "--phone-id", "p1",
-                                        "--step", "Checking the screen", "--phase", "observing", "--progress", "0.1"])
+        let start = try board.aidenctl([
+            "task", "start", "--title", "Open Settings", "--phone-id", "p1",
+            "--step", "Checking the screen", "--phase", "observing", "--progress", "0.1",
+        ])
         #expect(start.status == 0, "\(start.error)")
         let id = start.lastLine
         #expect(id.hasPrefix("chat_"), "the id is the last line: \(start.output)")
 
-        let update = try board.aidenctl(["task", "update", "--id", id, "--step", "Tapping Wi-Fi", "--phase", "acting",
-                                         "--action", "tap", "--target", "Wi-Fi", "--app", "Settings", "--tool", "tap",
-                                         "--progress", "0.5"])
+        let update = try board.aidenctl([
+            "task", "update", "--id", id, "--step", "Tapping Wi-Fi", "--phase", "acting",
+            "--action", "tap", "--target", "Wi-Fi", "--app", "Settings", "--tool", "tap",
+            "--progress", "0.5",
+        ])
         #expect(update.status == 0, "\(update.error)")
         let needsApp = try board.aidenctl(["task", "update", "--id", id, "--status", "needs_app"])
         #expect(needsApp.status == 0, "\(needsApp.error)")
@@ -51,8 +55,9 @@ import WakeProtocol
         #expect(current.status == 200)
         #expect((current.json?["live_activity"] as? [String: Any])?["status"] as? String == "completed")
         let events = try #require(try board.http("/api/live-activity/events?since=0").json)
-        #expect((events["events"] as? [[String: Any]])?.compactMap { $0["transition"] as? String }
-            == ["started", "foreground_recovery", "completed"])
+        #expect(
+            (events["events"] as? [[String: Any]])?.compactMap { $0["transition"] as? String }
+                == ["started", "foreground_recovery", "completed"])
     }
 
     @Test func startWithJSONPrintsOneObjectWithTheRequestID() throws {
@@ -74,8 +79,9 @@ import WakeProtocol
         #expect(tooLong.status == 65, "\(tooLong.error)")
         #expect(tooLong.error.contains("task_title"))
         #expect(try board.aidenctl(["task", "show", "chat_nothere"]).status == 1)
-        let away = try runCommand(try #require(Products.path("aidenctl")),
-                                  ["--socket", board.scratch.path + "/nobody.sock", "status"])
+        let away = try runCommand(
+            try #require(Products.path("aidenctl")),
+            ["--socket", board.scratch.path + "/nobody.sock", "status"])
         #expect(away.status == 69)
         #expect(away.error.contains("cannot reach aiden-board"))
     }
@@ -141,7 +147,8 @@ import WakeProtocol
         #expect(try board.http("/api/live-activity/status").status == 400)
         #expect(try board.http("/api/live-activity/events?since=x").status == 400)
         #expect(try board.http("/nope").status == 404)
-        #expect(try board.http("/api/phone/app-state", method: "POST", body: Array(#"{"state":"??"}"#.utf8)).status == 400)
+        #expect(
+            try board.http("/api/phone/app-state", method: "POST", body: Array(#"{"state":"??"}"#.utf8)).status == 400)
         #expect(try board.agent("GET", "/v1/tasks").json?["tasks"] as? [Any] != nil)
         #expect(try board.agent("GET", "/v1/status").status == 200, "still serving after bad input")
     }
@@ -165,12 +172,15 @@ import WakeProtocol
         for round in 0..<20 {
             let started = try board.agent("POST", "/v1/tasks", body: #"{"task_title":"round \#(round)"}"#)
             guard started.status == 201,
-                  let id = (started.json?["live_activity"] as? [String: Any])?["request_id"] as? String else { continue }
+                let id = (started.json?["live_activity"] as? [String: Any])?["request_id"] as? String
+            else { continue }
             acknowledged.append(id)
             for step in 0..<10 {
                 _ = try board.agent("PATCH", "/v1/tasks/\(id)", body: #"{"current_step":"s\#(step)"}"#)
             }
-            if round % 2 == 0, try board.agent("POST", "/v1/tasks/\(id)/end", body: #"{"status":"failed"}"#).status == 200 {
+            if round % 2 == 0,
+                try board.agent("POST", "/v1/tasks/\(id)/end", body: #"{"status":"failed"}"#).status == 200
+            {
                 ended.append(id)
             }
         }
@@ -181,9 +191,10 @@ import WakeProtocol
         try board.start()
         defer { board.stop() }
         let tasks = try #require(try board.agent("GET", "/v1/tasks").json?["tasks"] as? [[String: Any]])
-        let byID = Dictionary(uniqueKeysWithValues: tasks.compactMap { task in
-            (task["request_id"] as? String).map { ($0, task) }
-        })
+        let byID = Dictionary(
+            uniqueKeysWithValues: tasks.compactMap { task in
+                (task["request_id"] as? String).map { ($0, task) }
+            })
         for id in acknowledged { #expect(byID[id] != nil, "acknowledged start \(id) survived kill -9") }
         for id in ended { #expect(byID[id]?["status"] as? String == "failed", "acknowledged end \(id) survived") }
 
@@ -205,7 +216,8 @@ import WakeProtocol
         try board.start()
         defer { board.stop() }
         let shown = try board.agent("GET", "/v1/tasks/\(id)")
-        #expect((shown.json?["live_activity"] as? [String: Any])?["current_step"] as? String == "written on the way out")
+        #expect(
+            (shown.json?["live_activity"] as? [String: Any])?["current_step"] as? String == "written on the way out")
     }
 
     @Test func aWipedStateDirectoryMeansANewEpoch() throws {
@@ -238,7 +250,8 @@ import WakeProtocol
         guard let binary = Products.path("aiden-board") else { throw IntegrationError("aiden-board not built") }
         let scratch = try Scratch()
         let bad = scratch.path + "/bad.toml"
-        try "[http]\nlisten = [\"192.168.42.1:8080\"]\nmystery = 1\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "[http]\nlisten = [\"192.168.42.1:8080\"]\nmystery = 1\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
         let result = try runCommand(binary, ["--config", bad])
         #expect(result.status == 78)
         #expect(result.error.contains("bad.toml:3: http.mystery"), "\(result.error)")
@@ -274,11 +287,15 @@ import WakeProtocol
 
 /// Raw-byte requests on the agent socket (aidenctl never sends broken bodies; tests must).
 enum HTTPClientHelper {
-    static func agent(_ board: BoardProcess, _ method: String, _ path: String, _ body: [UInt8]) throws
+    static func agent(
+        _ board: BoardProcess, _ method: String, _ path: String, _ body: [UInt8]
+    ) throws
         -> HTTPClientResponse
     {
-        try HTTPClient().perform(HTTPClientRequest(
-            method: method, url: "http://localhost\(path)", headers: [("Content-Type", "application/json")], body: body,
-            unixSocketPath: board.socketPath, timeout: .init(connectMilliseconds: 1000, totalMilliseconds: 5000)))
+        try HTTPClient().perform(
+            HTTPClientRequest(
+                method: method, url: "http://localhost\(path)", headers: [("Content-Type", "application/json")],
+                body: body,
+                unixSocketPath: board.socketPath, timeout: .init(connectMilliseconds: 1000, totalMilliseconds: 5000)))
     }
 }

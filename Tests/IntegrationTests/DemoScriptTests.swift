@@ -8,9 +8,11 @@ import Testing
         let binDirectory = URL(fileURLWithPath: board).deletingLastPathComponent().path
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/demo").path
-        let result = try runCommand("/bin/bash", [script], environment: [
-            "DEMO_JSON": "1", "DEMO_PACE": "0.1", "AIDEN_BIN_DIR": binDirectory, "TMPDIR": "/tmp",
-        ], timeoutSeconds: 120)
+        let result = try runCommand(
+            "/bin/bash", [script],
+            environment: [
+                "DEMO_JSON": "1", "DEMO_PACE": "0.1", "AIDEN_BIN_DIR": binDirectory, "TMPDIR": "/tmp",
+            ], timeoutSeconds: 120)
         #expect(result.status == 0, "\(result.error)")
 
         let events = result.output.split(separator: "\n").compactMap {

@@ -12,8 +12,10 @@ import Testing
     func startSessionBus(in scratch: Scratch) throws -> (Process, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.daemon)
-        process.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1",
-                             "--address=unix:path=\(scratch.path)/session-bus"]
+        process.arguments = [
+            "--session", "--nofork", "--nopidfile", "--print-address=1",
+            "--address=unix:path=\(scratch.path)/session-bus",
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -45,17 +47,20 @@ import Testing
         let received = Received()
         let server = try await DBusConnection.connect(to: .address(address), timeout: .seconds(5))
         defer { server.close() }
-        try server.export(DBusExportedObject(interfaces: [
-            DBusInterface("org.freedesktop.Notifications", methods: [
-                DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
-                    [.string("fake-notifyd"), .string("tests"), .string("1"), .string("1.2")]
-                },
-                DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
-                    received.summaries.withLock { $0.append(message.body[3].stringValue ?? "?") }
-                    return [.uint32(1)]
-                },
-            ]),
-        ]), at: "/org/freedesktop/Notifications")
+        try server.export(
+            DBusExportedObject(interfaces: [
+                DBusInterface(
+                    "org.freedesktop.Notifications",
+                    methods: [
+                        DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
+                            [.string("fake-notifyd"), .string("tests"), .string("1"), .string("1.2")]
+                        },
+                        DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
+                            received.summaries.withLock { $0.append(message.body[3].stringValue ?? "?") }
+                            return [.uint32(1)]
+                        },
+                    ])
+            ]), at: "/org/freedesktop/Notifications")
         _ = try await server.requestName("org.freedesktop.Notifications")
 
         let wakePort = try freeLoopbackPort()

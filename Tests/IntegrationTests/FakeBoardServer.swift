@@ -41,19 +41,23 @@ final class FakeBoardServer {
         let json = [("Content-Type", "application/json")]
         switch behavior {
         case .forbidden:
-            return HTTPResponse(status: 403, headers: json, body: Array(
-                #"{"status":"error","error":{"code":"forbidden","message":"peer 127.0.0.1 is not allowed"}}"#.utf8))
+            return HTTPResponse(
+                status: 403, headers: json,
+                body: Array(
+                    #"{"status":"error","error":{"code":"forbidden","message":"peer 127.0.0.1 is not allowed"}}"#.utf8))
         case .malformed:
             return HTTPResponse(status: 200, headers: json, body: Array(#"{"status":"ok","live_activity":42"#.utf8))
         case .idle:
             switch request.path {
             case "/status":
-                return HTTPResponse(status: 200, headers: json,
-                                    body: Array(#"{"status":"ok","instance_id":"fake01","epoch":77}"#.utf8))
+                return HTTPResponse(
+                    status: 200, headers: json,
+                    body: Array(#"{"status":"ok","instance_id":"fake01","epoch":77}"#.utf8))
             case "/api/live-activity/current":
                 return HTTPResponse(status: 200, headers: json, body: Array(#"{"status":"not_found"}"#.utf8))
             case "/api/live-activity/events":
-                let body = #"{"status":"ok","epoch":77,"generation":"77-g","events":[],"next":0,"#
+                let body =
+                    #"{"status":"ok","epoch":77,"generation":"77-g","events":[],"next":0,"#
                     + #""truncated":false,"reset_required":false}"#
                 return HTTPResponse(status: 200, headers: json, body: Array(body.utf8))
             default:

@@ -4,8 +4,9 @@ import Testing
 /// aiden-phone's command line as a built binary: exit codes and the messages people see.
 @Suite struct PhoneCommandTests {
     private func phone(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
-        try runCommand(try #require(Products.path("aiden-phone")), arguments, environment: environment,
-                       timeoutSeconds: 20)
+        try runCommand(
+            try #require(Products.path("aiden-phone")), arguments, environment: environment,
+            timeoutSeconds: 20)
     }
 
     @Test func helpVersionAndUsageErrors() throws {
@@ -36,7 +37,8 @@ import Testing
 
         // The BLE transport runs (BlueZTests.PhoneDaemonBlueZTests); a bad adapter name is still refused.
         let bluez = scratch.path + "/bluez.toml"
-        try "[wake]\ntransport = \"bluez\"\nadapter = \"wlan0\"\n".write(toFile: bluez, atomically: true, encoding: .utf8)
+        try "[wake]\ntransport = \"bluez\"\nadapter = \"wlan0\"\n".write(
+            toFile: bluez, atomically: true, encoding: .utf8)
         let central = try phone(["--config", bluez])
         #expect(central.status == 78)
         #expect(central.error.contains("\(bluez):3: wake.adapter"), "\(central.error)")
@@ -51,14 +53,14 @@ import Testing
         try "x".write(toFile: blocker, atomically: true, encoding: .utf8)
         let config = scratch.path + "/phone.toml"
         try """
-            [board]
-            url = "http://127.0.0.1:9"
-            [wake]
-            transport = "loopback"
-            loopback_listen = "127.0.0.1:0"
-            [state]
-            directory = "\(blocker)/state"
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        [board]
+        url = "http://127.0.0.1:9"
+        [wake]
+        transport = "loopback"
+        loopback_listen = "127.0.0.1:0"
+        [state]
+        directory = "\(blocker)/state"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let result = try phone(["--config", config])
         #expect(result.status == 73)
         #expect(result.error.contains("state directory"))

@@ -7,7 +7,9 @@ import WakeProtocol
 /// `--json` stream shows and alerts.
 @Suite(.serialized) struct PhoneFlowTests {
     /// A board whose Wakes go to a phone that fetches from it.
-    private func pair(coalesceMilliseconds: Int = 750, phoneID: String? = "it-phone") throws
+    private func pair(
+        coalesceMilliseconds: Int = 750, phoneID: String? = "it-phone"
+    ) throws
         -> (BoardProcess, PhoneProcess)
     {
         let wakePort = try freeLoopbackPort()
@@ -46,21 +48,34 @@ import WakeProtocol
         #expect(phone.waitForCard(state("standby")))
         #expect(phone.alerts.count == 1 && phone.alertCount("connected") == 1)
 
-        let id = try ctl(board, ["task", "start", "--title", "Open Settings", "--phone-id", "it-phone",
-                                 "--step", "Planning", "--phase", "planning", "--progress", "0"])
+        let id = try ctl(
+            board,
+            [
+                "task", "start", "--title", "Open Settings", "--phone-id", "it-phone",
+                "--step", "Planning", "--phase", "planning", "--progress", "0",
+            ])
         #expect(phone.waitForCard(state("running", id)))
         // A burst well inside one coalescing window: the phone ends on its last step.
         for index in 1...5 {
-            _ = try ctl(board, ["task", "update", "--id", id, "--step", "Step \(index)", "--phase", "acting",
-                                "--progress", "0.\(index)"])
+            _ = try ctl(
+                board,
+                [
+                    "task", "update", "--id", id, "--step", "Step \(index)", "--phase", "acting",
+                    "--progress", "0.\(index)",
+                ])
         }
         #expect(phone.waitForCard(step("Step 5")), "\(phone.rawLines.suffix(5))")
         #expect(phone.lastCard?["progress"] as? Double == 0.5)
 
-        _ = try ctl(board, ["task", "update", "--id", id, "--phase", "waiting_user", "--action", "request_user_input",
-                            "--step", "Enter the PIN"])
+        _ = try ctl(
+            board,
+            [
+                "task", "update", "--id", id, "--phase", "waiting_user", "--action", "request_user_input",
+                "--step", "Enter the PIN",
+            ])
         #expect(phone.waitForCard(state("handoff", id)))
-        _ = try ctl(board, ["task", "update", "--id", id, "--phase", "acting", "--action", "tap", "--step", "Continue"])
+        _ = try ctl(
+            board, ["task", "update", "--id", id, "--phase", "acting", "--action", "tap", "--step", "Continue"])
         #expect(phone.waitForCard(step("Continue")))
         _ = try ctl(board, ["task", "update", "--id", id, "--status", "needs_app"])
         #expect(phone.waitForCard(state("needs_app", id)))
@@ -78,9 +93,10 @@ import WakeProtocol
         #expect(phone.waitForCard(state("canceled", canceled)))
         try flush(board, phone)
 
-        #expect(phone.alerts == [
-            "connected -", "handoff \(id)", "foreground_recovery \(id)", "completed \(id)", "failed \(failing)",
-        ])
+        #expect(
+            phone.alerts == [
+                "connected -", "handoff \(id)", "foreground_recovery \(id)", "completed \(id)", "failed \(failing)",
+            ])
         #expect(phone.events("error").isEmpty, "\(phone.events("error"))")
         let wakes = phone.events("wake")
         #expect(!wakes.isEmpty)
@@ -151,9 +167,10 @@ import WakeProtocol
 
         board.stop()
         try board.start()
-        #expect(phone.waitFor { events in
-            events.contains { $0["event"] as? String == "wake" && ($0["seq"] as? Int ?? 0) > lastSeq }
-        })
+        #expect(
+            phone.waitFor { events in
+                events.contains { $0["event"] as? String == "wake" && ($0["seq"] as? Int ?? 0) > lastSeq }
+            })
         let after = phone.events("wake").filter { ($0["seq"] as? Int ?? 0) > lastSeq }
         #expect(after.allSatisfy { $0["epoch"] as? Int == epoch && $0["verdict"] as? String == "new" })
         #expect(phone.lastCard?["request_id"] as? String == id)
@@ -177,15 +194,19 @@ import WakeProtocol
         board.stop()
         try FileManager.default.removeItem(atPath: board.stateDirectory)
         try board.start()
-        #expect(phone.waitFor { events in
-            events.contains { $0["event"] as? String == "wake" && $0["verdict"] as? String == "new_epoch"
-                && $0["epoch"] as? Int != oldEpoch }
-        })
+        #expect(
+            phone.waitFor { events in
+                events.contains {
+                    $0["event"] as? String == "wake" && $0["verdict"] as? String == "new_epoch"
+                        && $0["epoch"] as? Int != oldEpoch
+                }
+            })
         #expect(phone.waitForCard(state("standby")), "the wiped board has no task")
         _ = try ctl(board, ["task", "start", "--title", "Second life", "--request-id", "chat_same"])
         _ = try ctl(board, ["task", "end", "--id", "chat_same", "--status", "completed"])
-        #expect(phone.waitFor { _ in phone.alertCount("completed") == 2 },
-                "the same request id in a new epoch alerts again: \(phone.alerts)")
+        #expect(
+            phone.waitFor { _ in phone.alertCount("completed") == 2 },
+            "the same request id in a new epoch alerts again: \(phone.alerts)")
     }
 
     @Test func anUnreachableBoardIsAnErrorEventAndACardProblem() throws {
@@ -201,7 +222,9 @@ import WakeProtocol
     }
 
     @Test(arguments: [(FakeBoardServer.Behavior.forbidden, "forbidden"), (.malformed, "malformed")])
-    func aMisbehavingBoardIsAnErrorEventAndACardProblem(_ behavior: FakeBoardServer.Behavior, _ kind: String)
+    func aMisbehavingBoardIsAnErrorEventAndACardProblem(
+        _ behavior: FakeBoardServer.Behavior, _ kind: String
+    )
         throws
     {
         let server = try FakeBoardServer(behavior)
@@ -246,9 +269,10 @@ import WakeProtocol
 
         // Malformed values are reported and dropped (sent alone: the storm may have lost some).
         try phone.sendDatagrams([[1, 4, 77], Array(repeating: 0, count: 13)])
-        #expect(phone.waitFor { events in
-            events.filter { $0["kind"] as? String == "malformed_wake" }.count >= 2
-        })
+        #expect(
+            phone.waitFor { events in
+                events.filter { $0["kind"] as? String == "malformed_wake" }.count >= 2
+            })
 
         // Still listening: one more Wake, one more fetch.
         let now = server.count("/api/live-activity/current")

@@ -78,10 +78,17 @@ final class PhoneProcess {
             }
         }
         reader = group
-        guard waitFor(timeoutSeconds: 20, { events in
-            events.contains { $0["event"] as? String == "card" && ($0["state"] as? String != "disconnected"
-                || $0["problem"] != nil) }
-        }) else {
+        guard
+            waitFor(
+                timeoutSeconds: 20,
+                { events in
+                    events.contains {
+                        $0["event"] as? String == "card"
+                            && ($0["state"] as? String != "disconnected"
+                                || $0["problem"] != nil)
+                    }
+                })
+        else {
             throw IntegrationError("aiden-phone showed no answer: \(self.log)\n\(rawLines.joined(separator: "\n"))")
         }
     }

@@ -18,7 +18,9 @@ import Testing
                 for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
             }
             let rc = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             guard rc == 0 else { throw IntegrationError("bind \(path): errno \(errno)") }
         }

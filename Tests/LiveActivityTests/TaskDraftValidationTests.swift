@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 /// One rejected body: the key the error must name and the message it must carry.
@@ -30,58 +31,79 @@ struct Rejection: Sendable, CustomTestStringConvertible {
         Rejection(#"{"task_title":"\#(text("🙂", 201))"}"#, "task_title", "must be at most 200 characters, got 201"),
         Rejection(#"{"task_title":"a\nb"}"#, "task_title", "must not contain control characters, found U+000A"),
         Rejection(#"{"task_title":"a\u007fb"}"#, "task_title", "must not contain control characters, found U+007F"),
-        Rejection(#"{"task_title":"t","request_id":""}"#, "request_id",
-                  #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got """#),
-        Rejection(#"{"task_title":"t","request_id":"a b"}"#, "request_id",
-                  #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got "a b""#),
-        Rejection(#"{"task_title":"t","request_id":"\#(text("r", 129))"}"#, "request_id",
-                  #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got "\#(text("r", 40))…""#),
-        Rejection(#"{"task_title":"t","request_id":"é"}"#, "request_id",
-                  #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got "é""#),
+        Rejection(
+            #"{"task_title":"t","request_id":""}"#, "request_id",
+            #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got """#),
+        Rejection(
+            #"{"task_title":"t","request_id":"a b"}"#, "request_id",
+            #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got "a b""#),
+        Rejection(
+            #"{"task_title":"t","request_id":"\#(text("r", 129))"}"#, "request_id",
+            #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got "\#(text("r", 40))…""#),
+        Rejection(
+            #"{"task_title":"t","request_id":"é"}"#, "request_id",
+            #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got "é""#),
         Rejection(#"{"task_title":"t","request_id":5}"#, "request_id", "must be a string, got 5"),
-        Rejection(#"{"task_title":"t","phone_id":"phone/1"}"#, "phone_id",
-                  #"must be at most 128 characters from A-Z a-z 0-9 . _ : -, got "phone/1""#),
-        Rejection(#"{"task_title":"t","phone_id":"\#(text("p", 129))"}"#, "phone_id",
-                  #"must be at most 128 characters from A-Z a-z 0-9 . _ : -, got "\#(text("p", 40))…""#),
-        Rejection(#"{"task_title":"t","status":"completed"}"#, "status",
-                  #"must be one of running, needs_app, got "completed" (a task ends through end)"#),
-        Rejection(#"{"task_title":"t","status":"runing"}"#, "status",
-                  #"unknown status "runing"; must be one of running, needs_app"#),
+        Rejection(
+            #"{"task_title":"t","phone_id":"phone/1"}"#, "phone_id",
+            #"must be at most 128 characters from A-Z a-z 0-9 . _ : -, got "phone/1""#),
+        Rejection(
+            #"{"task_title":"t","phone_id":"\#(text("p", 129))"}"#, "phone_id",
+            #"must be at most 128 characters from A-Z a-z 0-9 . _ : -, got "\#(text("p", 40))…""#),
+        Rejection(
+            #"{"task_title":"t","status":"completed"}"#, "status",
+            #"must be one of running, needs_app, got "completed" (a task ends through end)"#),
+        Rejection(
+            #"{"task_title":"t","status":"runing"}"#, "status",
+            #"unknown status "runing"; must be one of running, needs_app"#),
         Rejection(#"{"task_title":"t","status":1}"#, "status", "must be one of running, needs_app, got 1"),
-        Rejection(#"{"task_title":"t","phase":"sleeping"}"#, "phase",
-                  #"unknown phase "sleeping"; must be one of planning, observing, acting, phone_bridge, "#
-                      + "waiting_app, waiting_user, verifying, answering"),
-        Rejection(#"{"task_title":"t","phase":true}"#, "phase",
-                  "must be one of planning, observing, acting, phone_bridge, waiting_app, waiting_user, "
-                      + "verifying, answering, got true"),
-        Rejection(#"{"task_title":"t","current_step":"\#(text("s", 501))"}"#, "current_step",
-                  "must be at most 500 characters, got 501"),
-        Rejection(#"{"task_title":"t","current_step":"a\tb"}"#, "current_step",
-                  "must not contain control characters, found U+0009"),
-        Rejection(#"{"task_title":"t","current_action":"\#(text("a", 201))"}"#, "current_action",
-                  "must be at most 200 characters, got 201"),
-        Rejection(#"{"task_title":"t","current_target":"\#(text("a", 201))"}"#, "current_target",
-                  "must be at most 200 characters, got 201"),
-        Rejection(#"{"task_title":"t","current_app":"\#(text("a", 201))"}"#, "current_app",
-                  "must be at most 200 characters, got 201"),
-        Rejection(#"{"task_title":"t","last_tool_name":"\#(text("a", 201))"}"#, "last_tool_name",
-                  "must be at most 200 characters, got 201"),
+        Rejection(
+            #"{"task_title":"t","phase":"sleeping"}"#, "phase",
+            #"unknown phase "sleeping"; must be one of planning, observing, acting, phone_bridge, "#
+                + "waiting_app, waiting_user, verifying, answering"),
+        Rejection(
+            #"{"task_title":"t","phase":true}"#, "phase",
+            "must be one of planning, observing, acting, phone_bridge, waiting_app, waiting_user, "
+                + "verifying, answering, got true"),
+        Rejection(
+            #"{"task_title":"t","current_step":"\#(text("s", 501))"}"#, "current_step",
+            "must be at most 500 characters, got 501"),
+        Rejection(
+            #"{"task_title":"t","current_step":"a\tb"}"#, "current_step",
+            "must not contain control characters, found U+0009"),
+        Rejection(
+            #"{"task_title":"t","current_action":"\#(text("a", 201))"}"#, "current_action",
+            "must be at most 200 characters, got 201"),
+        Rejection(
+            #"{"task_title":"t","current_target":"\#(text("a", 201))"}"#, "current_target",
+            "must be at most 200 characters, got 201"),
+        Rejection(
+            #"{"task_title":"t","current_app":"\#(text("a", 201))"}"#, "current_app",
+            "must be at most 200 characters, got 201"),
+        Rejection(
+            #"{"task_title":"t","last_tool_name":"\#(text("a", 201))"}"#, "last_tool_name",
+            "must be at most 200 characters, got 201"),
         Rejection(#"{"task_title":"t","last_tool_name":false}"#, "last_tool_name", "must be a string, got false"),
-        Rejection(#"{"task_title":"t","last_error":"\#(text("e", 1001))"}"#, "last_error",
-                  "must be at most 1000 characters, got 1001"),
-        Rejection(#"{"task_title":"t","last_error":"bell\u0007"}"#, "last_error",
-                  "must not contain control characters, found U+0007"),
+        Rejection(
+            #"{"task_title":"t","last_error":"\#(text("e", 1001))"}"#, "last_error",
+            "must be at most 1000 characters, got 1001"),
+        Rejection(
+            #"{"task_title":"t","last_error":"bell\u0007"}"#, "last_error",
+            "must not contain control characters, found U+0007"),
         Rejection(#"{"task_title":"t","progress":1.5}"#, "progress", "must be a number between 0 and 1, got 1.5"),
         Rejection(#"{"task_title":"t","progress":-0.1}"#, "progress", "must be a number between 0 and 1, got -0.1"),
         Rejection(#"{"task_title":"t","progress":2}"#, "progress", "must be a number between 0 and 1, got 2"),
         Rejection(#"{"task_title":"t","progress":-1}"#, "progress", "must be a number between 0 and 1, got -1"),
-        Rejection(#"{"task_title":"t","progress":"0.5"}"#, "progress",
-                  #"must be a number between 0 and 1, got "0.5""#),
+        Rejection(
+            #"{"task_title":"t","progress":"0.5"}"#, "progress",
+            #"must be a number between 0 and 1, got "0.5""#),
         Rejection(#"{"task_title":"t","progress":true}"#, "progress", "must be a number between 0 and 1, got true"),
-        Rejection(#"{"task_title":"t","progress":1e400}"#, "progress",
-                  "must be a number between 0 and 1, got an unreadable value"),
-        Rejection(#"{"task_title":"t","shows_progress":"yes"}"#, "shows_progress",
-                  #"must be true or false, got "yes""#),
+        Rejection(
+            #"{"task_title":"t","progress":1e400}"#, "progress",
+            "must be a number between 0 and 1, got an unreadable value"),
+        Rejection(
+            #"{"task_title":"t","shows_progress":"yes"}"#, "shows_progress",
+            #"must be true or false, got "yes""#),
         Rejection(#"{"task_title":"t","can_stop":1}"#, "can_stop", "must be true or false, got 1"),
         Rejection(#"{"task_title":"t","requires_app":[]}"#, "requires_app", "must be true or false, got an array"),
         Rejection("", nil, "body is empty; expected a JSON object"),
@@ -105,8 +127,9 @@ struct Rejection: Sendable, CustomTestStringConvertible {
     @Test func descriptionPrefixesTheField() {
         let error = validationError { _ = try TaskDraft.decode(from: Data(#"{"task_title":"t","progress":1.5}"#.utf8)) }
         #expect(error?.description == #"field "progress": must be a number between 0 and 1, got 1.5"#)
-        #expect(TaskValidationError(field: nil, message: "body is not valid JSON").description
-            == "body is not valid JSON")
+        #expect(
+            TaskValidationError(field: nil, message: "body is not valid JSON").description
+                == "body is not valid JSON")
     }
 
     /// Bodies with a bad UTF-8 sequence, and the offset of its first byte.
@@ -149,11 +172,13 @@ struct Rejection: Sendable, CustomTestStringConvertible {
              "future":{"deep":[[[]]]}}
             """
         let draft = try TaskDraft.decode(from: Data(body.utf8))
-        #expect(draft == TaskDraft(
-            taskTitle: "Open Settings", requestID: "chat_1", phoneID: "p1", status: .needsApp,
-            phase: .waitingApp, currentStep: "Bring the app up", currentAction: "open_app",
-            currentTarget: "Settings", currentApp: "com.apple.Preferences", lastToolName: "launch",
-            lastError: "timeout", progress: 0.25, showsProgress: false, canStop: true, requiresApp: true))
+        #expect(
+            draft
+                == TaskDraft(
+                    taskTitle: "Open Settings", requestID: "chat_1", phoneID: "p1", status: .needsApp,
+                    phase: .waitingApp, currentStep: "Bring the app up", currentAction: "open_app",
+                    currentTarget: "Settings", currentApp: "com.apple.Preferences", lastToolName: "launch",
+                    lastError: "timeout", progress: 0.25, showsProgress: false, canStop: true, requiresApp: true))
     }
 
     @Test func draftsBuiltInCodeMeetTheSameRules() {

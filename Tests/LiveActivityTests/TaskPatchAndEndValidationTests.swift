@@ -1,22 +1,26 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TaskPatchValidationTests {
     static let rejections: [Rejection] = [
-        Rejection(#"{"status":"completed"}"#, "status",
-                  #"must be one of running, needs_app, got "completed" (a task ends through end)"#),
+        Rejection(
+            #"{"status":"completed"}"#, "status",
+            #"must be one of running, needs_app, got "completed" (a task ends through end)"#),
         Rejection(#"{"status":"paused"}"#, "status", #"unknown status "paused"; must be one of running, needs_app"#),
         Rejection(#"{"task_title":""}"#, "task_title", "must not be empty"),
-        Rejection(#"{"phone_id":"a b"}"#, "phone_id",
-                  #"must be at most 128 characters from A-Z a-z 0-9 . _ : -, got "a b""#),
+        Rejection(
+            #"{"phone_id":"a b"}"#, "phone_id",
+            #"must be at most 128 characters from A-Z a-z 0-9 . _ : -, got "a b""#),
         Rejection(#"{"current_step":"\#(text("x", 501))"}"#, "current_step", "must be at most 500 characters, got 501"),
         Rejection(#"{"progress":1.0000001}"#, "progress", "must be a number between 0 and 1, got 1.0000001"),
         Rejection(#"{"expected_revision":-1}"#, "expected_revision", "must be a non-negative integer, got -1"),
         Rejection(#"{"expected_revision":1.5}"#, "expected_revision", "must be a non-negative integer, got 1.5"),
         Rejection(#"{"expected_revision":"3"}"#, "expected_revision", #"must be a non-negative integer, got "3""#),
-        Rejection(#"{"expected_revision":18446744073709551616}"#, "expected_revision",
-                  "must be a non-negative integer, got 1.8446744073709552e+19"),
+        Rejection(
+            #"{"expected_revision":18446744073709551616}"#, "expected_revision",
+            "must be a non-negative integer, got 1.8446744073709552e+19"),
         Rejection(#"{"can_stop":"false"}"#, "can_stop", #"must be true or false, got "false""#),
         Rejection("[]", nil, "body must be a JSON object"),
         Rejection("", nil, "body is empty; expected a JSON object"),
@@ -41,11 +45,13 @@ import Testing
              "expected_revision":18446744073709551615}
             """
         let patch = try TaskPatch.decode(from: Data(body.utf8))
-        #expect(patch == TaskPatch(
-            phoneID: "", status: .running, phase: .verifying, taskTitle: "New", currentStep: "s",
-            currentAction: "a", currentTarget: "t", currentApp: "app", lastToolName: "tool", lastError: "",
-            progress: 1, showsProgress: true, canStop: false, requiresApp: false,
-            expectedRevision: .max))
+        #expect(
+            patch
+                == TaskPatch(
+                    phoneID: "", status: .running, phase: .verifying, taskTitle: "New", currentStep: "s",
+                    currentAction: "a", currentTarget: "t", currentApp: "app", lastToolName: "tool", lastError: "",
+                    progress: 1, showsProgress: true, canStop: false, requiresApp: false,
+                    expectedRevision: .max))
         let encoded = try LiveActivityJSON.makeEncoder().encode(patch)
         #expect(try TaskPatch.decode(from: encoded) == patch)
     }
@@ -63,13 +69,16 @@ import Testing
         Rejection("{}", "status", "is required (one of completed, failed, canceled)"),
         Rejection(#"{"status":null}"#, "status", "is required (one of completed, failed, canceled)"),
         Rejection(#"{"status":"running"}"#, "status", #"must be one of completed, failed, canceled, got "running""#),
-        Rejection(#"{"status":"done"}"#, "status",
-                  #"unknown status "done"; must be one of completed, failed, canceled"#),
+        Rejection(
+            #"{"status":"done"}"#, "status",
+            #"unknown status "done"; must be one of completed, failed, canceled"#),
         Rejection(#"{"status":"failed","last_error":7}"#, "last_error", "must be a string, got 7"),
-        Rejection(#"{"status":"failed","last_error":"\#(text("e", 1001))"}"#, "last_error",
-                  "must be at most 1000 characters, got 1001"),
-        Rejection(#"{"status":"failed","expected_revision":true}"#, "expected_revision",
-                  "must be a non-negative integer, got true"),
+        Rejection(
+            #"{"status":"failed","last_error":"\#(text("e", 1001))"}"#, "last_error",
+            "must be at most 1000 characters, got 1001"),
+        Rejection(
+            #"{"status":"failed","expected_revision":true}"#, "expected_revision",
+            "must be a non-negative integer, got true"),
         Rejection("{", nil, "body is not valid JSON"),
     ]
 
@@ -81,8 +90,10 @@ import Testing
 
     @Test(arguments: [
         (#"{"status":"completed","last_error":""}"#, TaskEnd(status: .completed, lastError: "")),
-        (#"{"status":"failed","last_error":"tap missed","expected_revision":4}"#,
-         TaskEnd(status: .failed, lastError: "tap missed", expectedRevision: 4)),
+        (
+            #"{"status":"failed","last_error":"tap missed","expected_revision":4}"#,
+            TaskEnd(status: .failed, lastError: "tap missed", expectedRevision: 4)
+        ),
         (#"{"status":"canceled","reason":"user"}"#, TaskEnd(status: .canceled)),
     ])
     func decodesTerminalStatuses(body: String, expected: TaskEnd) throws {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TaskSnapshotCodingTests {
@@ -26,7 +27,8 @@ import Testing
 
     @Test func encodesTheContractShapeExactly() throws {
         let json = try LiveActivityJSON.makeEncoder().encode(Self.example)
-        let golden = #"{"can_stop":true,"current_action":"observe_screen","current_app":"","#
+        let golden =
+            #"{"can_stop":true,"current_action":"observe_screen","current_app":"","#
             + #""current_step":"Checking the current screen","current_target":"","ended_at":null,"#
             + #""last_error":"","last_tool_name":"screenshot","phase":"observing","phone_id":"","progress":0.21,"#
             + #""request_id":"chat_7f3a","requires_app":false,"revision":42,"shows_progress":true,"#
@@ -44,9 +46,11 @@ import Testing
     }
 
     @Test func decodesTheContractExampleIgnoringUnknownKeys() throws {
-        let json = Self.contractExample.replacing("\"revision\": 42", with: """
-            "revision": 42, "future_field": {"nested": [1, 2]}
-            """)
+        let json = Self.contractExample.replacing(
+            "\"revision\": 42",
+            with: """
+                "revision": 42, "future_field": {"nested": [1, 2]}
+                """)
         let snapshot = try JSONDecoder().decode(TaskSnapshot.self, from: Data(json.utf8))
         #expect(snapshot == Self.example)
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TaskStoreEndTests {
@@ -19,8 +20,9 @@ import Testing
         #expect(change.snapshot.startedAt == at(0))
         #expect(change.snapshot.revision == 2)
         #expect(change.durability == .immediate)
-        #expect(change.transitions
-            == [TransitionEvent(id: 2, requestID: "chat_a", transition: transition, at: at(3.5))])
+        #expect(
+            change.transitions
+                == [TransitionEvent(id: 2, requestID: "chat_a", transition: transition, at: at(3.5))])
     }
 
     @Test func anAbsentLastErrorKeepsTheOneReportedBefore() throws {
@@ -34,11 +36,14 @@ import Testing
     @Test func repeatingTheSameEndReturnsTheEndedTaskUnchanged() throws {
         var store = TaskStore(generation: "g1")
         try store.startTask("chat_a", at: at(0))
-        let first = try store.end(id: "chat_a", TaskEnd(status: .failed, lastError: "boom", expectedRevision: 1),
-                                  now: at(1))
+        let first = try store.end(
+            id: "chat_a", TaskEnd(status: .failed, lastError: "boom", expectedRevision: 1),
+            now: at(1))
         let before = store
-        for repeated in [TaskEnd(status: .failed, lastError: "boom", expectedRevision: 1),
-                         TaskEnd(status: .failed), TaskEnd(status: .failed, lastError: "boom")] {
+        for repeated in [
+            TaskEnd(status: .failed, lastError: "boom", expectedRevision: 1),
+            TaskEnd(status: .failed), TaskEnd(status: .failed, lastError: "boom"),
+        ] {
             let change = try store.end(id: "chat_a", repeated, now: at(9))
             #expect(change.snapshot == first.snapshot)
             #expect(change.durability == .unchanged)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TaskStorePersistenceTests {
@@ -7,13 +8,16 @@ import Testing
     static func busyStore() throws -> TaskStore {
         var store = TaskStore(generation: "gen-7f", capacity: 8, transitionCapacity: 4)
         var generator = SeededGenerator(state: 11)
-        _ = try store.start(TaskDraft(taskTitle: "Open Settings", phoneID: "p1", progress: 0.1),
-                            idempotencyKey: "key-1", now: at(0.123), using: &generator)
+        _ = try store.start(
+            TaskDraft(taskTitle: "Open Settings", phoneID: "p1", progress: 0.1),
+            idempotencyKey: "key-1", now: at(0.123), using: &generator)
         try store.startTask("chat_b", phone: "", title: "Ünïcödé 🙂 \"quoted\" a/b", at: at(1.5))
-        _ = try store.update(id: "chat_b", patch: TaskPatch(status: .needsApp, lastError: "line1\nline2"),
-                             now: at(2.25))
-        _ = try store.update(id: "chat_b", patch: TaskPatch(phase: .waitingUser, currentAction: "request_user_input"),
-                             now: at(3))
+        _ = try store.update(
+            id: "chat_b", patch: TaskPatch(status: .needsApp, lastError: "line1\nline2"),
+            now: at(2.25))
+        _ = try store.update(
+            id: "chat_b", patch: TaskPatch(phase: .waitingUser, currentAction: "request_user_input"),
+            now: at(3))
         _ = try store.end(id: "chat_b", TaskEnd(status: .failed, lastError: "gave up"), now: at(4.999))
         return store
     }
@@ -32,8 +36,9 @@ import Testing
         let store = try Self.busyStore()
         var restored = try JSONDecoder().decode(TaskStore.self, from: JSONEncoder().encode(store))
         var generator = SeededGenerator(state: 99)
-        let replay = try restored.start(TaskDraft(taskTitle: "Open Settings", phoneID: "p1", progress: 0.1),
-                                        idempotencyKey: "key-1", now: at(10), using: &generator)
+        let replay = try restored.start(
+            TaskDraft(taskTitle: "Open Settings", phoneID: "p1", progress: 0.1),
+            idempotencyKey: "key-1", now: at(10), using: &generator)
         #expect(replay.durability == .unchanged)
         #expect(restored.count == 2)
         let next = try restored.startTask("chat_c", at: at(11))

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 /// Timeline tables for CONTRACT §3's "which task is current for phone P".

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TaskStoreStartTests {
@@ -8,12 +9,16 @@ import Testing
         var generator = SeededGenerator(state: 7)
         var expectedGenerator = SeededGenerator(state: 7)
         let hex = String(expectedGenerator.next(), radix: 16)
-        let change = try store.start(TaskDraft(taskTitle: "Open Settings"), idempotencyKey: nil, now: at(0.5),
-                                     using: &generator)
-        #expect(change.snapshot == TaskSnapshot(
-            requestID: "chat_" + String(repeating: "0", count: 16 - hex.count) + hex, phoneID: "",
-            status: .running, phase: .planning, taskTitle: "Open Settings", progress: 0, showsProgress: false,
-            canStop: false, requiresApp: false, startedAt: at(0.5), updatedAt: at(0.5), endedAt: nil, revision: 1))
+        let change = try store.start(
+            TaskDraft(taskTitle: "Open Settings"), idempotencyKey: nil, now: at(0.5),
+            using: &generator)
+        #expect(
+            change.snapshot
+                == TaskSnapshot(
+                    requestID: "chat_" + String(repeating: "0", count: 16 - hex.count) + hex, phoneID: "",
+                    status: .running, phase: .planning, taskTitle: "Open Settings", progress: 0, showsProgress: false,
+                    canStop: false, requiresApp: false, startedAt: at(0.5), updatedAt: at(0.5), endedAt: nil,
+                    revision: 1))
         #expect(change.snapshot.requestID.count == 21)
         #expect(change.durability == .immediate)
         #expect(change.transitions.map(\.transition) == [.started])
@@ -24,10 +29,12 @@ import Testing
     @Test func progressGivenMeansShowsProgressUnlessSaidOtherwise() throws {
         var store = TaskStore(generation: "g1")
         var generator = SeededGenerator(state: 1)
-        let shown = try store.start(TaskDraft(taskTitle: "a", progress: 0.3), idempotencyKey: nil, now: at(0),
-                                    using: &generator)
-        let hidden = try store.start(TaskDraft(taskTitle: "b", progress: 0.3, showsProgress: false),
-                                     idempotencyKey: nil, now: at(0), using: &generator)
+        let shown = try store.start(
+            TaskDraft(taskTitle: "a", progress: 0.3), idempotencyKey: nil, now: at(0),
+            using: &generator)
+        let hidden = try store.start(
+            TaskDraft(taskTitle: "b", progress: 0.3, showsProgress: false),
+            idempotencyKey: nil, now: at(0), using: &generator)
         #expect(shown.snapshot.showsProgress)
         #expect(!hidden.snapshot.showsProgress)
     }
@@ -69,8 +76,9 @@ import Testing
     @Test func reusingAKeyForADifferentBodyIsAConflict() throws {
         var store = TaskStore(generation: "g1")
         var generator = SeededGenerator(state: 3)
-        let first = try store.start(TaskDraft(taskTitle: "A", requestID: "chat_a"), idempotencyKey: "k", now: at(0),
-                                    using: &generator)
+        let first = try store.start(
+            TaskDraft(taskTitle: "A", requestID: "chat_a"), idempotencyKey: "k", now: at(0),
+            using: &generator)
         let before = store
         let error = storeError {
             _ = try store.start(TaskDraft(taskTitle: "B"), idempotencyKey: "k", now: at(1), using: &generator)
@@ -95,8 +103,9 @@ import Testing
     @Test func aKeyOf255VisibleCharactersIsAccepted() throws {
         var store = TaskStore(generation: "g1")
         var generator = SeededGenerator(state: 3)
-        let change = try store.start(TaskDraft(taskTitle: "A"), idempotencyKey: text("~", 255), now: at(0),
-                                     using: &generator)
+        let change = try store.start(
+            TaskDraft(taskTitle: "A"), idempotencyKey: text("~", 255), now: at(0),
+            using: &generator)
         #expect(change.changed)
     }
 
@@ -116,11 +125,16 @@ import Testing
         var generator = SeededGenerator(state: 3)
         let before = store
         let error = storeError {
-            _ = try store.start(TaskDraft(taskTitle: "A", progress: 2), idempotencyKey: "k", now: at(0),
-                                using: &generator)
+            _ = try store.start(
+                TaskDraft(taskTitle: "A", progress: 2), idempotencyKey: "k", now: at(0),
+                using: &generator)
         }
-        #expect(error == .invalid(TaskValidationError(field: "progress",
-                                                      message: "must be a number between 0 and 1, got 2.0")))
+        #expect(
+            error
+                == .invalid(
+                    TaskValidationError(
+                        field: "progress",
+                        message: "must be a number between 0 and 1, got 2.0")))
         #expect(error?.field == "progress")
         #expect(store == before)
     }
@@ -128,8 +142,9 @@ import Testing
     @Test func startingInNeedsAppOrHandoffRecordsThoseTransitionsToo() throws {
         var store = TaskStore(generation: "g1")
         var generator = SeededGenerator(state: 3)
-        let needsApp = try store.start(TaskDraft(taskTitle: "A", status: .needsApp), idempotencyKey: nil,
-                                       now: at(0), using: &generator)
+        let needsApp = try store.start(
+            TaskDraft(taskTitle: "A", status: .needsApp), idempotencyKey: nil,
+            now: at(0), using: &generator)
         #expect(needsApp.transitions.map(\.transition) == [.started, .foregroundRecovery])
         let handoff = try store.start(
             TaskDraft(taskTitle: "B", phase: .waitingUser, currentAction: "request_user_input"),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TaskStoreUpdateTests {
@@ -50,8 +51,10 @@ import Testing
         try store.startTask("chat_a", at: at(0))
         let ended = try store.end(id: "chat_a", TaskEnd(status: .completed), now: at(1))
         let before = store
-        for patch in [TaskPatch(currentStep: "x"), TaskPatch(status: .running),
-                      TaskPatch(progress: 1, expectedRevision: ended.snapshot.revision), TaskPatch()] {
+        for patch in [
+            TaskPatch(currentStep: "x"), TaskPatch(status: .running),
+            TaskPatch(progress: 1, expectedRevision: ended.snapshot.revision), TaskPatch(),
+        ] {
             let error = storeError { _ = try store.update(id: "chat_a", patch: patch, now: at(2)) }
             #expect(error == .conflict(#"task "chat_a" has ended (status completed) and is final"#))
         }
@@ -124,10 +127,13 @@ import Testing
         let error = storeError {
             _ = try other.start(Self.draft(overBy: 1), idempotencyKey: nil, now: at(0), using: &generator)
         }
-        #expect(error == .invalid(TaskValidationError(
-            field: nil,
-            message: "the task snapshot would be 4097 bytes of JSON, over the 4096-byte limit; "
-                + "shorten current_step, last_error or the other texts")))
+        #expect(
+            error
+                == .invalid(
+                    TaskValidationError(
+                        field: nil,
+                        message: "the task snapshot would be 4097 bytes of JSON, over the 4096-byte limit; "
+                            + "shorten current_step, last_error or the other texts")))
         #expect(other.count == 0)
     }
 

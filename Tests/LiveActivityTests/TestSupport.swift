@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 /// SplitMix64: a deterministic generator so generated request ids are known in advance.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TransitionLogTests {
@@ -54,8 +55,9 @@ import Testing
 
     @Test func anEmptyRingAnswersWithCursorZero() {
         let log = TransitionLog(generation: "g")
-        #expect(log.events(since: 0, generation: nil)
-            == EventsPage(generation: "g", events: [], next: 0, truncated: false, resetRequired: false))
+        #expect(
+            log.events(since: 0, generation: nil)
+                == EventsPage(generation: "g", events: [], next: 0, truncated: false, resetRequired: false))
         #expect(log.events(since: 3, generation: "g").resetRequired)
     }
 
@@ -95,12 +97,14 @@ import Testing
     @Test func pageAndEventJSON() throws {
         let page = Self.ringWithEvictions().events(since: 4, generation: "gen-a")
         let json = try LiveActivityJSON.makeEncoder().encode(page)
-        let golden = #"{"events":[{"at":"2026-06-12T07:00:05Z","id":5,"request_id":"r5","transition":"started"}],"#
+        let golden =
+            #"{"events":[{"at":"2026-06-12T07:00:05Z","id":5,"request_id":"r5","transition":"started"}],"#
             + #""generation":"gen-a","next":5,"reset_required":false,"truncated":false}"#
         #expect(String(decoding: json, as: UTF8.self) == golden)
         #expect(try JSONDecoder().decode(EventsPage.self, from: json) == page)
-        #expect(Transition.allCases.map(\.rawValue)
-            == ["started", "handoff", "foreground_recovery", "completed", "failed", "canceled"])
+        #expect(
+            Transition.allCases.map(\.rawValue)
+                == ["started", "handoff", "foreground_recovery", "completed", "failed", "canceled"])
     }
 
     @Test func ringRoundTripsAndRefusesInconsistentJSON() throws {
@@ -108,11 +112,13 @@ import Testing
         let json = try JSONEncoder().encode(log)
         #expect(try JSONDecoder().decode(TransitionLog.self, from: json) == log)
 
-        let gap = #"{"generation":"g","capacity":3,"last_id":5,"events":[{"id":3,"request_id":"r","#
+        let gap =
+            #"{"generation":"g","capacity":3,"last_id":5,"events":[{"id":3,"request_id":"r","#
             + #""transition":"started","at":"2026-06-12T07:00:00Z"},{"id":5,"request_id":"r","#
             + #""transition":"started","at":"2026-06-12T07:00:00Z"}]}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(TransitionLog.self, from: Data(gap.utf8)) }
-        let behind = #"{"generation":"g","capacity":3,"last_id":0,"events":[{"id":1,"request_id":"r","#
+        let behind =
+            #"{"generation":"g","capacity":3,"last_id":0,"events":[{"id":1,"request_id":"r","#
             + #""transition":"started","at":"2026-06-12T07:00:00Z"}]}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(TransitionLog.self, from: Data(behind.utf8)) }
     }

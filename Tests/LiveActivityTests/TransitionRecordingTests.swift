@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import LiveActivity
 
 @Suite struct TransitionRecordingTests {
@@ -45,16 +46,20 @@ import Testing
         var store = TaskStore(generation: "g1")
         try store.startTask("a", at: at(0))
         try store.startTask("b", at: at(1))
-        _ = try store.update(id: "a", patch: TaskPatch(status: .needsApp, phase: .waitingUser,
-                                                       currentAction: "request_user_input"), now: at(2.5))
+        _ = try store.update(
+            id: "a",
+            patch: TaskPatch(
+                status: .needsApp, phase: .waitingUser,
+                currentAction: "request_user_input"), now: at(2.5))
         _ = try store.end(id: "b", TaskEnd(status: .canceled), now: at(3))
-        #expect(store.transitions.events == [
-            TransitionEvent(id: 1, requestID: "a", transition: .started, at: at(0)),
-            TransitionEvent(id: 2, requestID: "b", transition: .started, at: at(1)),
-            TransitionEvent(id: 3, requestID: "a", transition: .foregroundRecovery, at: at(2.5)),
-            TransitionEvent(id: 4, requestID: "a", transition: .handoff, at: at(2.5)),
-            TransitionEvent(id: 5, requestID: "b", transition: .canceled, at: at(3)),
-        ])
+        #expect(
+            store.transitions.events == [
+                TransitionEvent(id: 1, requestID: "a", transition: .started, at: at(0)),
+                TransitionEvent(id: 2, requestID: "b", transition: .started, at: at(1)),
+                TransitionEvent(id: 3, requestID: "a", transition: .foregroundRecovery, at: at(2.5)),
+                TransitionEvent(id: 4, requestID: "a", transition: .handoff, at: at(2.5)),
+                TransitionEvent(id: 5, requestID: "b", transition: .canceled, at: at(3)),
+            ])
     }
 
     @Test func changesTable() {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import PhoneCore
 
 @Suite struct AlertPolicyTests {
@@ -23,27 +24,33 @@ import Testing
 
     @Test func alertsOnceForEachAlertWorthyTransitionAndNeverForTheOthers() {
         var policy = primedPolicy()
-        let answer = EventsAnswer(epoch: 1234, generation: "g1", events: [
-            event(1, "chat_1", .started),
-            event(2, "chat_1", .handoff),
-            event(3, "chat_1", .foregroundRecovery),
-            event(4, "chat_1", .completed),
-            event(5, "chat_2", .started),
-            event(6, "chat_2", .failed),
-            event(7, "chat_3", .started),
-            event(8, "chat_3", .canceled),
-            event(9, "chat_3", BoardTransition(rawValue: "paused")),  // a newer board's transition: silent
-        ], next: 9)
+        let answer = EventsAnswer(
+            epoch: 1234, generation: "g1",
+            events: [
+                event(1, "chat_1", .started),
+                event(2, "chat_1", .handoff),
+                event(3, "chat_1", .foregroundRecovery),
+                event(4, "chat_1", .completed),
+                event(5, "chat_2", .started),
+                event(6, "chat_2", .failed),
+                event(7, "chat_3", .started),
+                event(8, "chat_3", .canceled),
+                event(9, "chat_3", BoardTransition(rawValue: "paused")),  // a newer board's transition: silent
+            ], next: 9)
         let outputs = policy.receive(answer)
-        #expect(alerts(outputs) == [
-            "handoff chat_1", "foreground_recovery chat_1", "completed chat_1", "failed chat_2",
-        ])
+        #expect(
+            alerts(outputs) == [
+                "handoff chat_1", "foreground_recovery chat_1", "completed chat_1", "failed chat_2",
+            ])
         guard case .alert(let first)? = outputs.first else {
             Issue.record("no alert")
             return
         }
-        #expect(first == Alert(
-            transition: .handoff, requestID: "chat_1", epoch: 1234, eventID: 2, boardTime: "2026-06-12T07:00:02Z"))
+        #expect(
+            first
+                == Alert(
+                    transition: .handoff, requestID: "chat_1", epoch: 1234, eventID: 2,
+                    boardTime: "2026-06-12T07:00:02Z"))
         #expect(policy.cursor == EventCursor(since: 9, generation: "g1", epoch: 1234))
         // The same events again (a board that answers from an old cursor): nothing repeats.
         #expect(policy.receive(answer).isEmpty)
@@ -51,10 +58,18 @@ import Testing
 
     @Test func aSecondHandoffOfTheSameTaskDoesNotAlertAgain() {
         var policy = primedPolicy()
-        #expect(alerts(policy.receive(EventsAnswer(
-            epoch: 1234, generation: "g1", events: [event(1, "chat_1", .handoff)], next: 1))) == ["handoff chat_1"])
-        #expect(policy.receive(EventsAnswer(
-            epoch: 1234, generation: "g1", events: [event(2, "chat_1", .handoff)], next: 2)).isEmpty)
+        #expect(
+            alerts(
+                policy.receive(
+                    EventsAnswer(
+                        epoch: 1234, generation: "g1", events: [event(1, "chat_1", .handoff)], next: 1))) == [
+                    "handoff chat_1"
+                ])
+        #expect(
+            policy.receive(
+                EventsAnswer(
+                    epoch: 1234, generation: "g1", events: [event(2, "chat_1", .handoff)], next: 2)
+            ).isEmpty)
     }
 
     /// The handoff began and ended between two fetches, so no fetched snapshot ever showed it; the
@@ -70,9 +85,11 @@ import Testing
 
     @Test func aRestartedClientWithItsRecordDoesNotRepeatAlerts() throws {
         var policy = primedPolicy()
-        let answer = EventsAnswer(epoch: 1234, generation: "g1", events: [
-            event(1, "chat_1", .handoff), event(2, "chat_1", .completed),
-        ], next: 2)
+        let answer = EventsAnswer(
+            epoch: 1234, generation: "g1",
+            events: [
+                event(1, "chat_1", .handoff), event(2, "chat_1", .completed),
+            ], next: 2)
         #expect(alerts(policy.receive(answer)).count == 2)
         #expect(policy.usbConnected(connectionID: "usb-1") != nil)
 
@@ -89,9 +106,14 @@ import Testing
 
     @Test func resetRequiredRestartsTheCursorInTheNewGenerationWithoutRepeatingAlerts() {
         var policy = primedPolicy()
-        #expect(alerts(policy.receive(EventsAnswer(epoch: 1234, generation: "g1", events: [
-            event(4, "chat_1", .handoff),
-        ], next: 4))) == ["handoff chat_1"])
+        #expect(
+            alerts(
+                policy.receive(
+                    EventsAnswer(
+                        epoch: 1234, generation: "g1",
+                        events: [
+                            event(4, "chat_1", .handoff)
+                        ], next: 4))) == ["handoff chat_1"])
 
         // The board's ring was reset: the events in this answer are not read; the cursor restarts.
         let reset = EventsAnswer(
@@ -100,9 +122,11 @@ import Testing
         #expect(policy.cursor == EventCursor(since: 0, generation: "g2", epoch: 1234))
 
         // The reread from 0: the handoff was alerted before (same epoch), the completion is new.
-        let reread = EventsAnswer(epoch: 1234, generation: "g2", events: [
-            event(1, "chat_1", .handoff), event(2, "chat_1", .completed),
-        ], next: 2)
+        let reread = EventsAnswer(
+            epoch: 1234, generation: "g2",
+            events: [
+                event(1, "chat_1", .handoff), event(2, "chat_1", .completed),
+            ], next: 2)
         #expect(alerts(policy.receive(reread)) == ["completed chat_1"])
         #expect(policy.cursor == EventCursor(since: 2, generation: "g2", epoch: 1234))
     }
@@ -117,8 +141,12 @@ import Testing
 
     @Test func aNewEpochResetsTheCursorAndItsTransitionsAlertEvenForAKnownRequestID() {
         var policy = primedPolicy(epoch: 1, generation: "g1")
-        #expect(alerts(policy.receive(EventsAnswer(
-            epoch: 1, generation: "g1", events: [event(1, "chat_1", .completed)], next: 1))).count == 1)
+        #expect(
+            alerts(
+                policy.receive(
+                    EventsAnswer(
+                        epoch: 1, generation: "g1", events: [event(1, "chat_1", .completed)], next: 1))
+            ).count == 1)
         // The board's state directory was recreated: new epoch, new generation, ids from 1 again.
         let fresh = EventsAnswer(epoch: 2, generation: "g9", events: [event(1, "chat_1", .completed)], next: 1)
         #expect(policy.receive(fresh) == [.readAgain])
@@ -146,9 +174,11 @@ import Testing
 
     @Test func theFirstReadRecordsTheRingSilentlyByDefault() {
         var policy = AlertPolicy()
-        let history = EventsAnswer(epoch: 1234, generation: "g1", events: [
-            event(1, "chat_1", .completed), event(2, "chat_2", .handoff),
-        ], next: 2, truncated: true)
+        let history = EventsAnswer(
+            epoch: 1234, generation: "g1",
+            events: [
+                event(1, "chat_1", .completed), event(2, "chat_2", .handoff),
+            ], next: 2, truncated: true)
         #expect(policy.receive(history).isEmpty)  // neither old alerts nor "missed" for history
         #expect(policy.record.hasReadEvents)
         #expect(policy.record.contains(.task(epoch: 1234, requestID: "chat_2", transition: .handoff)))

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import PhoneCore
 
 @Suite struct AlertRecordTests {
@@ -39,14 +40,16 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = String(decoding: try encoder.encode(record), as: UTF8.self)
-        #expect(text == #"{"capacity":4,"cursor":{"epoch":9,"generation":"g","since":12},"has_read_events":true,"#
-            + #""keys":[{"subject":"usb-1","transition":"connected"},"#
-            + #"{"epoch":9,"subject":"chat_1","transition":"foreground_recovery"}]}"#)
+        #expect(
+            text == #"{"capacity":4,"cursor":{"epoch":9,"generation":"g","since":12},"has_read_events":true,"#
+                + #""keys":[{"subject":"usb-1","transition":"connected"},"#
+                + #"{"epoch":9,"subject":"chat_1","transition":"foreground_recovery"}]}"#)
         #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8)) == record)
     }
 
     @Test func decodingDropsDuplicatesAndKeepsTheNewestWithinCapacity() throws {
-        let text = #"{"capacity":2,"keys":["#
+        let text =
+            #"{"capacity":2,"keys":["#
             + #"{"epoch":1,"subject":"a","transition":"failed"},{"epoch":1,"subject":"a","transition":"failed"},"#
             + #"{"epoch":1,"subject":"b","transition":"failed"},{"epoch":1,"subject":"c","transition":"failed"}]}"#
         let record = try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhoneCore
 
 @Suite struct CardDerivationTests {
@@ -35,8 +36,9 @@ import Testing
     }
 
     @Test func notFoundIsStandbyWhileConnected() {
-        #expect(Card.derive(link: Fixtures.usbUp, answer: .notFound, problem: nil)
-            == Card(state: .standby, link: Fixtures.usbUp))
+        #expect(
+            Card.derive(link: Fixtures.usbUp, answer: .notFound, problem: nil)
+                == Card(state: .standby, link: Fixtures.usbUp))
         #expect(Card.derive(link: Fixtures.loopback, answer: .notFound, problem: nil).state == .standby)
     }
 
@@ -47,8 +49,9 @@ import Testing
     }
 
     @Test func beforeTheFirstAnswerTheCardIsDisconnectedWithTheProblemIfAny() {
-        #expect(Card.derive(link: Fixtures.usbUp, answer: nil, problem: nil)
-            == Card(state: .disconnected, link: Fixtures.usbUp))
+        #expect(
+            Card.derive(link: Fixtures.usbUp, answer: nil, problem: nil)
+                == Card(state: .disconnected, link: Fixtures.usbUp))
         let forbidden = Card.derive(link: Fixtures.usbUp, answer: nil, problem: .forbidden(message: nil))
         #expect(forbidden == Card(state: .disconnected, problem: .forbidden(message: nil), link: Fixtures.usbUp))
     }

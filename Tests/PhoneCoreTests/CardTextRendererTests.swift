@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhoneCore
 
 @Suite struct CardTextRendererTests {
@@ -7,8 +8,10 @@ import Testing
     }
 
     static var longError: BoardSnapshot {
-        Fixtures.ended(.failed, error: "The Settings app stopped responding while the agent was typing the Wi-Fi "
-            + "password, and the retry budget of three attempts is spent")
+        Fixtures.ended(
+            .failed,
+            error: "The Settings app stopped responding while the agent was typing the Wi-Fi "
+                + "password, and the retry budget of three attempts is spent")
     }
 
     static var hostileTitle: BoardSnapshot {
@@ -31,8 +34,13 @@ import Testing
         ("waiting", card(nil, link: Fixtures.loopback), 48),
         ("forbidden", card(nil, problem: .forbidden(message: nil)), 48),
         ("unreachable", card(.snapshot(Fixtures.running), problem: .unreachable(detail: "connection refused")), 48),
-        ("malformed", card(.notFound, problem: .malformed(
-            BoardAnswerError(kind: .missingField, field: "live_activity.request_id", message: "missing"))), 48),
+        (
+            "malformed",
+            card(
+                .notFound,
+                problem: .malformed(
+                    BoardAnswerError(kind: .missingField, field: "live_activity.request_id", message: "missing"))), 48
+        ),
         ("failed_without_error", card(.snapshot(Fixtures.ended(.failed))), 48),
         ("failed_long_error", card(.snapshot(longError)), 48),
         ("narrow", card(.snapshot(Fixtures.handoff)), 24),
@@ -53,7 +61,8 @@ extension CardTextRendererTests {
             Aiden                                  \u{1B}[1;36m[STANDBY]\u{1B}[0m
             No active task.
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "running": (
             """
             Open Settings                          [RUNNING]
@@ -70,7 +79,8 @@ extension CardTextRendererTests {
             [######........................]  21%
             Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "needs_app": (
             """
             Open Settings                        [NEEDS APP]
@@ -87,7 +97,8 @@ extension CardTextRendererTests {
             Phase: waiting app
             Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "handoff": (
             """
             Open Settings                        [YOUR TURN]
@@ -110,7 +121,8 @@ extension CardTextRendererTests {
             [###############...............]  50%
             Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "completed": (
             """
             Open Settings                        [COMPLETED]
@@ -123,7 +135,8 @@ extension CardTextRendererTests {
             Completed.
             Last step: Opened Settings
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "failed": (
             """
             Open Settings                           [FAILED]
@@ -136,7 +149,8 @@ extension CardTextRendererTests {
             Failed: Settings crashed
             Last step: Opened Settings
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "canceled": (
             """
             Open Settings                         [CANCELED]
@@ -149,7 +163,8 @@ extension CardTextRendererTests {
             Canceled.
             Last step: Opened Settings
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "disconnected": (
             """
             Aiden                             [DISCONNECTED]
@@ -160,7 +175,8 @@ extension CardTextRendererTests {
             Aiden                             \u{1B}[1;90m[DISCONNECTED]\u{1B}[0m
             USB link to the board is down.
             \u{1B}[2mUSB: down | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "waiting": (
             """
             Aiden                             [DISCONNECTED]
@@ -171,7 +187,8 @@ extension CardTextRendererTests {
             Aiden                             \u{1B}[1;90m[DISCONNECTED]\u{1B}[0m
             Waiting for the board...
             \u{1B}[2mUSB: not monitored | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "forbidden": (
             """
             Aiden                             [DISCONNECTED]
@@ -184,7 +201,8 @@ extension CardTextRendererTests {
             \u{1B}[1;31m! board answered 403 (forbidden): this host is\u{1B}[0m
             \u{1B}[1;31m  not on the board's USB link\u{1B}[0m
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "unreachable": (
             """
             Open Settings                          [RUNNING]
@@ -203,7 +221,8 @@ extension CardTextRendererTests {
             Stop: available
             \u{1B}[1;31m! board unreachable: connection refused\u{1B}[0m
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "malformed": (
             """
             Aiden                                  [STANDBY]
@@ -218,7 +237,8 @@ extension CardTextRendererTests {
             \u{1B}[1;31m! malformed answer from the board:\u{1B}[0m
             \u{1B}[1;31m  live_activity.request_id: missing\u{1B}[0m
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "failed_without_error": (
             """
             Open Settings                           [FAILED]
@@ -231,7 +251,8 @@ extension CardTextRendererTests {
             Failed.
             Last step: Opened Settings
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "failed_long_error": (
             """
             Open Settings                           [FAILED]
@@ -250,7 +271,8 @@ extension CardTextRendererTests {
               spent
             Last step: Opened Settings
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
         "narrow": (
             """
             Open Sett... [YOUR TURN]
@@ -273,7 +295,8 @@ extension CardTextRendererTests {
             [#########........]  50%
             Stop: available
             \u{1B}[2mUSB: up | Wake: conne...\u{1B}[0m
-            """),
+            """
+        ),
         "hostile": (
             """
             Evil [2J title                         [RUNNING]
@@ -290,7 +313,8 @@ extension CardTextRendererTests {
             [######........................]  21%
             Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
-            """),
+            """
+        ),
     ]
 
     @Test(arguments: cases.map { $0.0 })

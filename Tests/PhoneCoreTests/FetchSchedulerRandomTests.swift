@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PhoneCore
 
 /// Thousands of random event streams against the scheduler, with the caller simulated the way the

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import PhoneCore
 
 @Suite struct PhoneEventEncoderTests {
@@ -7,7 +8,9 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_781_247_605.25)
     let encoder = PhoneEventEncoder()
 
-    private func card(_ answer: CurrentAnswer?, link: LinkState = Fixtures.usbUp, problem: BoardProblem? = nil)
+    private func card(
+        _ answer: CurrentAnswer?, link: LinkState = Fixtures.usbUp, problem: BoardProblem? = nil
+    )
         -> PhoneEvent
     {
         .card(Card.derive(link: link, answer: answer, problem: problem))
@@ -18,48 +21,78 @@ import Testing
             + #""current_step":"Checking the current screen","current_target":"","event":"card","#
             + #""last_error":"","phase":"observing","progress":0.21,"request_id":"chat_1","revision":42,"#
             + #""shows_progress":true,"state":"running","status":"running","task_title":"Open Settings","#
-            + #""updated_at":"2026-06-12T07:00:02Z"}"#,
+            + #""updated_at":"2026-06-12T07:00:02Z"}"#
     ]
 
     @Test func goldenLines() {
         let table: [(PhoneEvent, String)] = [
             (card(.notFound), #"{"at":"2026-06-12T07:00:05.250Z","event":"card","state":"standby"}"#),
-            (card(nil, problem: .forbidden(message: nil)),
-             #"{"at":"2026-06-12T07:00:05.250Z","event":"card","problem":"board answered 403 (forbidden): "#
-                + #"this host is not on the board's USB link","problem_kind":"forbidden","state":"disconnected"}"#),
-            (card(.snapshot(BoardSnapshot(requestID: "chat_9", status: .completed, taskTitle: "Copy a/b"))),
-             #"{"at":"2026-06-12T07:00:05.250Z","event":"card","request_id":"chat_9","state":"completed","#
-                + #""status":"completed","task_title":"Copy a/b"}"#),
-            (.alert(Alert(transition: .connected, connectionID: "usb-7")),
-             #"{"at":"2026-06-12T07:00:05.250Z","connection_id":"usb-7","event":"alert","transition":"connected"}"#),
-            (.alert(Alert(transition: .foregroundRecovery, requestID: "chat_1", epoch: 1234, eventID: 43,
-                          boardTime: "2026-06-12T07:00:02Z")),
-             #"{"at":"2026-06-12T07:00:05.250Z","board_at":"2026-06-12T07:00:02Z","epoch":1234,"event":"alert","#
-                + #""event_id":43,"request_id":"chat_1","transition":"foreground_recovery"}"#),
-            (.connection(LinkState(usb: .up, wake: .connecting, connectionID: "usb-7")),
-             #"{"at":"2026-06-12T07:00:05.250Z","connection_id":"usb-7","event":"connection","usb":"up","#
-                + #""wake":"connecting"}"#),
-            (.connection(Fixtures.loopback),
-             #"{"at":"2026-06-12T07:00:05.250Z","event":"connection","usb":"unmonitored","wake":"connected"}"#),
-            (.wake(WakeNotice(version: 1, reason: "live_activity", epoch: 1234, sequence: 88,
-                              verdict: .next(missed: 2))),
-             #"{"at":"2026-06-12T07:00:05.250Z","epoch":1234,"event":"wake","missed":2,"reason":"live_activity","#
-                + #""seq":88,"verdict":"new","version":1}"#),
-            (.wake(WakeNotice(version: 1, reason: "system", epoch: 9, sequence: 0, verdict: .newEpoch(previous: 8))),
-             #"{"at":"2026-06-12T07:00:05.250Z","epoch":9,"event":"wake","reason":"system","seq":0,"#
-                + #""verdict":"new_epoch","version":1}"#),
-            (.wake(WakeNotice(version: 2, reason: "unrecognized_9", epoch: 9, sequence: UInt64.max,
-                              verdict: .duplicate)),
-             #"{"at":"2026-06-12T07:00:05.250Z","epoch":9,"event":"wake","reason":"unrecognized_9","#
-                + #""seq":18446744073709551615,"verdict":"duplicate","version":2}"#),
-            (.problem(.unreachable(detail: "connect to 192.168.42.1:8080: refused")),
-             #"{"at":"2026-06-12T07:00:05.250Z","event":"error","kind":"unreachable","#
-                + #""message":"board unreachable: connect to 192.168.42.1:8080: refused"}"#),
-            (.eventsMissed,
-             #"{"at":"2026-06-12T07:00:05.250Z","event":"error","kind":"events_missed","#
-                + #""message":"the board's event ring overflowed: some transitions were missed"}"#),
-            (.error(kind: nil, message: "line 1\n\"quoted\" ü"),
-             #"{"at":"2026-06-12T07:00:05.250Z","event":"error","message":"line 1\n\"quoted\" ü"}"#),
+            (
+                card(nil, problem: .forbidden(message: nil)),
+                #"{"at":"2026-06-12T07:00:05.250Z","event":"card","problem":"board answered 403 (forbidden): "#
+                    + #"this host is not on the board's USB link","problem_kind":"forbidden","state":"disconnected"}"#
+            ),
+            (
+                card(.snapshot(BoardSnapshot(requestID: "chat_9", status: .completed, taskTitle: "Copy a/b"))),
+                #"{"at":"2026-06-12T07:00:05.250Z","event":"card","request_id":"chat_9","state":"completed","#
+                    + #""status":"completed","task_title":"Copy a/b"}"#
+            ),
+            (
+                .alert(Alert(transition: .connected, connectionID: "usb-7")),
+                #"{"at":"2026-06-12T07:00:05.250Z","connection_id":"usb-7","event":"alert","transition":"connected"}"#
+            ),
+            (
+                .alert(
+                    Alert(
+                        transition: .foregroundRecovery, requestID: "chat_1", epoch: 1234, eventID: 43,
+                        boardTime: "2026-06-12T07:00:02Z")),
+                #"{"at":"2026-06-12T07:00:05.250Z","board_at":"2026-06-12T07:00:02Z","epoch":1234,"event":"alert","#
+                    + #""event_id":43,"request_id":"chat_1","transition":"foreground_recovery"}"#
+            ),
+            (
+                .connection(LinkState(usb: .up, wake: .connecting, connectionID: "usb-7")),
+                #"{"at":"2026-06-12T07:00:05.250Z","connection_id":"usb-7","event":"connection","usb":"up","#
+                    + #""wake":"connecting"}"#
+            ),
+            (
+                .connection(Fixtures.loopback),
+                #"{"at":"2026-06-12T07:00:05.250Z","event":"connection","usb":"unmonitored","wake":"connected"}"#
+            ),
+            (
+                .wake(
+                    WakeNotice(
+                        version: 1, reason: "live_activity", epoch: 1234, sequence: 88,
+                        verdict: .next(missed: 2))),
+                #"{"at":"2026-06-12T07:00:05.250Z","epoch":1234,"event":"wake","missed":2,"reason":"live_activity","#
+                    + #""seq":88,"verdict":"new","version":1}"#
+            ),
+            (
+                .wake(WakeNotice(version: 1, reason: "system", epoch: 9, sequence: 0, verdict: .newEpoch(previous: 8))),
+                #"{"at":"2026-06-12T07:00:05.250Z","epoch":9,"event":"wake","reason":"system","seq":0,"#
+                    + #""verdict":"new_epoch","version":1}"#
+            ),
+            (
+                .wake(
+                    WakeNotice(
+                        version: 2, reason: "unrecognized_9", epoch: 9, sequence: UInt64.max,
+                        verdict: .duplicate)),
+                #"{"at":"2026-06-12T07:00:05.250Z","epoch":9,"event":"wake","reason":"unrecognized_9","#
+                    + #""seq":18446744073709551615,"verdict":"duplicate","version":2}"#
+            ),
+            (
+                .problem(.unreachable(detail: "connect to 192.168.42.1:8080: refused")),
+                #"{"at":"2026-06-12T07:00:05.250Z","event":"error","kind":"unreachable","#
+                    + #""message":"board unreachable: connect to 192.168.42.1:8080: refused"}"#
+            ),
+            (
+                .eventsMissed,
+                #"{"at":"2026-06-12T07:00:05.250Z","event":"error","kind":"events_missed","#
+                    + #""message":"the board's event ring overflowed: some transitions were missed"}"#
+            ),
+            (
+                .error(kind: nil, message: "line 1\n\"quoted\" ü"),
+                #"{"at":"2026-06-12T07:00:05.250Z","event":"error","message":"line 1\n\"quoted\" ü"}"#
+            ),
         ]
         for (event, golden) in table {
             #expect(encoder.line(for: event, at: now) == golden)
@@ -72,9 +105,10 @@ import Testing
 
     @Test func everyCardStateIsNamedAsInTheContract() throws {
         let names = CardState.allCases.map(\.rawValue)
-        #expect(names == [
-            "standby", "running", "needs_app", "handoff", "completed", "failed", "canceled", "disconnected",
-        ])
+        #expect(
+            names == [
+                "standby", "running", "needs_app", "handoff", "completed", "failed", "canceled", "disconnected",
+            ])
         let line = encoder.line(for: card(.snapshot(Fixtures.handoff)), at: now)
         #expect(line.contains(#""state":"handoff""#))
         #expect(line.contains(#""current_action":"request_user_input""#))

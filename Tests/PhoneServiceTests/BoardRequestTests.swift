@@ -1,7 +1,8 @@
 import Foundation
 import PhoneCore
-@testable import PhoneService
 import Testing
+
+@testable import PhoneService
 
 @Suite struct BoardRequestTests {
     @Test func targetsHeadersAndBodies() throws {
@@ -12,8 +13,9 @@ import Testing
         #expect(current.headers.map(\.1) == ["\"1234-7\""])
         #expect(BoardRequest.current(phoneID: "p", ifNoneMatch: nil).headers.isEmpty)
         #expect(BoardRequest.events(EventCursor()).target == "/api/live-activity/events?since=0")
-        #expect(BoardRequest.events(EventCursor(since: 43, generation: "1234-a b&c", epoch: 1234)).target
-            == "/api/live-activity/events?since=43&generation=1234-a%20b%26c")
+        #expect(
+            BoardRequest.events(EventCursor(since: 43, generation: "1234-a b&c", epoch: 1234)).target
+                == "/api/live-activity/events?since=43&generation=1234-a%20b%26c")
         let post = BoardRequest.appState(.background, phoneID: "phone_1")
         #expect(post.method == "POST")
         #expect(post.target == "/api/phone/app-state")
@@ -23,8 +25,9 @@ import Testing
     }
 
     @Test func statusAnswers() {
-        #expect(BoardStatusAnswer(body: Array(#"{"status":"ok","instance_id":"fd65118"}"#.utf8))
-            == .instance("fd65118"))
+        #expect(
+            BoardStatusAnswer(body: Array(#"{"status":"ok","instance_id":"fd65118"}"#.utf8))
+                == .instance("fd65118"))
         #expect(BoardStatusAnswer(body: Array(#"{"status":"ok","version":"0.1.0"}"#.utf8)) == .noInstance)
         #expect(BoardStatusAnswer(body: Array(#"{"status":"ok","instance_id":"a b"}"#.utf8)) == .noInstance)
         #expect(BoardStatusAnswer(body: Array("not json".utf8)) == .unreadable)
@@ -32,11 +35,14 @@ import Testing
     }
 
     @Test func alertWording() {
-        #expect(AlertText.line(Alert(transition: .connected, connectionID: "usb-1-7"))
-            == "Connected to the board (usb-1-7)")
-        #expect(AlertText.line(Alert(transition: .handoff, requestID: "chat_1", epoch: 1))
-            == "Your turn: the task needs you on the phone (chat_1)")
-        #expect(Set(AlertTransition.allCases.map { AlertText.headline(Alert(transition: $0)) }).count
-            == AlertTransition.allCases.count)
+        #expect(
+            AlertText.line(Alert(transition: .connected, connectionID: "usb-1-7"))
+                == "Connected to the board (usb-1-7)")
+        #expect(
+            AlertText.line(Alert(transition: .handoff, requestID: "chat_1", epoch: 1))
+                == "Your turn: the task needs you on the phone (chat_1)")
+        #expect(
+            Set(AlertTransition.allCases.map { AlertText.headline(Alert(transition: $0)) }).count
+                == AlertTransition.allCases.count)
     }
 }

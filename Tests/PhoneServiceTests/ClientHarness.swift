@@ -1,8 +1,9 @@
 import Foundation
-import Platform
 import PhoneCore
-@testable import PhoneService
+import Platform
 import WakeProtocol
+
+@testable import PhoneService
 
 /// A clock moved by hand.
 final class ManualClock: ClientClock, @unchecked Sendable {  // guarded by `lock`
@@ -36,8 +37,10 @@ final class ManualTimers: ClientTimers, @unchecked Sendable {  // guarded by `lo
         clock.set(time)
         while true {
             let next = lock.withLock { () -> (@Sendable () -> Void)? in
-                guard let index = armed.indices.filter({ armed[$0].due <= time })
-                    .min(by: { armed[$0].due < armed[$1].due }) else { return nil }
+                guard
+                    let index = armed.indices.filter({ armed[$0].due <= time })
+                        .min(by: { armed[$0].due < armed[$1].due })
+                else { return nil }
                 return armed.remove(at: index).work
             }
             guard let next else { return }
@@ -99,8 +102,10 @@ struct ClientHarness {
 
     var board: FakeBoard { transport.board }
 
-    init(board: FakeBoard = FakeBoard(), fileSystem: InMemoryFileSystem = InMemoryFileSystem(),
-         usbMonitored: Bool = false) {
+    init(
+        board: FakeBoard = FakeBoard(), fileSystem: InMemoryFileSystem = InMemoryFileSystem(),
+        usbMonitored: Bool = false
+    ) {
         timers = ManualTimers(clock: clock)
         transport = FakeBoardTransport(board: board)
         let directory = PhoneStateDirectory(path: "/state", fileSystem: fileSystem)

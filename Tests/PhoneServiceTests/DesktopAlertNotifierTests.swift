@@ -1,5 +1,6 @@
 import PhoneCore
 import Testing
+
 @testable import DesktopNotifications
 @testable import PhoneService
 
@@ -11,10 +12,13 @@ import Testing
         (.completed, .normal, "transfer.complete", "Task completed"),
         (.failed, .critical, "transfer.error", "Task failed"),
     ])
-    func alertsThatAskForActionAreCritical(transition: AlertTransition, urgency: DesktopNotification.Urgency,
-                                           category: String, summary: String) {
-        let alert = Alert(transition: transition, requestID: transition == .connected ? nil : "chat_1",
-                          connectionID: transition == .connected ? "usb-1-7" : nil)
+    func alertsThatAskForActionAreCritical(
+        transition: AlertTransition, urgency: DesktopNotification.Urgency,
+        category: String, summary: String
+    ) {
+        let alert = Alert(
+            transition: transition, requestID: transition == .connected ? nil : "chat_1",
+            connectionID: transition == .connected ? "usb-1-7" : nil)
         let notification = DesktopAlertNotifier.notification(for: alert)
         #expect(notification.urgency == urgency)
         #expect(notification.category == category)

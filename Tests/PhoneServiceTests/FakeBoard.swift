@@ -1,5 +1,6 @@
 import Foundation
 import PhoneCore
+
 @testable import PhoneService
 
 /// An in-memory stand-in for aiden-board's phone API, answering `BoardRequest`s the way the board
@@ -35,8 +36,10 @@ final class FakeBoard: @unchecked Sendable {  // used from one test thread at a 
     // MARK: The agent side
 
     func start(_ id: String, title: String = "Open Settings") {
-        snapshot = ["request_id": id, "status": "running", "phase": "planning", "task_title": title,
-                    "current_step": "Planning", "progress": 0.0, "shows_progress": true]
+        snapshot = [
+            "request_id": id, "status": "running", "phase": "planning", "task_title": title,
+            "current_step": "Planning", "progress": 0.0, "shows_progress": true,
+        ]
         record(id, "started")
     }
 
@@ -78,8 +81,10 @@ final class FakeBoard: @unchecked Sendable {  // used from one test thread at a 
         case let .unreachable(detail):
             return .failed(detail: detail)
         case let .status(code):
-            return .answered(status: code, etag: nil, body: Array(
-                #"{"status":"error","error":{"code":"forbidden","message":"peer not allowed"}}"#.utf8))
+            return .answered(
+                status: code, etag: nil,
+                body: Array(
+                    #"{"status":"error","error":{"code":"forbidden","message":"peer not allowed"}}"#.utf8))
         case .malformed:
             return .answered(status: 200, etag: nil, body: Array("this is not JSON".utf8))
         case .normal:
@@ -99,11 +104,16 @@ final class FakeBoard: @unchecked Sendable {  // used from one test thread at a 
             let reset = (cursor.generation.map { $0 != generation } ?? false) || cursor.since > last
             let since = reset ? 0 : cursor.since
             let events = ring.filter { $0.id > since }.map {
-                ["id": Int($0.id), "request_id": $0.requestID, "transition": $0.transition,
-                 "at": "2026-06-12T07:00:00Z"] as [String: Any]
+                [
+                    "id": Int($0.id), "request_id": $0.requestID, "transition": $0.transition,
+                    "at": "2026-06-12T07:00:00Z",
+                ] as [String: Any]
             }
-            return json(["status": "ok", "epoch": Int(epoch), "generation": generation, "events": events,
-                         "next": Int(last), "truncated": false, "reset_required": reset], etag: etag)
+            return json(
+                [
+                    "status": "ok", "epoch": Int(epoch), "generation": generation, "events": events,
+                    "next": Int(last), "truncated": false, "reset_required": reset,
+                ], etag: etag)
         case .appState:
             return json(["status": "ok"])
         }

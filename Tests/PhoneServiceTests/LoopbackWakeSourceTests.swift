@@ -1,9 +1,10 @@
 import Foundation
 import NetworkAddress
 import Platform
-@testable import PhoneService
 import Testing
 import WakeProtocol
+
+@testable import PhoneService
 
 /// The real UDP receiver on loopback (bounded waits, no timing assertions).
 @Suite struct LoopbackWakeSourceTests {
@@ -22,10 +23,11 @@ import WakeProtocol
         _ = sender.send(Array(repeating: 7, count: 100), to: endpoint)
         #expect(received.wait(count: 4))
         let values = received.items.dropFirst()
-        #expect(Array(values) == [
-            .value(envelope.bytes, fullLength: 12), .value([1, 2, 3], fullLength: 3),
-            .value(Array(repeating: 7, count: 64), fullLength: 100),
-        ])
+        #expect(
+            Array(values) == [
+                .value(envelope.bytes, fullLength: 12), .value([1, 2, 3], fullLength: 3),
+                .value(Array(repeating: 7, count: 64), fullLength: 100),
+            ])
         #expect(source.facts.received == 3)
 
         let stopping = Date()

@@ -1,8 +1,9 @@
 import Foundation
-import Platform
 import PhoneCore
-@testable import PhoneService
+import Platform
 import Testing
+
+@testable import PhoneService
 
 /// The client shell with a fake board transport, hand-fired timers and a fake Wake source.
 @Suite struct PhoneClientTests {
@@ -93,8 +94,9 @@ import Testing
         #expect(pipe(&descriptors) == 0)
         let writer = OutputChannel(descriptor: descriptors[1])
         let lines = JSONLinesOutput(channel: writer, clock: ManualClock())
-        lines.emit(.card(Card(state: .standby, link: LinkState(usb: .unmonitored, wake: .connected))),
-                   at: Date(timeIntervalSince1970: 0))
+        lines.emit(
+            .card(Card(state: .standby, link: LinkState(usb: .unmonitored, wake: .connected))),
+            at: Date(timeIntervalSince1970: 0))
         lines.deliver(Alert(transition: .connected, connectionID: "board-1"))
         close(descriptors[1])
         let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()

@@ -1,5 +1,6 @@
-@testable import PhoneService
 import Testing
+
+@testable import PhoneService
 
 @Suite struct PhoneCommandLineTests {
     static let valid: [([String], PhoneCommand)] = [

@@ -1,18 +1,20 @@
 import PhoneCore
-@testable import PhoneService
 import Testing
 import USBLink
 import WakeProtocol
+
+@testable import PhoneService
 
 /// The pure session on a hand-moved clock against a fake board: what it asks, shows and alerts.
 @Suite struct PhoneSessionTests {
     @Test func startReportsForegroundNamesTheConnectionAndFetches() {
         var driver = SessionDriver()
         driver.send(.started)
-        #expect(driver.board.requests == [
-            .appState(.foreground, phoneID: "p1"), .status, .current(phoneID: "p1", ifNoneMatch: nil),
-            .events(EventCursor()),
-        ])
+        #expect(
+            driver.board.requests == [
+                .appState(.foreground, phoneID: "p1"), .status, .current(phoneID: "p1", ifNoneMatch: nil),
+                .events(EventCursor()),
+            ])
         #expect(driver.alertNames == ["connected board-a1b2c3"])
         #expect(driver.cards.map(\.state) == [.disconnected, .standby])
         #expect(driver.lastCard?.link == LinkState(usb: .unmonitored, wake: .connecting, connectionID: "board-a1b2c3"))
@@ -28,8 +30,12 @@ import WakeProtocol
         driver.advance(to: .seconds(1))
         driver.wake(seq: 7)
         let notice = try #require(driver.events.first)
-        #expect(notice == .wake(WakeNotice(version: 1, reason: "live_activity", epoch: 1234, sequence: 7,
-                                           verdict: .newEpoch(previous: nil))))
+        #expect(
+            notice
+                == .wake(
+                    WakeNotice(
+                        version: 1, reason: "live_activity", epoch: 1234, sequence: 7,
+                        verdict: .newEpoch(previous: nil))))
         #expect(driver.cards.map(\.state) == [.running])
         #expect(driver.lastCard?.snapshot?.taskTitle == "Open Settings")
         #expect(driver.board.statusRequests == 1, "the connection is named once while the board stays reachable")
@@ -47,9 +53,10 @@ import WakeProtocol
         driver.wake(seq: 4)
         #expect(driver.session.counters.fetchesStarted == fetches)
         #expect(driver.events.count == 2)
-        #expect(driver.events.allSatisfy {
-            if case let .wake(notice) = $0 { notice.verdict == .duplicate } else { false }
-        })
+        #expect(
+            driver.events.allSatisfy {
+                if case let .wake(notice) = $0 { notice.verdict == .duplicate } else { false }
+            })
     }
 
     @Test func aWakeStormDuringAFetchCausesExactlyOneTrailingFetch() {
@@ -150,9 +157,10 @@ import WakeProtocol
         driver.wake(seq: 6)
         driver.wake(seq: 7)
         driver.fireDeadline()
-        #expect(driver.alertNames == [
-            "connected board-a1b2c3", "handoff chat_1", "foreground_recovery chat_1", "completed chat_1",
-        ])
+        #expect(
+            driver.alertNames == [
+                "connected board-a1b2c3", "handoff chat_1", "foreground_recovery chat_1", "completed chat_1",
+            ])
         #expect(driver.lastCard?.state == .completed)
 
         // The client restarts with the record it saved: the same board instance, the same ring.
@@ -209,8 +217,9 @@ import WakeProtocol
         driver.board.start("chat_1")
         driver.board.end("completed")
         driver.wake(seq: 2, epoch: 999)
-        #expect(driver.alertNames == ["connected board-a1b2c3", "completed chat_1", "completed chat_1"],
-                "the same request id in a new epoch is a new alert")
+        #expect(
+            driver.alertNames == ["connected board-a1b2c3", "completed chat_1", "completed chat_1"],
+            "the same request id in a new epoch is a new alert")
     }
 
     @Test func malformedWakeValuesAreCountedAndDropped() {

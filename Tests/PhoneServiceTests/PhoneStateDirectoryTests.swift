@@ -1,8 +1,9 @@
 import Foundation
-import Platform
 import PhoneCore
-@testable import PhoneService
+import Platform
 import Testing
+
+@testable import PhoneService
 
 /// The phone id and the alert record on a crash-modelling in-memory file system.
 @Suite struct PhoneStateDirectoryTests {
@@ -65,9 +66,12 @@ import Testing
 
         var policy = AlertPolicy()
         _ = policy.usbConnected(connectionID: "usb-1-7")
-        _ = policy.receive(EventsAnswer(epoch: 7, generation: "7-g", events: [
-            BoardEvent(id: 1, requestID: "chat_1", transition: .handoff),
-        ], next: 1))
+        _ = policy.receive(
+            EventsAnswer(
+                epoch: 7, generation: "7-g",
+                events: [
+                    BoardEvent(id: 1, requestID: "chat_1", transition: .handoff)
+                ], next: 1))
         try directory.saveAlertRecord(policy.record)
         fileSystem.crash()
         let loaded = directory.loadAlertRecord()

@@ -1,7 +1,8 @@
 import PhoneCore
-@testable import PhoneService
 import USBLink
 import WakeProtocol
+
+@testable import PhoneService
 
 /// Drives a `PhoneSession` on a hand-moved clock against a `FakeBoard`: requests are answered at
 /// once (unless `holdRequests`), and every effect is kept for the test to read.
@@ -14,8 +15,10 @@ struct SessionDriver {
     var held: [BoardRequest] = []
     private(set) var effects: [PhoneSession.Effect] = []
 
-    init(phoneID: String = "p1", usbMonitored: Bool = false, record: AlertRecord = AlertRecord(),
-         board: FakeBoard = FakeBoard()) {
+    init(
+        phoneID: String = "p1", usbMonitored: Bool = false, record: AlertRecord = AlertRecord(),
+        board: FakeBoard = FakeBoard()
+    ) {
         session = PhoneSession(settings: .init(phoneID: phoneID, usbMonitored: usbMonitored), record: record)
         self.board = board
     }

@@ -1,7 +1,8 @@
 import Foundation
 import PhoneCore
-@testable import PhoneService
 import Testing
+
+@testable import PhoneService
 
 @Suite struct TerminalOutputTests {
     @Test func theScreenRedrawsTheCardInPlace() {
@@ -24,8 +25,9 @@ import Testing
     @Test func withoutATerminalEachChangedCardIsPrintedWholeWithABlankLine() throws {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
-        let output = TerminalOutput(channel: OutputChannel(descriptor: descriptors[1]),
-                                    mode: .init(inPlace: false, color: false, width: 40))
+        let output = TerminalOutput(
+            channel: OutputChannel(descriptor: descriptors[1]),
+            mode: .init(inPlace: false, color: false, width: 40))
         let link = LinkState(usb: .unmonitored, wake: .connected)
         let standby = Card(state: .standby, link: link)
         output.emit(.card(standby), at: Date())

@@ -11,18 +11,26 @@ import USBLink
     static let cases: [(String, [Step], [String], String?)] = [
         ("a device arrives: a session", [.arrive(1, 7)], ["up usb-1-7"], "usb-1-7"),
         ("it leaves: link down", [.arrive(1, 7), .depart(1, 7)], ["up usb-1-7", "down usb-1-7"], nil),
-        ("re-enumerated (new address): a new session",
-         [.arrive(1, 7), .depart(1, 7), .arrive(1, 8)], ["up usb-1-7", "down usb-1-7", "up usb-1-8"], "usb-1-8"),
+        (
+            "re-enumerated (new address): a new session",
+            [.arrive(1, 7), .depart(1, 7), .arrive(1, 8)], ["up usb-1-7", "down usb-1-7", "up usb-1-8"], "usb-1-8"
+        ),
         ("ENUMERATE reports an arrival twice: one session", [.arrive(1, 7), .arrive(1, 7)], ["up usb-1-7"], "usb-1-7"),
         ("a departure without an arrival: nothing", [.depart(1, 7)], [], nil),
         ("a departure of another device: nothing", [.arrive(1, 7), .depart(2, 3)], ["up usb-1-7"], "usb-1-7"),
         ("a second board waits as a spare", [.arrive(1, 7), .arrive(2, 3)], ["up usb-1-7"], "usb-1-7"),
-        ("the spare takes over when the first leaves",
-         [.arrive(1, 7), .arrive(2, 3), .depart(1, 7)], ["up usb-1-7", "down usb-1-7", "up usb-2-3"], "usb-2-3"),
-        ("a spare that leaves first changes nothing",
-         [.arrive(1, 7), .arrive(2, 3), .depart(2, 3), .depart(1, 7)], ["up usb-1-7", "down usb-1-7"], nil),
-        ("same address on another bus is another device",
-         [.arrive(1, 7), .depart(2, 7)], ["up usb-1-7"], "usb-1-7"),
+        (
+            "the spare takes over when the first leaves",
+            [.arrive(1, 7), .arrive(2, 3), .depart(1, 7)], ["up usb-1-7", "down usb-1-7", "up usb-2-3"], "usb-2-3"
+        ),
+        (
+            "a spare that leaves first changes nothing",
+            [.arrive(1, 7), .arrive(2, 3), .depart(2, 3), .depart(1, 7)], ["up usb-1-7", "down usb-1-7"], nil
+        ),
+        (
+            "same address on another bus is another device",
+            [.arrive(1, 7), .depart(2, 7)], ["up usb-1-7"], "usb-1-7"
+        ),
     ]
 
     @Test(arguments: cases)

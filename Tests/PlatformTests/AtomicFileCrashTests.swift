@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import Platform
 
 /// Crash an atomic write at every step; the file must come back whole: old or new.
@@ -19,12 +20,13 @@ import Testing
         let fs = InMemoryFileSystem(durableFiles: [Self.path: Self.old])
         let file = AtomicFile(path: Self.path, permissions: 0o640, fileSystem: fs)
         try file.write(Self.new)
-        #expect(fs.operations == [
-            .write("/state/wake.json.tmp"),
-            .synchronizeFile("/state/wake.json.tmp"),
-            .rename("/state/wake.json.tmp", "/state/wake.json"),
-            .synchronizeDirectory("/state"),
-        ])
+        #expect(
+            fs.operations == [
+                .write("/state/wake.json.tmp"),
+                .synchronizeFile("/state/wake.json.tmp"),
+                .rename("/state/wake.json.tmp", "/state/wake.json"),
+                .synchronizeDirectory("/state"),
+            ])
         #expect(fs.permissions(at: Self.path) == 0o640)
         fs.crash()
         #expect(try file.read() == Self.new)

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import Platform
 
 @Suite struct FileSystemErrorTests {

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import Platform
 
 /// The durability model itself: what survives `crash()`, and the fault switches.

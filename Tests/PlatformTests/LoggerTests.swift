@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Platform
 
 @Suite struct LoggerTests {

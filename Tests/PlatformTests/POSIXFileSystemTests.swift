@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Testing
+
 @testable import Platform
 
 /// The real calls, in a fresh directory under /tmp that is removed afterwards.

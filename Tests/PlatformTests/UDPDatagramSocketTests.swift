@@ -1,5 +1,6 @@
 import NetworkAddress
 import Testing
+
 @testable import Platform
 
 @Suite struct UDPDatagramSocketTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import USBGadget
 
 /// A temporary directory laid out like configfs, /sys/class/udc and /etc/machine-id, behind
@@ -28,8 +29,10 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
     /// - Parameters:
     ///   - udcs: entries of the fake /sys/class/udc; nil leaves the directory out.
     ///   - configfs: whether `usb_gadget/` exists (libcomposite loaded).
-    init(udcs: [String]? = ["dummy_udc.0"], machineID: String? = "0123456789abcdef0123456789abcdef\n",
-         configfs: Bool = true) throws {
+    init(
+        udcs: [String]? = ["dummy_udc.0"], machineID: String? = "0123456789abcdef0123456789abcdef\n",
+        configfs: Bool = true
+    ) throws {
         let base = FileManager.default.temporaryDirectory
             .appendingPathComponent("aiden-configfs-\(UUID().uuidString.prefix(8))").path
         root = base
@@ -95,8 +98,10 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
         var groups: [String] = []
         switch parts.count {
         case 1:
-            files = ["idVendor": "0x0000", "idProduct": "0x0000", "bcdDevice": "0x0000", "bcdUSB": "0x0000",
-                     "bDeviceClass": "0x00", "UDC": "", "max_speed": "super-speed-plus"]
+            files = [
+                "idVendor": "0x0000", "idProduct": "0x0000", "bcdDevice": "0x0000", "bcdUSB": "0x0000",
+                "bDeviceClass": "0x00", "UDC": "", "max_speed": "super-speed-plus",
+            ]
             groups = ["configs", "functions", "strings", "os_desc"]
         case 3 where parts[1] == "strings":
             files = ["manufacturer": "", "product": "", "serialnumber": ""]
@@ -113,8 +118,10 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
             guard state.withLock({ $0.functionTypes.contains(type) }) else {
                 throw GadgetFileError(.mkdir, path: path, code: ENOENT)
             }
-            files = ["dev_addr": "5e:11:22:33:44:55\0", "host_addr": "5e:11:22:33:44:66\0",
-                     "ifname": "(unnamed net_device)", "qmult": "5"]
+            files = [
+                "dev_addr": "5e:11:22:33:44:55\0", "host_addr": "5e:11:22:33:44:66\0",
+                "ifname": "(unnamed net_device)", "qmult": "5",
+            ]
         default:
             throw GadgetFileError(.mkdir, path: path, code: EPERM)
         }
@@ -130,7 +137,8 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
         var busy = !list(path).filter { !own.contains($0) }.isEmpty
         if parts.count == 1 {
             if bound(parts[0]) != nil { throw GadgetFileError(.rmdir, path: path, code: EBUSY) }
-            busy = busy || ["configs", "functions", "strings"].contains { !list("\(path)/\($0)").isEmpty }
+            busy =
+                busy || ["configs", "functions", "strings"].contains { !list("\(path)/\($0)").isEmpty }
                 || list("\(path)/os_desc").contains { posix.kind(at: "\(path)/os_desc/\($0)") == .link }
         }
         if parts.count == 3, parts[1] == "configs", !list("\(path)/strings").isEmpty {
@@ -151,7 +159,8 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
         let relative = try change(path, "link", "-> " + target, .symlink)
         let parts = relative.split(separator: "/").map(String.init)
         guard parts.count == 4, parts[1] == "configs", posix.kind(at: target) == .directory,
-              target.contains("/functions/") else {
+            target.contains("/functions/")
+        else {
             throw GadgetFileError(.symlink, path: path, code: EPERM)
         }
         try posix.makeLink(path, target: target)
@@ -165,14 +174,17 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
     // MARK: Emulation
 
     /// Records a change, answers an injected failure, and returns the path relative to usb_gadget/.
-    private func change(_ path: String, _ verb: String, _ detail: String?,
-                        _ operation: GadgetFileError.Operation) throws(GadgetFileError) -> String {
+    private func change(
+        _ path: String, _ verb: String, _ detail: String?,
+        _ operation: GadgetFileError.Operation
+    ) throws(GadgetFileError) -> String {
         let prefix = paths.gadgets + "/"
         guard path.hasPrefix(prefix) else { throw GadgetFileError(operation, path: path, code: EPERM) }
         let relative = String(path.dropFirst(prefix.count))
-        let shown = detail.map { text in
-            " " + (text.isEmpty ? "\"\"" : text.replacingOccurrences(of: paths.gadgets + "/", with: ""))
-        } ?? ""
+        let shown =
+            detail.map { text in
+                " " + (text.isEmpty ? "\"\"" : text.replacingOccurrences(of: paths.gadgets + "/", with: ""))
+            } ?? ""
         let failure = state.withLock { state -> Int32? in
             state.journal.append("\(verb) \(relative)\(shown)")
             return state.failures.removeValue(forKey: relative)
@@ -220,8 +232,11 @@ final class ConfigfsEmulator: GadgetFileTree, Sendable {
     /// What the kernel put in a directory of this shape (gone with it at rmdir).
     private func kernelMade(_ parts: [String]) -> [String] {
         switch parts.count {
-        case 1: ["idVendor", "idProduct", "bcdDevice", "bcdUSB", "bDeviceClass", "UDC", "max_speed",
-                 "configs", "functions", "strings", "os_desc"]
+        case 1:
+            [
+                "idVendor", "idProduct", "bcdDevice", "bcdUSB", "bDeviceClass", "UDC", "max_speed",
+                "configs", "functions", "strings", "os_desc",
+            ]
         case 3 where parts[1] == "strings": ["manufacturer", "product", "serialnumber"]
         case 3 where parts[1] == "configs": ["MaxPower", "bmAttributes", "strings"]
         case 5: ["configuration"]

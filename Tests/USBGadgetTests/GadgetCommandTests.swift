@@ -1,19 +1,24 @@
 import Foundation
 import Testing
+
 @testable import BoardService
 @testable import USBGadget
 
 /// `aiden-board gadget up|down` as the executable runs it, against the emulated tree.
 @Suite struct GadgetCommandTests {
-    static func run(_ fake: ConfigfsEmulator, up: Bool = true, config: String? = nil, explicit: Bool = false,
-                    udc: String? = nil) throws -> GadgetCommand.Outcome {
+    static func run(
+        _ fake: ConfigfsEmulator, up: Bool = true, config: String? = nil, explicit: Bool = false,
+        udc: String? = nil
+    ) throws -> GadgetCommand.Outcome {
         let configPath = "\(fake.root)/board.toml"
         if let config { try config.write(toFile: configPath, atomically: true, encoding: .utf8) }
         // The command's own --configfs wins over the paths' default, as on the command line.
-        return GadgetCommand.run(up: up, configPath: configPath, explicitConfig: explicit,
-                                 configfs: fake.paths.configfs, udc: udc, tree: fake,
-                                 paths: GadgetPaths(configfs: "/nonexistent", udcClass: fake.paths.udcClass,
-                                                    machineID: fake.paths.machineID))
+        return GadgetCommand.run(
+            up: up, configPath: configPath, explicitConfig: explicit,
+            configfs: fake.paths.configfs, udc: udc, tree: fake,
+            paths: GadgetPaths(
+                configfs: "/nonexistent", udcClass: fake.paths.udcClass,
+                machineID: fake.paths.machineID))
     }
 
     @Test func upWithoutAConfigurationFileUsesTheDefaults() throws {
@@ -45,8 +50,11 @@ import Testing
     @Test func anExplicitMissingConfigurationIsAnError() throws {
         let fake = try ConfigfsEmulator()
         let outcome = try Self.run(fake, explicit: true)
-        #expect(outcome == GadgetCommand.Outcome(exitCode: 1,
-                                                 message: "aiden-board gadget: \(fake.root)/board.toml: no such file"))
+        #expect(
+            outcome
+                == GadgetCommand.Outcome(
+                    exitCode: 1,
+                    message: "aiden-board gadget: \(fake.root)/board.toml: no such file"))
         #expect(fake.journal.isEmpty)
     }
 
@@ -58,8 +66,11 @@ import Testing
         #expect(up.exitCode == 1)
         #expect(up.message.contains("gadget.vendor_id"))
         let down = try Self.run(fake, up: false, config: broken)
-        #expect(down == GadgetCommand.Outcome(exitCode: 0,
-                                              message: "aiden-board gadget: gadget aiden unbound and removed"))
+        #expect(
+            down
+                == GadgetCommand.Outcome(
+                    exitCode: 0,
+                    message: "aiden-board gadget: gadget aiden unbound and removed"))
     }
 
     @Test func exitCodes() throws {
@@ -71,7 +82,9 @@ import Testing
         #expect(outcome.exitCode == 69)
         #expect(outcome.message.hasPrefix("aiden-board gadget: no USB device controller: "))
         let fine = try ConfigfsEmulator()
-        #expect(try Self.run(fine, up: false) == GadgetCommand.Outcome(
-            exitCode: 0, message: "aiden-board gadget: gadget aiden is not set up: nothing to do"))
+        #expect(
+            try Self.run(fine, up: false)
+                == GadgetCommand.Outcome(
+                    exitCode: 0, message: "aiden-board gadget: gadget aiden is not set up: nothing to do"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import USBGadget
 
 /// The controller against a temporary tree with configfs's behaviour emulated (ConfigfsEmulator).
@@ -46,9 +47,12 @@ import Testing
     @Test func upWritesTheGadgetAndBindsTheFirstUDC() throws {
         let fake = try ConfigfsEmulator(udcs: ["musb-hdrc.0", "dummy_udc.0"])
         let report = try Self.up(fake)
-        #expect(report == .bound(udc: "dummy_udc.0", interface: "usb0",
-                                 deviceAddress: MACAddress(bytes: [0x02, 0xa1, 0xde, 0xa6, 0x08, 0x45])!,
-                                 hostAddress: MACAddress(bytes: [0x06, 0xa1, 0xde, 0x7d, 0xa1, 0xf8])!))
+        #expect(
+            report
+                == .bound(
+                    udc: "dummy_udc.0", interface: "usb0",
+                    deviceAddress: MACAddress(bytes: [0x02, 0xa1, 0xde, 0xa6, 0x08, 0x45])!,
+                    hostAddress: MACAddress(bytes: [0x06, 0xa1, 0xde, 0x7d, 0xa1, 0xf8])!))
         #expect(fake.journal == Self.upJournal)
         let expected = [
             "aiden/idVendor": "0x1d6b\n", "aiden/idProduct": "0x0104\n", "aiden/bcdDevice": "0x0100\n",
@@ -66,7 +70,8 @@ import Testing
         let link = try FileManager.default.destinationOfSymbolicLink(
             atPath: fake.paths.absolute("aiden/configs/c.1/ecm.usb0"))
         #expect(link == fake.paths.absolute("aiden/functions/ecm.usb0"))
-        #expect(report.description == "gadget aiden bound to dummy_udc.0: interface usb0 "
+        #expect(
+            report.description == "gadget aiden bound to dummy_udc.0: interface usb0 "
                 + "(board end 02:a1:de:a6:08:45, host end 06:a1:de:7d:a1:f8)")
     }
 
@@ -96,20 +101,23 @@ import Testing
         try "3d1219c7c4c5404aaa1f6d2a48adfda4\n".write(toFile: fake.paths.machineID, atomically: true, encoding: .utf8)
         fake.clearJournal()
         _ = try Self.up(fake)
-        #expect(fake.journal == [
-            "write aiden/UDC \"\"",
-            "rm aiden/configs/c.1/ecm.usb0",
-            "write aiden/strings/0x409/serialnumber 9A9A86EE6877F29D",
-            "write aiden/functions/ecm.usb0/dev_addr 02:a1:de:bb:8b:c1",
-            "write aiden/functions/ecm.usb0/host_addr 06:a1:de:46:db:e1",
-            "link aiden/configs/c.1/ecm.usb0 -> aiden/functions/ecm.usb0",
-            "write aiden/UDC dummy_udc.0",
-        ])
+        #expect(
+            fake.journal == [
+                "write aiden/UDC \"\"",
+                "rm aiden/configs/c.1/ecm.usb0",
+                "write aiden/strings/0x409/serialnumber 9A9A86EE6877F29D",
+                "write aiden/functions/ecm.usb0/dev_addr 02:a1:de:bb:8b:c1",
+                "write aiden/functions/ecm.usb0/host_addr 06:a1:de:46:db:e1",
+                "link aiden/configs/c.1/ecm.usb0 -> aiden/functions/ecm.usb0",
+                "write aiden/UDC dummy_udc.0",
+            ])
         #expect(try Self.up(fake) == .alreadyUp(udc: "dummy_udc.0"))
     }
 
-    @Test(arguments: [("02:a1:de:bb:8b:c1\0\n", "02:a1:de:bb:8b:c1"), ("0x1d6b\n", "0x1d6b"), ("\n", ""),
-                      ("Aiden board\n", "Aiden board"), ("x\r\n", "x")])
+    @Test(arguments: [
+        ("02:a1:de:bb:8b:c1\0\n", "02:a1:de:bb:8b:c1"), ("0x1d6b\n", "0x1d6b"), ("\n", ""),
+        ("Aiden board\n", "Aiden board"), ("x\r\n", "x"),
+    ])
     func attributeValuesAreTrimmedAsTheKernelPrintsThem(raw: String, value: String) {
         #expect(GadgetController.trimmed(raw) == value)
     }
@@ -129,11 +137,12 @@ import Testing
         #expect(throws: GadgetError.self) { try Self.up(fake) }
         fake.clearJournal()
         _ = try Self.up(fake)
-        #expect(fake.journal == [
-            "write aiden/functions/ecm.usb0/host_addr 06:a1:de:7d:a1:f8",
-            "link aiden/configs/c.1/ecm.usb0 -> aiden/functions/ecm.usb0",
-            "write aiden/UDC dummy_udc.0",
-        ])
+        #expect(
+            fake.journal == [
+                "write aiden/functions/ecm.usb0/host_addr 06:a1:de:7d:a1:f8",
+                "link aiden/configs/c.1/ecm.usb0 -> aiden/functions/ecm.usb0",
+                "write aiden/UDC dummy_udc.0",
+            ])
     }
 
     @Test func downRemovesInTheKernelOrder() throws {
@@ -161,8 +170,9 @@ import Testing
         _ = try Self.up(fake)
         let tree = POSIXGadgetTree()
         _ = try fake.makeDirectory(fake.paths.absolute("aiden/functions/acm.GS0"))
-        try tree.makeLink(fake.paths.absolute("aiden/configs/c.1/acm.GS0"),
-                          target: fake.paths.absolute("aiden/functions/acm.GS0"))
+        try tree.makeLink(
+            fake.paths.absolute("aiden/configs/c.1/acm.GS0"),
+            target: fake.paths.absolute("aiden/functions/acm.GS0"))
         fake.clearJournal()
         #expect(try Self.controller(fake).down() == .removed(wasBound: true))
         #expect(fake.journal.contains("rm aiden/configs/c.1/acm.GS0"))
@@ -187,7 +197,8 @@ import Testing
         #expect(throws: expected) { try Self.up(fake) }
         #expect(throws: expected) { try Self.controller(fake).down() }
         #expect(expected.exitCode == 69)
-        #expect(expected.description == "configfs usb_gadget not found at \(fake.paths.gadgets): load libcomposite "
+        #expect(
+            expected.description == "configfs usb_gadget not found at \(fake.paths.gadgets): load libcomposite "
                 + "(modprobe libcomposite) and mount configfs (mount -t configfs none /sys/kernel/config)")
         #expect(fake.journal.isEmpty)
     }
@@ -284,8 +295,9 @@ import Testing
         #expect {
             try Self.up(fake)
         } throws: { error in
-            (error as? GadgetError)?.description.hasSuffix("is \(fake.paths.configfs) a configfs mount with "
-                                                          + "libcomposite loaded?") == true
+            (error as? GadgetError)?.description.hasSuffix(
+                "is \(fake.paths.configfs) a configfs mount with "
+                    + "libcomposite loaded?") == true
         }
     }
 

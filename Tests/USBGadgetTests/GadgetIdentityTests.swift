@@ -1,4 +1,5 @@
 import Testing
+
 @testable import USBGadget
 
 @Suite struct GadgetIdentityTests {
@@ -30,8 +31,10 @@ import Testing
     @Test func addressesAreLocallyAdministeredUnicastWithTheirPrefix() throws {
         for text in [Self.machineText, "3d1219c7c4c5404aaa1f6d2a48adfda4", "ffffffffffffffffffffffffffffffff"] {
             let identity = GadgetIdentity(machineID: try #require(MachineID(fileText: text)))
-            for (address, prefix) in [(identity.deviceAddress, GadgetIdentity.deviceAddressPrefix),
-                                      (identity.hostAddress, GadgetIdentity.hostAddressPrefix)] {
+            for (address, prefix) in [
+                (identity.deviceAddress, GadgetIdentity.deviceAddressPrefix),
+                (identity.hostAddress, GadgetIdentity.hostAddressPrefix),
+            ] {
                 #expect(address.isLocallyAdministered && address.isUnicast)
                 #expect(Array(address.bytes.prefix(3)) == prefix)
             }

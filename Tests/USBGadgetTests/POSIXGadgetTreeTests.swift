@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import USBGadget
 
 /// The real seam on a temporary directory: what the emulator builds on.
@@ -48,7 +49,8 @@ import Testing
         #expect(throws: GadgetFileError(.rmdir, path: "\(root)/none", code: ENOENT)) {
             try tree.removeDirectory("\(root)/none")
         }
-        #expect(GadgetFileError(.rmdir, path: "/x", code: ENOENT).description
+        #expect(
+            GadgetFileError(.rmdir, path: "/x", code: ENOENT).description
                 == "rmdir /x: No such file or directory (errno 2)")
     }
 }

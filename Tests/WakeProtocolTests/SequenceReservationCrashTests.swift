@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+
 @testable import WakeProtocol
 
 /// kill -9 at every step of a board issuing Wakes, then a restart from what survived: every

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WakeProtocol
 
 @Suite struct SequenceReservationTests {
@@ -69,8 +70,9 @@ import Testing
         for seed in UInt64(0)..<500 {
             var generator = SplitMix64(seed: seed)
             let block = UInt64.random(in: 1...16, using: &generator)
-            var reservation = SequenceReservation(persistedHighWater: UInt64.random(in: 0...1000, using: &generator),
-                                                  blockSize: block)
+            var reservation = SequenceReservation(
+                persistedHighWater: UInt64.random(in: 0...1000, using: &generator),
+                blockSize: block)
             var previous = reservation.lastIssued
             for _ in 0..<200 {
                 let issue = try reservation.next()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WakeProtocol
 
 /// Thousands of random change streams against a simulated timer that may fire early or late,
@@ -47,8 +48,9 @@ import Testing
         mutating func run(changes: [Duration]) {
             var next = 0
             while next < changes.count || timer != nil {
-                if let fire = timer, next == changes.count || fire < changes[next]
-                    || (fire == changes[next] && generator.next() % 2 == 0)
+                if let fire = timer,
+                    next == changes.count || fire < changes[next]
+                        || (fire == changes[next] && generator.next() % 2 == 0)
                 {
                     timer = nil
                     perform(subject.deadlineReached(at: fire), at: fire)
@@ -179,8 +181,9 @@ import Testing
     /// one that sends every change.
     @Test func brokenCoalescersAreCaught() {
         let dropping = Self.check(streams: 200, seedBase: 0, maxLateness: .zero) { LeadingEdgeOnly(window: $0) }
-        #expect(dropping.violations.contains { $0.contains("never followed by a Wake") || $0.contains("waited until") },
-                "\(dropping.violations)")
+        #expect(
+            dropping.violations.contains { $0.contains("never followed by a Wake") || $0.contains("waited until") },
+            "\(dropping.violations)")
         let eager = Self.check(streams: 200, seedBase: 0, maxLateness: .zero) { SendEveryChange(window: $0) }
         #expect(eager.violations.contains { $0.contains("closer than") }, "\(eager.violations)")
     }

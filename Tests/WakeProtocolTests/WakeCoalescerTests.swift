@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WakeProtocol
 
 /// Timeline tables: at time t (ms) this input, expect that action.
@@ -14,7 +15,9 @@ import Testing
 
     /// Plays the table and checks every row; returns the coalescer for further checks.
     @discardableResult
-    func play(_ rows: [Row], window: Duration = .milliseconds(750), sourceLocation: SourceLocation = #_sourceLocation)
+    func play(
+        _ rows: [Row], window: Duration = .milliseconds(750), sourceLocation: SourceLocation = #_sourceLocation
+    )
         -> WakeCoalescer
     {
         var coalescer = WakeCoalescer(window: window)
@@ -125,20 +128,22 @@ import Testing
     }
 
     @Test func theWindowIsConfigurable() {
-        play([
-            (.change(0), .sendWake),
-            (.change(50), .scheduleDeadline(Self.ms(100))),
-            (.deadline(100), .sendWake),
-            (.change(200), .sendWake),
-        ], window: .milliseconds(100))
+        play(
+            [
+                (.change(0), .sendWake),
+                (.change(50), .scheduleDeadline(Self.ms(100))),
+                (.deadline(100), .sendWake),
+                (.change(200), .sendWake),
+            ], window: .milliseconds(100))
     }
 
     @Test func aZeroWindowSendsEveryChange() {
-        play([
-            (.change(0), .sendWake),
-            (.change(0), .sendWake),
-            (.change(1), .sendWake),
-        ], window: .zero)
+        play(
+            [
+                (.change(0), .sendWake),
+                (.change(0), .sendWake),
+                (.change(1), .sendWake),
+            ], window: .zero)
         #expect(WakeCoalescer(window: .milliseconds(-5)).window == .zero)
     }
 

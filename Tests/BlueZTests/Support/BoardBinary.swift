@@ -27,7 +27,9 @@ final class BoardBinary {
     private var exited = false
 
     init(product: String = "aiden-board", arguments: [String], environment: [String: String], log: String) throws {
-        guard let path = Self.productPath(product) else { throw RawHTTP.Failure(description: "\(product) is not built") }
+        guard let path = Self.productPath(product) else {
+            throw RawHTTP.Failure(description: "\(product) is not built")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

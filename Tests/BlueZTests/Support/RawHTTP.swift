@@ -62,7 +62,9 @@ enum RawHTTP {
         return UInt16(bigEndian: address.sin_port)
     }
 
-    private static func exchange(_ fd: Int32, _ method: String, _ target: String, host: String, body: String) throws
+    private static func exchange(
+        _ fd: Int32, _ method: String, _ target: String, host: String, body: String
+    ) throws
         -> Response
     {
         let payload = Array(body.utf8)
