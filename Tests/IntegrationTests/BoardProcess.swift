@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPServer
 import NetworkAddress
 import Platform
 import WakeProtocol
@@ -38,11 +39,22 @@ final class Scratch {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// A free TCP port on loopback (bound to 0 and released; the board binds it right after).
+/// A free port on loopback for the board (TCP) or a Wake receiver (UDP).
+///
+/// Chosen below the kernel's ephemeral range (32768–60999), and free for both TCP and UDP: a port the
+/// kernel hands out (bind to 0) can be taken a moment later as the local port of any outgoing
+/// connection (curl, aidenctl, the phone), and the daemon's bind then fails.
 func freeLoopbackPort() throws -> UInt16 {
-    let socket = try UDPDatagramSocket(receivingOn: try SocketEndpoint("127.0.0.1:0"))
-    guard let port = socket.localEndpoint?.port else { throw IntegrationError("no port") }
-    return port
+    let loopback = IPAddress(v4: 127, 0, 0, 1)
+    for _ in 0..<500 {
+        let port = UInt16.random(in: 20_000..<32_000)
+        guard let tcp = try? ListeningSocket.tcp(SocketEndpoint(address: loopback, port: port)) else { continue }
+        close(tcp.descriptor)
+        let udp = try? UDPDatagramSocket(receivingOn: SocketEndpoint(address: loopback, port: port))
+        guard udp != nil else { continue }
+        return port
+    }
+    throw IntegrationError("no free port below the ephemeral range")
 }
 
 /// The result of running a command to completion.

@@ -45,21 +45,30 @@ enum RawHTTP {
         return try exchange(fd, method, target, host: "127.0.0.1:\(port)", body: body)
     }
 
-    /// A TCP port on 127.0.0.1 that was free a moment ago (bound to 0 and released).
+    /// A port on 127.0.0.1 that was free a moment ago for both TCP and UDP, chosen below the kernel's
+    /// ephemeral range (32768–60999): a port the kernel hands out (bind to 0) can be taken a moment later
+    /// as the local port of any outgoing connection, and the daemon's bind then fails.
     static func freeLoopbackPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        for _ in 0..<500 {
+            let port = UInt16.random(in: 20_000..<32_000)
+            if canBind(port, type: SOCK_STREAM) && canBind(port, type: SOCK_DGRAM) { return port }
+        }
+        throw Failure(description: "no free port below the ephemeral range")
+    }
+
+    private static func canBind(_ port: UInt16, type: __socket_type) -> Bool {
+        let fd = socket(AF_INET, Int32(type.rawValue), 0)
+        guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        guard bound else { throw Failure(description: "no free port: errno \(errno)") }
-        return UInt16(bigEndian: address.sin_port)
     }
 
     private static func exchange(
