@@ -167,16 +167,12 @@ package enum BoardDaemon {
                 throw .transport("loopback wake socket: \(error)")
             }
         case .bluez:
-            // Before the first Wake, ReadValue answers a system envelope with the persisted sequence mark.
-            let initial = WakeEnvelope(
-                reason: .system, epoch: loaded.wake.epoch,
-                sequence: loaded.wake.sequenceHighWater)
             do {
                 return try BlueZWakeSink(
                     settings: BlueZWakeSink.Settings(
                         adapter: configuration.wake.adapter,
                         characteristicFlags: configuration.wake.characteristicFlags),
-                    initialValue: initial, logger: logger.child("bluez"))
+                    initialValue: loaded.wake.readValueBeforeFirstWake, logger: logger.child("bluez"))
             } catch {
                 throw .transport("[wake] \(error)")
             }

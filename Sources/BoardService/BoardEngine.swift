@@ -181,12 +181,7 @@ package final class BoardEngine: Sendable {
     /// The last envelope sent, or before the first one a `system` envelope with the current epoch and
     /// the last persisted sequence (what the BLE characteristic's ReadValue answers, CONTRACT.md §2).
     package var readValue: WakeEnvelope {
-        inner.withLock { inner in
-            inner.lastEnvelope
-                ?? WakeEnvelope(
-                    reason: .system, epoch: inner.wakeState.epoch,
-                    sequence: inner.reservation.lastIssued)
-        }
+        inner.withLock { $0.lastEnvelope ?? $0.wakeState.readValueBeforeFirstWake }
     }
 
     package var epoch: UInt16 { inner.withLock { $0.wakeState.epoch } }
