@@ -48,6 +48,25 @@ import Glibc
         #expect(response.headers["content-type"] == "text/plain")
     }
 
+    /// `listen = ["[::]:8080"]` is dual-stack: an IPv4 client arrives as `::ffff:a.b.c.d`, and the
+    /// access policy must judge it as the IPv4 address (CONTRACT.md §3).
+    @Test func dualStackListenersReportMappedPeersThatThePolicyJudgesAsIPv4() throws {
+        let socket = try ListeningSocket.tcp(try SocketEndpoint("[::]:0"))
+        guard case let .tcp(bound) = socket.kind else { return }
+        let policy = AccessPolicy(allowedSubnets: [try Subnet("192.168.42.0/24")], listenAddresses: [bound.address])
+        let server = try HTTPServer(sockets: [socket]) { request in
+            let decision = policy.decide(request)
+            return HTTPResponse(
+                status: decision == .allow ? 200 : 403,
+                body: Array("\(request.peer) \(request.localAddress?.description ?? "-")".utf8))
+        }
+        defer { server.stop() }
+        let response = try RawHTTPConnection(port: bound.port).request(
+            "GET", "/status", host: "127.0.0.1:\(bound.port)")
+        #expect(response.bodyText == "::ffff:127.0.0.1 ::ffff:127.0.0.1")
+        #expect(response.status == 200, "a mapped loopback peer is loopback")
+    }
+
     @Test func keepsConnectionsAlive() throws {
         let (server, port) = try startServer()
         defer { server.stop() }
