@@ -1,6 +1,5 @@
 import Glibc
 import Synchronization
-import Testing
 
 /// A private `dbus-daemon` for one test: its own config and socket in a fresh temporary directory, killed and
 /// removed by `stop()` (or when released).
@@ -17,7 +16,7 @@ package final class PrivateBus: Sendable {
     package static let daemonPath: String? = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon", "/usr/local/bin/dbus-daemon"]
         .first { access($0, X_OK) == 0 }
 
-    package static let skipMessage: Comment =
+    package static let skipMessage =
         "dbus-daemon is not installed (apt install dbus): D-Bus integration tests skipped"
 
     package let address: String

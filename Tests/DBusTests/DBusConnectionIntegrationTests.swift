@@ -5,7 +5,9 @@ import Testing
 @testable import DBus
 
 /// Real libdbus connections against a private dbus-daemon: one connection exports, the other calls.
-@Suite("DBusConnection on a private bus", .enabled(if: PrivateBus.daemonPath != nil, PrivateBus.skipMessage))
+@Suite(
+    "DBusConnection on a private bus",
+    .enabled(if: PrivateBus.daemonPath != nil, Comment(rawValue: PrivateBus.skipMessage)))
 struct DBusConnectionIntegrationTests {
     static let objectPath: DBusObjectPath = "/org/aiden/test/object"
 

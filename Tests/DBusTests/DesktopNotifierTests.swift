@@ -6,7 +6,9 @@ import Testing
 @testable import DesktopNotifications
 
 /// The phone's desktop notifications against a notification server the test plays on a private bus.
-@Suite("DesktopNotifier on a private bus", .enabled(if: PrivateBus.daemonPath != nil, PrivateBus.skipMessage))
+@Suite(
+    "DesktopNotifier on a private bus",
+    .enabled(if: PrivateBus.daemonPath != nil, Comment(rawValue: PrivateBus.skipMessage)))
 struct DesktopNotifierTests {
     /// What the fake server received: one body per Notify call.
     final class Received: Sendable {
