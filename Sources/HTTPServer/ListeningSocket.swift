@@ -94,11 +94,19 @@ package struct ListeningSocket: Sendable {
             close(fd)
             throw SocketError(operation: "bind", address: path, errno: code)
         }
-        if chmod(path, mode) != 0 || (group.map { chown(path, uid_t.max, $0) != 0 } ?? false) {
+        if chmod(path, mode) != 0 {
             let code = errno
             close(fd)
             unlink(path)
-            throw SocketError(operation: "chmod/chown", address: path, errno: code)
+            throw SocketError(operation: "chmod", address: path, errno: code)
+        }
+        // The socket file takes the process's group. Under its unit (Group=aiden) that is already the one
+        // wanted, and the unit's seccomp filter denies the chown family (@privileged): call it only when needed.
+        if let group, lstat(path, &status) == 0, status.st_gid != group, chown(path, uid_t.max, group) != 0 {
+            let code = errno
+            close(fd)
+            unlink(path)
+            throw SocketError(operation: "chown", address: path, errno: code)
         }
         guard listen(fd, backlog) == 0 else {
             let code = errno
