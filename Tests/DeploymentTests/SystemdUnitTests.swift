@@ -134,7 +134,13 @@ import Testing
         // Hot-plugged UDCs start it only where it is enabled, through the target udev wants.
         #expect(unit.words("Install", "WantedBy") == ["multi-user.target", "aiden-udc.target"])
         let target = try Self.unit("aiden-udc.target")
+        // It says "a controller is present": it stops with the controller's device unit, which the udev
+        // rule keeps plugged through the UDC's "change" events (Tests/VM checks it stays active).
         #expect(target.value("Unit", "StopWhenUnneeded") == "yes")
+        // modprobe@libcomposite makes an empty /sys/class/udc on any machine: "a controller exists" is
+        // "the directory is not empty".
+        #expect(unit.value("Unit", "ConditionDirectoryNotEmpty") == "/sys/class/udc")
+        #expect(unit.value("Unit", "ConditionPathIsDirectory") == nil)
         // Writing /sys/kernel/config is the point: /sys must stay writable.
         #expect(unit.value("Service", "ProtectKernelTunables") == nil)
     }

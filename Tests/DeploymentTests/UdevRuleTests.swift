@@ -60,7 +60,9 @@ import Testing
         }
         #expect(fnmatch(pattern, "02:00:00:42:00:01", 0) != 0)
         let udc = try #require(rules.first { $0.value("SUBSYSTEM") == "udc" })
-        #expect(udc.value("ACTION") == "add")
+        // Not only on "add": the "change" event of a bound UDC must keep the systemd tag.
+        let action = try #require(udc.tokens.first { $0.key == "ACTION" })
+        #expect(action.op == "!=" && action.value == "remove")
         #expect(udc.value("ENV", "SYSTEMD_WANTS") == "aiden-udc.target")
     }
 
