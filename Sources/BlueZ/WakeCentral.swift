@@ -160,10 +160,10 @@ package final class WakeCentral: Sendable {
         case .deliver(let value):
             handlers?.deliver(value)
         case .report(let newState):
-            logger.info("wake central: \(newState)")
+            // The owner logs states and problems (it knows what they mean for its user): logging them here
+            // too wrote every BLE line twice.
             handlers?.state(newState)
         case .problem(let text):
-            logger.warning("wake central: \(text)")
             handlers?.problem(text)
         case .discover(let round):
             runtime.spawn { [self] in

@@ -186,6 +186,11 @@ package struct PhoneSession: Sendable {
                     WakeNotice(
                         version: envelope.version, reason: envelope.reason.name, epoch: envelope.epoch,
                         sequence: envelope.sequence, verdict: verdict))))
+        effects.append(
+            .log(
+                .debug,
+                "Wake \(envelope.reason.name) epoch=\(envelope.epoch) seq=\(envelope.sequence): "
+                    + (verdict.isNew ? "new" : "duplicate")))
         guard verdict.isNew else { return }
         if case .newEpoch = verdict {
             // The board's sequence space and its events ring were reset (state wiped, another board):
