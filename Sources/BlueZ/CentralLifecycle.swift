@@ -8,8 +8,11 @@ import DBus
 /// (by UUID, or by the configured address); wait for `ServicesResolved`; find the Wake characteristic under
 /// the device; `StartNotify` exactly once per connection; read the value once (it echoes the last Wake, the
 /// phone's wake filter drops the duplicate); then deliver each 12-byte `Value` change. A drop or failure
-/// reconnects after a doubling backoff; a refused bond becomes `bondLost` and is retried slowly; bluetoothd
-/// restarting or the adapter power-cycling starts everything over.
+/// reconnects after a doubling backoff; a refused bond becomes `bondLost` and is retried slowly; a link that
+/// drops while subscribing to a board this host has no bond with becomes `notBonded` and is retried slowly
+/// too (the board refuses to pair outside its pairing window and drops the link: retrying fast would only
+/// churn the radio); either is retried at once when the device becomes `Paired`; bluetoothd restarting or
+/// the adapter power-cycling starts everything over.
 package struct CentralLifecycle: Sendable {
     package struct Settings: Sendable, Equatable {
         package var adapter: String
@@ -18,14 +21,18 @@ package struct CentralLifecycle: Sendable {
         package var backoff: Backoff
         /// How long a bond-lost board waits between attempts (no tight loop: the user must pair again).
         package var bondLostRetry: Duration
+        /// How long a board this host is not bonded with waits between attempts (shorter than `bondLostRetry`:
+        /// a board whose Wake characteristic needs no encryption may just have dropped the link).
+        package var notBondedRetry: Duration
         /// How long after `Connect` succeeds the services may take to resolve.
         package var resolveTimeout: Duration
 
         package init(
             adapter: String, boardAddress: String? = nil,
             backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(60)), bondLostRetry: Duration = .seconds(300),
-            resolveTimeout: Duration = .seconds(30)
+            notBondedRetry: Duration = .seconds(60), resolveTimeout: Duration = .seconds(30)
         ) {
+            self.notBondedRetry = notBondedRetry
             self.adapter = adapter
             self.boardAddress = boardAddress.flatMap { $0.isEmpty ? nil : $0.uppercased() }
             self.backoff = backoff
@@ -68,8 +75,8 @@ package struct CentralLifecycle: Sendable {
         case subscribing(DBusObjectPath, characteristic: DBusObjectPath)
         case reading(DBusObjectPath, characteristic: DBusObjectPath)
         case subscribed(DBusObjectPath, characteristic: DBusObjectPath)
-        /// After a failure: try again at `until`.
-        case waiting(until: Duration, bondLost: Bool)
+        /// After a failure: try again at `until`; `bondProblem`: also as soon as a board becomes `Paired`.
+        case waiting(until: Duration, bondProblem: Bool)
     }
 
     package let settings: Settings
@@ -312,11 +319,20 @@ package struct CentralLifecycle: Sendable {
             }
         case .propertiesChanged(let path, BlueZNames.device, let changed, _):
             guard devices[path] != nil else { break }
+            let wasPaired = devices[path]?.paired ?? false
             devices[path]?.apply(changed)
             if changed["Connected"]?.unwrappingVariants.boolValue == false, activeDevice == path,
                 phase != .connecting(path)
             {
                 return linkLost(path, why: "\(address(of: path)) disconnected", at: now)
+            }
+            if !wasPaired, devices[path]?.paired == true, case .waiting(_, bondProblem: true) = phase,
+                devices[path].map(isBoard) == true
+            {
+                // Paired at last (the user followed the hint): no reason to wait for the slow retry.
+                phase = .idle
+                failures = 0
+                return actions + advance(at: now)
             }
             if changed["ServicesResolved"]?.unwrappingVariants.boolValue == true {
                 actions += subscribeIfResolved(at: now)
@@ -362,7 +378,25 @@ package struct CentralLifecycle: Sendable {
     }
 
     private mutating func linkLost(_ device: DBusObjectPath, why: String, at now: Duration) -> [Action] {
-        fail(why, bondLost: false, at: now)
+        if !(devices[device]?.paired ?? false) {
+            switch phase {
+            case .resolving, .subscribing, .reading:
+                // Dropped while setting up notifications on a board this host has no bond with: the board's
+                // Wake characteristic needs an encrypted link, bluetoothd asked to pair, and the board refused.
+                return notBonded(why, at: now)
+            default:
+                break
+            }
+        }
+        return fail(why, bondLost: false, at: now)
+    }
+
+    private mutating func notBonded(_ why: String, at now: Duration) -> [Action] {
+        lastProblem = why
+        forgetSightings()
+        let address = boardAddress ?? "the board"
+        phase = .waiting(until: now + settings.notBondedRetry, bondProblem: true)
+        return [.problem(why)] + report(.notBonded(address: address, retryIn: settings.notBondedRetry))
     }
 
     private mutating func adapterLost(at now: Duration) -> [Action] {
@@ -388,12 +422,12 @@ package struct CentralLifecycle: Sendable {
         forgetSightings()
         if bondLost {
             let address = boardAddress ?? "the board"
-            phase = .waiting(until: now + settings.bondLostRetry, bondLost: true)
+            phase = .waiting(until: now + settings.bondLostRetry, bondProblem: true)
             return [.problem(why)] + report(.bondLost(address: address, retryIn: settings.bondLostRetry))
         }
         failures += 1
         let delay = settings.backoff.delay(afterFailures: failures)
-        phase = .waiting(until: now + delay, bondLost: false)
+        phase = .waiting(until: now + delay, bondProblem: false)
         return [.problem(why)] + report(.reconnecting(retryIn: delay))
     }
 

@@ -16,6 +16,10 @@ package enum CentralState: Sendable, Equatable, CustomStringConvertible {
     /// The board refused the link's security: it no longer knows this phone's bond (it was reset, or the bond
     /// was removed there). Retried slowly, never in a tight loop; the fix is to pair again (docs/bluetooth.md).
     case bondLost(address: String, retryIn: Duration)
+    /// The link dropped while subscribing and this host has no bond with the board: the board's Wake
+    /// characteristic needs an encrypted link and it refuses to pair outside its pairing window. Retried slowly,
+    /// and at once when the device becomes paired; the fix is to pair (docs/bluetooth.md).
+    case notBonded(address: String, retryIn: Duration)
 
     package var description: String {
         switch self {
@@ -28,6 +32,8 @@ package enum CentralState: Sendable, Equatable, CustomStringConvertible {
         case .reconnecting(let delay): "reconnecting in \(delay)"
         case .bondLost(let address, let delay):
             "the board \(address) no longer knows this phone (bond lost); pair again; next try in \(delay)"
+        case .notBonded(let address, let delay):
+            "not bonded with the board \(address): open its pairing window and pair; next try in \(delay)"
         }
     }
 }

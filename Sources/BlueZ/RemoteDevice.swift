@@ -6,6 +6,8 @@ package struct RemoteDevice: Sendable, Equatable {
     package var uuids: [String] = []
     package var connected = false
     package var servicesResolved = false
+    /// bluetoothd holds a bond with it (`Paired`).
+    package var paired = false
     /// Seen by the radio in this discovery: `RSSI` present, or a fresh advertisement reported.
     package var seen = false
 
@@ -21,6 +23,7 @@ package struct RemoteDevice: Sendable, Equatable {
         if let value = properties["UUIDs"]?.unwrappingVariants.stringArray { uuids = value }
         if let value = properties["Connected"]?.unwrappingVariants.boolValue { connected = value }
         if let value = properties["ServicesResolved"]?.unwrappingVariants.boolValue { servicesResolved = value }
+        if let value = properties["Paired"]?.unwrappingVariants.boolValue { paired = value }
         let advertised: Set<String> = ["RSSI", "ManufacturerData", "ServiceData", "UUIDs"]
         if isAdvertisement, !advertised.isDisjoint(with: properties.keys) {
             seen = true

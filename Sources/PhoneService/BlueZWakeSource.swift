@@ -85,7 +85,7 @@ package final class BlueZWakeSource: WakeSource {
         switch central {
         case .subscribed: .connected
         case .searching, .connecting, .subscribing, .reconnecting: .connecting
-        case .waitingForBlueZ, .waitingForAdapter, .bondLost: .disconnected
+        case .waitingForBlueZ, .waitingForAdapter, .bondLost, .notBonded: .disconnected
         }
     }
 
@@ -146,6 +146,10 @@ package final class BlueZWakeSource: WakeSource {
             logger.error(
                 "\(central): on this host run 'bluetoothctl remove <board address>' and pair again "
                     + "while the board's pairing window is open (docs/bluetooth.md)")
+        } else if case .notBonded = central {
+            logger.warning(
+                "BLE: \(central) (POST /api/bluetooth/pairing/start on the board, then pair from this host: "
+                    + "docs/bluetooth.md)")
         } else {
             logger.info("BLE: \(central)")
         }

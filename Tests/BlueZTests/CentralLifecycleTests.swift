@@ -92,6 +92,58 @@ struct CentralLifecycleTests {
         #expect(machine.nextDeadline == .seconds(32))
     }
 
+    /// No bond with the board: its Wake characteristic needs an encrypted link, bluetoothd pairs, the board
+    /// refuses outside its window and drops the link. The central waits (no reconnect churn on the radio) and
+    /// tries again the moment the user has paired.
+    @Test func droppedWhileSubscribingWithoutABondWaitsForThePairing() {
+        var unpaired = Self.tree
+        unpaired[Self.device]?[BlueZNames.device]?["Paired"] = .boolean(false)
+        var machine = CentralLifecycle(settings: .init(adapter: "hci0", notBondedRetry: .seconds(60)))
+        let address = "00:AA:01:00:12:34"
+        let dropped = "\(address) disconnected"
+        let timeline: [(Duration, (inout CentralLifecycle, Duration) -> [Action], [Action], Duration?)] = [
+            (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
+            (.zero, { $0.discovered(unpaired, round: 1, at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+            (
+                .zero, { $0.searchStarted(round: 1, at: $1) },
+                [.stopSearch, .connect(Self.device, link: 1), .report(.connecting(address: address))], nil
+            ),
+            (.seconds(1), { $0.connectSucceeded(link: 1, at: $1) }, [], .seconds(31)),
+            (
+                .seconds(2), { $0.received(Self.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: $1) },
+                [.startNotify(Self.characteristic, link: 1), .report(.subscribing(address: address))], nil
+            ),
+            (
+                .seconds(3), { $0.received(Self.changed(Self.device, ["Connected": .boolean(false)]), at: $1) },
+                [.problem(dropped), .report(.notBonded(address: address, retryIn: .seconds(60)))], .seconds(63)
+            ),
+            // Nothing happens before the slow retry...
+            (.seconds(10), { $0.timerFired(at: $1) }, [], .seconds(63)),
+            // ...unless the user pairs: then at once.
+            (
+                .seconds(20), { $0.received(Self.changed(Self.device, ["Paired": .boolean(true)]), at: $1) },
+                [.startSearch(round: 1), .report(.searching)], nil
+            ),
+        ]
+        for (index, (time, event, actions, deadline)) in timeline.enumerated() {
+            #expect(event(&machine, time) == actions, "row \(index) at \(time)")
+            #expect(machine.nextDeadline == deadline, "row \(index) deadline")
+        }
+    }
+
+    /// The same drop with a bond is an ordinary lost link: the doubling backoff.
+    @Test func droppedWhileSubscribingWithABondBacksOff() {
+        var machine = CentralLifecycle(settings: .init(adapter: "hci0"))
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree, round: 1, at: .zero)
+        _ = machine.searchStarted(round: 1, at: .zero)
+        _ = machine.connectSucceeded(link: 1, at: .seconds(1))
+        _ = machine.received(Self.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: .seconds(2))
+        let actions = machine.received(Self.changed(Self.device, ["Connected": .boolean(false)]), at: .seconds(3))
+        #expect(actions.last == .report(.reconnecting(retryIn: .seconds(1))))
+        #expect(machine.nextDeadline == .seconds(4))
+    }
+
     @Test func bondProblemsAreRecognised() {
         let bond: [DBusError] = [
             .bluez(.authenticationFailed), .bluez(.notPermitted, "Not paired"), .bluez(.notAuthorized),
