@@ -311,8 +311,19 @@ package struct CentralLifecycle: Sendable {
         case .interfacesAdded(let path, let interfaces) where path.isDescendant(of: settings.adapterPath):
             index(path, interfaces)
             if interfaces[BlueZNames.device] != nil { devices[path]?.seen = true }
+            if characteristics.contains(path), case .resolving(let device, _) = phase, path.isDescendant(of: device) {
+                // The board registered its Wake service again on a link that stayed up.
+                actions += subscribeIfResolved(at: now)
+            }
         case .interfacesRemoved(let path, let removed) where path.isDescendant(of: settings.adapterPath):
-            if removed.contains(BlueZNames.gattCharacteristic) { characteristics.remove(path) }
+            if removed.contains(BlueZNames.gattCharacteristic) {
+                characteristics.remove(path)
+                if isSubscribedCharacteristic(path) {
+                    // The board's daemon stopped or restarted: its GATT application is gone, the link may stay
+                    // up. Subscribe again once a Wake characteristic is back (or reconnect if it never is).
+                    return fail("the board's Wake characteristic went away", bondLost: false, at: now)
+                }
+            }
             if removed.contains(BlueZNames.device) {
                 devices[path] = nil
                 if activeDevice == path { return linkLost(path, why: "the board's device object went away", at: now) }

@@ -144,6 +144,46 @@ struct CentralLifecycleTests {
         #expect(machine.nextDeadline == .seconds(4))
     }
 
+    /// The board's daemon restarts: its GATT application goes away while the LE link stays up. The central
+    /// must not stay "subscribed" to a characteristic that no longer exists: it drops the link and connects
+    /// again, which subscribes to whatever the board registered by then.
+    @Test func aWakeCharacteristicThatGoesAwayMakesTheCentralLinkAgain() {
+        let address = "00:AA:01:00:12:34"
+        var machine = CentralLifecycle(settings: .init(adapter: "hci0"))
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree, round: 1, at: .zero)
+        _ = machine.searchStarted(round: 1, at: .zero)
+        _ = machine.connectSucceeded(link: 1, at: .seconds(1))
+        _ = machine.received(Self.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: .seconds(1))
+        _ = machine.notifyStarted(link: 1, at: .seconds(1))
+        _ = machine.readSucceeded(WakeCentralTranscriptTests.wake(1), link: 1, at: .seconds(1))
+        let gone = "\(address) has no Wake characteristic"
+        let timeline: [(Duration, BlueZSignal?, [Action], Duration?)] = [
+            (
+                .seconds(10), .interfacesRemoved(Self.characteristic, [BlueZNames.gattCharacteristic]),
+                [
+                    .problem("the board's Wake characteristic went away"),
+                    .report(.reconnecting(retryIn: .seconds(1))),
+                ], .seconds(11)
+            ),
+            // Still linked, but nothing to subscribe to: drop the link and connect again.
+            (
+                .seconds(11), nil,
+                [
+                    .report(.subscribing(address: address)), .disconnect(Self.device), .problem(gone),
+                    .report(.reconnecting(retryIn: .seconds(2))),
+                ], .seconds(13)
+            ),
+            (.seconds(12), Self.changed(Self.device, ["Connected": .boolean(false)]), [], .seconds(13)),
+            (.seconds(13), nil, [.startSearch(round: 1), .report(.searching)], nil),
+        ]
+        for (index, (time, signal, actions, deadline)) in timeline.enumerated() {
+            let got = signal.map { machine.received($0, at: time) } ?? machine.timerFired(at: time)
+            #expect(got == actions, "row \(index) at \(time)")
+            #expect(machine.nextDeadline == deadline, "row \(index) deadline")
+        }
+    }
+
     @Test func bondProblemsAreRecognised() {
         let bond: [DBusError] = [
             .bluez(.authenticationFailed), .bluez(.notPermitted, "Not paired"), .bluez(.notAuthorized),
