@@ -157,7 +157,8 @@ package enum PhoneDaemon {
         logger.notice(
             "aiden-phone \(BuildInfo.version): board \(configuration.board.url), phone id \(identity.id) "
                 + "(\(identity.source.rawValue)), Wakes via \(wakeSource.facts.transport) \(wakeSource.facts.endpoint ?? ""), "
-                + "USB \(monitoring), state \(directory.path)")
+                + "USB \(monitoring) for \(Self.usbID(configuration.usb.vendorID, configuration.usb.productID)), "
+                + "state \(directory.path)")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
         return Wiring(
@@ -178,6 +179,15 @@ package enum PhoneDaemon {
         let watcher = USBHotplugWatcher(vendorID: configuration.usb.vendorID, productID: configuration.usb.productID)
         let monitoring = watcher.start { relay.submit(.usb($0)) }
         return monitoring == .monitoring ? (watcher, monitoring) : (nil, monitoring)
+    }
+
+    /// `1d6b:0104`, as lsusb and udev write a USB id.
+    static func usbID(_ vendor: UInt16, _ product: UInt16) -> String {
+        func hex(_ value: UInt16) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
+        return "\(hex(vendor)):\(hex(product))"
     }
 
     static func isLoopback(_ url: BoardURL) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import PhoneService
 import Testing
 import USBLink
 
@@ -37,4 +38,12 @@ final class LockedList: @unchecked Sendable {  // guarded by `lock`
     private var storage: [String] = []
     func append(_ item: String) { lock.withLock { storage.append(item) } }
     var items: [String] { lock.withLock { storage } }
+}
+
+/// The start line names the ids the watcher waits for, the way lsusb and udev write them.
+@Suite struct USBIdentifierTextTests {
+    @Test func idsAreFourLowercaseHexDigitsEach() {
+        #expect(PhoneDaemon.usbID(0x1d6b, 0x0104) == "1d6b:0104")
+        #expect(PhoneDaemon.usbID(0x0001, 0xABCD) == "0001:abcd")
+    }
 }
