@@ -1,0 +1,419 @@
+#!/bin/bash
+# The real-stack scenario, run inside the guest by vm-scenario.service (systemd is PID 1).
+#
+# Installs AidenBridge the way a user does, lets systemd start the shipped units, bonds the phone host's
+# controller with the board's, drives a task with aidenctl and checks what the phone showed; then checks
+# independent peers, recovery and the air capture. Writes one "PASS name detail" or "FAIL name detail"
+# line per check to /vm-out/RESULT (and "COMPLETE" when every step ran), and the journals and captures
+# next to it. The unit's SuccessAction=/FailureAction= power the guest off when this script ends.
+#
+# Who is where: the board's end of the USB link (aiden0, 192.168.42.1) and aiden-board.service live in
+# the network namespace "board"; the phone host's end (aidenboard0, 192.168.42.2) and aiden-phone.service
+# in the guest's own; "outsider" (10.77.0.2) is routed to the board over a veth pair. One bluetoothd
+# serves both controllers of btvirt: hci0 is the board's, hci1 the phone host's.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export LANG=C.UTF-8 SYSTEMD_PAGER= SYSTEMD_COLORS=0
+OUT=/vm-out
+REPO=${AIDEN_REPO:?}
+BIN=${AIDEN_BIN:?}
+VENV=${AIDEN_VM_VENV:?}
+PEERS=$REPO/Tests/VM/peers
+# aidenctl as an agent runs it; what it prints (and any refusal) goes to aidenctl.log
+ctl() {
+    echo "\$ aidenctl $*" >> "$OUT/aidenctl.log"
+    aidenctl --socket /run/aiden/agent.sock "$@" >> "$OUT/aidenctl.log" 2>&1 || say "aidenctl $1 $2 failed: $(tail -n 1 "$OUT/aidenctl.log")"
+}
+BOARD_URL=http://192.168.42.1:8080
+RESULT=$OUT/RESULT.partial
+: > "$RESULT"
+
+up() { cut -d' ' -f1 /proc/uptime; }
+now() { date +%s.%N; }
+say() { echo "[scenario $(up)s] $*"; }
+pass() { echo "PASS $1 ${2:-}" >> "$RESULT"; say "PASS $1 ${2:-}"; }
+fail() { echo "FAIL $1 ${2:-}" >> "$RESULT"; say "FAIL $1 ${2:-}"; }
+check() { # check NAME DETAIL command...: PASS when the command succeeds
+    local name=$1 detail=$2; shift 2
+    if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; return 1; fi
+}
+calc() { awk -v OFMT=%.6f "BEGIN { print ($*) }"; }   # calc EXPRESSION: floating-point arithmetic and comparisons (1/0)
+wait_for() { # wait_for SECONDS command...
+    local end; end=$(calc "$(now) + $1"); shift
+    until "$@" > /dev/null 2>&1; do
+        [ "$(calc "$(now) > $end")" = 1 ] && return 1
+        sleep 0.2
+    done
+}
+active_running() { [ "$(systemctl show "$1" -p ActiveState --value)/$(systemctl show "$1" -p SubState --value)" = active/running ]; }
+state_of() { systemctl show "$1" -p ActiveState,SubState,Result,ExecMainStatus,NRestarts | paste -sd' '; }
+
+finish() {
+    local rc=$?
+    say "collecting logs"
+    journalctl -b --no-pager -o short-monotonic > "$OUT/journal.txt" 2>&1
+    for u in aiden-board aiden-phone aiden-gadget bluetooth systemd-networkd; do
+        journalctl -b -u "$u" --no-pager -o short-monotonic > "$OUT/journal-$u.txt" 2>&1
+    done
+    systemctl list-units --all --no-pager > "$OUT/units.txt" 2>&1
+    systemctl --failed --no-pager >> "$OUT/units.txt" 2>&1
+    dmesg > "$OUT/dmesg.txt" 2>&1
+    [ "$COMPLETE" = 1 ] && echo COMPLETE >> "$RESULT"
+    echo "guest uptime at the end: $(up) s" >> "$RESULT"
+    mv "$RESULT" "$OUT/RESULT"
+    sync
+    exit $rc
+}
+COMPLETE=0
+trap finish EXIT
+
+# ---------------------------------------------------------------------------------------------- boot
+phase_boot() {
+    check systemd-pid1 "PID 1: $(cat /proc/1/comm), $(systemctl --version | head -n1)" test "$(cat /proc/1/comm)" = systemd
+    local st; st=$(timeout 120 systemctl is-system-running --wait 2>&1)
+    say "system state: $st ($(systemctl --failed --plain --no-legend | awk '{print $1}' | paste -sd' '))"
+    for m in bluetooth hci_vhci libcomposite usb_f_ecm cdc_ether veth; do
+        modprobe "$m" 2>/dev/null || true
+    done
+    true
+}
+
+# ---------------------------------------------------------------------------------------------- install
+phase_install() {
+    (cd "$REPO" && PREFIX=/usr BIN_DIR=$BIN scripts/install) > "$OUT/install.log" 2>&1 \
+        && pass install "PREFIX=/usr scripts/install" || { fail install "$(tail -n 2 "$OUT/install.log" | paste -sd' ')"; return 1; }
+    systemd-sysusers > "$OUT/sysusers.log" 2>&1
+    check sysusers "$(getent passwd aiden | cut -d: -f1,3,4); groups: $(id -Gn aiden 2>/dev/null)" \
+        bash -c 'getent passwd aiden > /dev/null && id -Gn aiden | grep -qw bluetooth'
+    udevadm control --reload
+    if [ "${AIDEN_VM_BT_DEBUG:-0}" = 1 ]; then   # bluetoothd -d, for digging into a failure
+        mkdir -p /etc/systemd/system/bluetooth.service.d
+        printf '[Service]\nExecStart=\nExecStart=/usr/libexec/bluetooth/bluetoothd -d\n' \
+            > /etc/systemd/system/bluetooth.service.d/50-vm-debug.conf
+    fi
+    systemctl daemon-reload
+    # The lab's only departures from what is shipped: which namespace each daemon lives in, and the
+    # adapters and log level in the configuration files (the installed defaults are kept otherwise).
+    ip netns add board
+    mkdir -p /etc/systemd/system/aiden-board.service.d
+    printf '[Service]\nNetworkNamespacePath=/run/netns/board\n' > /etc/systemd/system/aiden-board.service.d/50-vm-netns.conf
+    printf '\n[log]\nlevel = "debug"\n' >> /etc/aiden/board.toml
+    systemctl daemon-reload
+    systemctl enable --now systemd-networkd.service > /dev/null 2>&1
+    check networkd "systemd-networkd $(systemctl is-active systemd-networkd)" systemctl -q is-active systemd-networkd
+}
+
+# ---------------------------------------------------------------------------------------------- bluetooth
+adapter_ready() { busctl get-property org.bluez "/org/bluez/$1" org.bluez.LEAdvertisingManager1 SupportedInstances; }
+phase_bluetooth() {
+    systemd-run --unit=vm-btmon --description="btmon capture" -p StandardOutput=null /usr/bin/btmon -w "$OUT/btmon.snoop" > /dev/null 2>&1
+    local attempt ok=0
+    for attempt in 1 2 3; do
+        # Two emulated LE controllers in one process (the radio between them); udev's bluetooth.target
+        # then starts bluetooth.service as on any machine with an adapter.
+        # On a busy host the emulated controller can miss the kernel's reset timeout ("Opcode 0x0c03 failed:
+        # -110"); such an adapter never comes up, so that attempt is given up at once.
+        local before; before=$(dmesg | wc -l)
+        systemd-run --unit=vm-btvirt --description="btvirt -l2" /usr/bin/btvirt -l2 > /dev/null 2>&1
+        wait_for 60 bash -c "$(declare -f adapter_ready); (adapter_ready hci0 && adapter_ready hci1) || dmesg | tail -n +$((before + 1)) | grep -q 'Opcode 0x0c03 failed'"
+        if adapter_ready hci0 > /dev/null 2>&1 && adapter_ready hci1 > /dev/null 2>&1; then ok=1; break; fi
+        say "btvirt attempt $attempt: adapters not ready ($(ls /sys/class/bluetooth | paste -sd' '))"
+        timeout 90 systemctl stop vm-btvirt; systemctl reset-failed vm-btvirt 2>/dev/null; sleep 2
+    done
+    [ $ok = 1 ] && pass bluetoothd "hci0 and hci1 on bluetoothd $(bluetoothd -v) (btvirt attempt $attempt)" \
+        || { fail bluetoothd "adapters never on D-Bus"; return 1; }
+    BOARD_BT=$(busctl get-property org.bluez /org/bluez/hci0 org.bluez.Adapter1 Address | cut -d'"' -f2)
+    PHONE_BT=$(busctl get-property org.bluez /org/bluez/hci1 org.bluez.Adapter1 Address | cut -d'"' -f2)
+    say "board controller $BOARD_BT, phone host controller $PHONE_BT"
+}
+
+# ---------------------------------------------------------------------------------------------- gadget
+write_phone_conf() { # the installed file, with the adapter, the board's address and the log level
+    cp "$REPO/config/phone.toml" /etc/aiden/phone.toml
+    printf '\n[wake]\nadapter = "hci1"\naddress = "%s"\n\n[log]\nlevel = "debug"\n' "$BOARD_BT" >> /etc/aiden/phone.toml
+}
+phase_gadget() {
+    write_phone_conf
+    systemctl enable aiden-gadget.service > /dev/null 2>&1
+    # No controller yet: the gadget unit must be skipped by its condition, not fail.
+    timeout 90 systemctl start aiden-gadget.service
+    check gadget-without-udc "$(state_of aiden-gadget.service)" \
+        bash -c '[ "$(systemctl show aiden-gadget -p Result --value)" = success ] && ! systemctl -q is-failed aiden-gadget'
+    timeout 90 systemctl stop aiden-gadget.service
+    # The controller appears (on a board: its driver loads): udev -> aiden-udc.target -> aiden-gadget.
+    modprobe dummy_hcd
+    wait_for 30 bash -c '[ "$(systemctl show aiden-gadget -p ActiveState --value)" = active ]'
+    check gadget-by-udev "aiden-gadget $(state_of aiden-gadget.service); aiden-udc.target $(systemctl is-active aiden-udc.target)" \
+        bash -c '[ "$(systemctl show aiden-gadget -p SubState --value)" = exited ] && [ "$(systemctl show aiden-gadget -p Result --value)" = success ]'
+    wait_for 20 test -e /sys/class/net/aidenboard0
+    wait_for 20 test -e /sys/class/net/aiden0
+    check udev-names "$(ls /sys/class/net | paste -sd' ')" test -e /sys/class/net/aiden0 -a -e /sys/class/net/aidenboard0
+    wait_for 20 bash -c 'ip -4 addr show aiden0 | grep -q 192.168.42.1/24 && ip -4 addr show aidenboard0 | grep -q 192.168.42.2/24'
+    check networkd-addresses "aiden0: $(ip -4 -br addr show aiden0 | awk '{print $3}'), aidenboard0: $(ip -4 -br addr show aidenboard0 | awk '{print $3}')" \
+        bash -c 'ip -4 addr show aiden0 | grep -q 192.168.42.1/24 && ip -4 addr show aidenboard0 | grep -q 192.168.42.2/24'
+    sleep 2
+    check udc-target-stays "aiden-udc.target $(systemctl is-active aiden-udc.target) 2 s later" systemctl -q is-active aiden-udc.target
+    # The lab's split: the board's end moves into the board's namespace (networkd configured it above;
+    # an address does not survive the move, so it is given again there).
+    ip link set aiden0 netns board
+    ip -n board addr add 192.168.42.1/24 dev aiden0
+    ip -n board link set aiden0 up
+    ip -n board link set lo up
+    wait_for 15 ping -c1 -W1 192.168.42.1
+    check usb-link "ping 192.168.42.1 over the ECM link from the phone host" ping -c1 -W2 192.168.42.1
+    # An outsider on another subnet, routed to the board.
+    ip netns add outsider
+    ip link add vout type veth peer name vout-board
+    ip link set vout netns outsider
+    ip link set vout-board netns board
+    ip -n board addr add 10.77.0.1/24 dev vout-board; ip -n board link set vout-board up
+    ip -n outsider addr add 10.77.0.2/24 dev vout; ip -n outsider link set vout up; ip -n outsider link set lo up
+    ip -n outsider route add 192.168.42.0/24 via 10.77.0.1
+}
+
+# ---------------------------------------------------------------------------------------------- board
+phase_board() {
+    local t0; t0=$(now)
+    timeout 60 systemctl start aiden-board.service
+    say "systemctl start aiden-board: $(calc "$(now) - $t0") s, $(state_of aiden-board.service)"
+    sleep 3
+    check board-running "$(state_of aiden-board.service)" \
+        bash -c "$(declare -f active_running); active_running aiden-board.service && [ \$(systemctl show aiden-board -p NRestarts --value) = 0 ]"
+    local status; status=$(curl -sS -m 5 "$BOARD_URL/status" 2>&1)
+    echo "$status" > "$OUT/board-status.json"
+    check board-status-over-usb "GET /status from the phone host: ${status:0:160}" grep -q '"status"' <<<"$status"
+    wait_for 30 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
+    check board-gatt-registered "$(curl -sS -m 5 "$BOARD_URL/api/bluetooth/status" 2>&1 | head -c 300)" \
+        bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
+    # libdispatch renices its worker threads; the unit's seccomp filter once denied setpriority(2) (EPERM).
+    # What is left is EACCES: a thread asking for a higher priority than it may have without CAP_SYS_NICE.
+    check board-setpriority-allowed "$(journalctl -b -u aiden-board -o cat | grep -c 'thread priority.*errno=1$') seccomp denials of setpriority" \
+        bash -c '! journalctl -b -u aiden-board -o cat | grep -q "thread priority.*errno=1$"'
+    # The outsider: the unit's IP firewall (IPAddressAllow=localhost 192.168.42.0/24) drops it.
+    local code; code=$(ip netns exec outsider curl -s -o /dev/null -w '%{http_code}' -m 3 "$BOARD_URL/status" 2>&1)
+    check outsider-dropped "outsider 10.77.0.2 -> $BOARD_URL/status: ${code:-none} (dropped by IPAddressDeny)" test "$code" = 000
+}
+
+# ---------------------------------------------------------------------------------------------- bond
+bluez_answers() { timeout 5 busctl call org.bluez / org.freedesktop.DBus.ObjectManager GetManagedObjects > /dev/null; }
+phase_bond() {
+    # udev started aiden-phone when the board's USB device appeared. As docs/bluetooth.md says: bond
+    # first, then start aiden-phone.
+    check phone-started-by-udev "$(systemctl show aiden-phone -p ActiveState,SubState --value | paste -sd/) when the board's USB device appeared" \
+        bash -c 'journalctl -b -u aiden-phone -o cat | grep -q "Started\|Starting"'
+    timeout 90 systemctl stop aiden-phone.service
+    local answer; answer=$(curl -sS -m 5 -X POST -H 'Content-Type: application/json' -d '{"seconds":120}' \
+        "$BOARD_URL/api/bluetooth/pairing/start" 2>&1)
+    check pairing-window "POST /api/bluetooth/pairing/start over USB: $answer" grep -q '"open":true' <<<"$answer"
+    timeout 60 python3 "$PEERS/pair.py" --adapter hci1 --address "$BOARD_BT" > "$OUT/pair.log" 2>&1
+    check bonded "$(tail -n 2 "$OUT/pair.log" | paste -sd' ')" grep -q 'Paired=True Trusted=True' "$OUT/pair.log"
+    local i ok=1
+    for i in 1 2 3 4 5; do bluez_answers || ok=0; sleep 1; done
+    check bluetoothd-answers-after-bond "GetManagedObjects answered 5 times in the 5 s after the bond" test $ok = 1 \
+        || { dmesg | grep -A30 'cut here' | head -n 40 > "$OUT/kernel-oops.txt"; return 1; }
+    sleep 1
+    check pairing-window-closed "$(curl -sS -m 5 "$BOARD_URL/api/bluetooth/status" | grep -o '"pairing":{[^}]*}')" \
+        bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"pairing\":{\"open\":false'"
+}
+
+# ---------------------------------------------------------------------------------------------- phone
+phase_phone() {
+    # udev started aiden-phone when the board's USB device appeared (phase bond stopped it); as the
+    # docs say, start it after bonding.
+    timeout 90 systemctl start aiden-phone.service
+    wait_for 45 bash -c 'journalctl -b -u aiden-phone -o cat --since "-60s" | grep -qi "subscribed"'
+    check phone-running "$(state_of aiden-phone.service)" bash -c "$(declare -f active_running); active_running aiden-phone.service"
+    check phone-subscribed "$(journalctl -b -u aiden-phone -o cat | grep -i subscribed | tail -n1)" \
+        bash -c 'journalctl -b -u aiden-phone -o cat | grep -qi "subscribed"'
+    # The watcher waits for the board's VID:PID (libusb hotplug, inside the unit's sandbox) and a session
+    # starts when the device arrives.
+    check phone-usb-session "$(journalctl -b -u aiden-phone -o cat | grep -o 'USB monitoring for [0-9a-f:]*' | tail -n1); $(journalctl -b -u aiden-phone -o cat | grep -m1 'USB link up')" \
+        bash -c 'journalctl -b -u aiden-phone -o cat | grep -q "USB monitoring for 1d6b:0104" && journalctl -b -u aiden-phone -o cat | grep -q "USB link up"'
+    check phone-setpriority-allowed "$(journalctl -b -u aiden-phone -o cat | grep -c 'thread priority.*errno=1$') seccomp denials of setpriority" \
+        bash -c '! journalctl -b -u aiden-phone -o cat | grep -q "thread priority.*errno=1$"'
+    check phone-log-not-doubled "no BLE state line logged twice" \
+        bash -c '! journalctl -b -u aiden-phone -o cat | grep -q "wake central: "'
+}
+
+# ---------------------------------------------------------------------------------------------- the task
+# card_at BADGE SINCE: the first journal time (seconds, realtime) after SINCE at which the phone printed a
+# card with BADGE ("[RUNNING]", ...), or nothing.
+card_at() {
+    journalctl -b -u aiden-phone -o short-unix --no-pager --since "@${2%.*}" \
+        | awk -v b="$1" -v s="$2" 'index($0, b) && $1 + 0 >= s + 0 { print $1; exit }'
+}
+card_within() { # card_within NAME BADGE SINCE SECONDS
+    local t; wait_for "$4" bash -c "$(declare -f card_at); [ -n \"\$(card_at '$2' $3)\" ]"
+    t=$(card_at "$2" "$3")
+    if [ -n "$t" ]; then
+        local d; d=$(calc "$t - $3")
+        check "$1" "$2 card ${d} s after the change (limit 2 s)" test "$(calc "$d <= 2")" = 1
+    else
+        fail "$1" "no $2 card within $4 s"
+    fi
+}
+phase_task() {
+    local rx0; rx0=$(cat /sys/class/net/aidenboard0/statistics/rx_bytes)
+    # An independent central joins the link: bleak subscribes to the board's Wake characteristic.
+    : > "$OUT/bleak.txt"
+    "$VENV/bin/python3" "$PEERS/bleak_subscriber.py" hci1 "$BOARD_BT" "$OUT/bleak.txt" > "$OUT/bleak.log" 2>&1 &
+    BLEAK=$!
+    wait_for 40 grep -q subscribed "$OUT/bleak.txt"
+    check bleak-subscribed "$(tail -n 2 "$OUT/bleak.log" | paste -sd' ')" grep -q subscribed "$OUT/bleak.txt"
+
+    local t
+    t=$(now); ctl task start --title "Open Settings" --request-id vm-task-1 --phase planning
+    T_START=$t
+    sleep 2
+    t=$(now); ctl task update --id vm-task-1 --phase acting --step "Opening Settings" --progress 0.3
+    card_within card-running "[RUNNING]" "$t" 10
+    sleep 1
+    ctl task update --id vm-task-1 --step "Tapping Wi-Fi" --progress 0.6
+    sleep 1
+    t=$(now); ctl task update --id vm-task-1 --phase waiting_user --action request_user_input --step "Enter the Wi-Fi password"
+    card_within card-your-turn "[YOUR TURN]" "$t" 10
+    sleep 3
+    t=$(now); ctl task update --id vm-task-1 --phase acting --step "Joining the network" --progress 0.9
+    card_within card-running-again "[RUNNING]" "$t" 10
+    sleep 1
+    t=$(now); ctl task end --id vm-task-1 --status completed
+    card_within card-completed "[COMPLETED]" "$t" 10
+    sleep 2
+    kill -9 "$BLEAK" 2> /dev/null
+    local alerts; alerts=$(journalctl -b -u aiden-phone -o cat --since "@${T_START%.*}" | grep '^>> ')
+    echo "$alerts" > "$OUT/alerts.txt"
+    check alert-your-turn-once "$(grep -c 'Your turn' <<<"$alerts") 'Your turn' alert(s)" test "$(grep -c 'Your turn' <<<"$alerts")" = 1
+    check alert-completed-once "$(grep -c 'completed' <<<"$alerts") 'completed' alert(s)" test "$(grep -ic 'completed' <<<"$alerts")" = 1
+    # The Wakes the phone received over GATT: 12 bytes each, the sequence growing.
+    journalctl -b -u aiden-phone -o cat --since "@${T_START%.*}" | grep -o 'Wake [a-z_]* epoch=[0-9]* seq=[0-9]*: new' > "$OUT/phone-wakes.txt"
+    local seqs; seqs=$(grep -o 'seq=[0-9]*' "$OUT/phone-wakes.txt" | cut -d= -f2)
+    check phone-received-wakes "$(wc -l < "$OUT/phone-wakes.txt") Wakes in its journal, sequences $(paste -sd' ' <<<"$seqs")" \
+        bash -c "[ $(grep -c . <<<"$seqs") -ge 4 ] && sort -n -c <<<'$seqs' && [ -z \"\$(uniq -d <<<'$seqs')\" ]"
+    local rx1; rx1=$(cat /sys/class/net/aidenboard0/statistics/rx_bytes)
+    check fetches-over-usb "aidenboard0 received $((rx1 - rx0)) bytes during the task" test $((rx1 - rx0)) -gt 2000
+    # bleak's view: every value 12 bytes, sequences strictly growing.
+    local lens; lens=$(awk '$2 ~ /^[0-9]+$/ { print $2 }' "$OUT/bleak.txt" | sort -u | paste -sd' ')
+    local verdict; verdict=$(python3 "$(dirname "$0")/sequences.py" "$OUT/bleak.txt" 2>&1)
+    check bleak-wakes "lengths: ${lens:-none}; $verdict" \
+        bash -c "[ '$lens' = 12 ] && python3 '$(dirname "$0")/sequences.py' '$OUT/bleak.txt' > /dev/null"
+}
+
+# ---------------------------------------------------------------------------------------------- recovery
+phase_recovery() {
+    ctl task start --title "Recovery check" --request-id vm-task-2 --phase acting --step "Before the restart"
+    sleep 2
+    local t0; t0=$(now)
+    timeout 90 systemctl restart bluetooth.service
+    wait_for 60 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
+    check board-reregistered "GATT registered again $(calc "$(now) - $t0") s after systemctl restart bluetooth" \
+        bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
+    wait_for 60 bash -c "journalctl -b -u aiden-phone -o cat --since @${t0%.*} | grep -qi subscribed"
+    check phone-resubscribed "$(journalctl -b -u aiden-phone -o cat --since "@${t0%.*}" | grep -i subscribed | tail -n1)" \
+        bash -c "journalctl -b -u aiden-phone -o cat --since @${t0%.*} | grep -qi subscribed"
+    local t; t=$(now)
+    ctl task update --id vm-task-2 --phase waiting_user --action request_user_input --step "After the restart"
+    card_within card-after-bluetooth-restart "[YOUR TURN]" "$t" 10
+    # The USB link goes down and up: the phone notices, starts a new session and fetches again.
+    local udc; udc=$(cat /sys/kernel/config/usb_gadget/aiden/UDC)
+    t=$(now)
+    echo "" > /sys/kernel/config/usb_gadget/aiden/UDC
+    wait_for 15 bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link down'"
+    check phone-usb-down "$(journalctl -b -u aiden-phone -o cat --since "@${t%.*}" | grep -m1 'USB link down')" \
+        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link down'"
+    ctl task update --id vm-task-2 --phase acting --step "While unplugged"
+    sleep 1
+    t=$(now)
+    echo "$udc" > /sys/kernel/config/usb_gadget/aiden/UDC
+    wait_for 20 bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link up'"
+    check phone-usb-up "$(journalctl -b -u aiden-phone -o cat --since "@${t%.*}" | grep -m1 'USB link up')" \
+        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link up'"
+    wait_for 20 bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'While unplugged'"
+    check phone-refetched-after-replug "$(journalctl -b -u aiden-phone -o cat --since "@${t%.*}" | grep -m1 'While unplugged')" \
+        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'While unplugged'"
+    ctl task end --id vm-task-2 --status completed
+}
+
+# ---------------------------------------------------------------------------------------------- independent peripheral
+phase_peer_peripheral() {
+    # aiden-board keeps serving HTTP but sends no BLE Wake (loopback transport); a python-dbus peripheral
+    # serves the Wake service on the same controller instead. The phone must follow it.
+    cp /etc/aiden/board.toml /run/board.toml.saved
+    printf '\n[wake]\ntransport = "loopback"\n' >> /etc/aiden/board.toml
+    timeout 90 systemctl restart aiden-board.service
+    python3 "$PEERS/wake_peripheral.py" --adapter hci0 --epoch 4242 --interval 0.5 > "$OUT/peer-peripheral.log" 2>&1 &
+    local peer=$! t0; t0=$(now)
+    wait_for 60 grep -q StartNotify "$OUT/peer-peripheral.log"
+    check peer-peripheral-subscribed "the phone subscribed to the python-dbus peripheral $(calc "$(now) - $t0") s after it registered" \
+        grep -q StartNotify "$OUT/peer-peripheral.log"
+    local t; t=$(now)
+    ctl task start --title "Peer check" --request-id vm-task-3 --phase planning
+    ctl task update --id vm-task-3 --phase waiting_user --action request_user_input --step "Peer step"
+    card_within peer-peripheral-followed "[YOUR TURN]" "$t" 10
+    check peer-peripheral-wakes "the phone logged the peripheral's epoch 4242" \
+        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'epoch=4242'"
+    ctl task end --id vm-task-3 --status completed
+    sleep 1
+    kill "$peer"; wait "$peer" 2>/dev/null
+    cp /run/board.toml.saved /etc/aiden/board.toml
+    timeout 90 systemctl restart aiden-board.service
+    wait_for 60 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
+}
+
+phase_watchdog() {
+    local u
+    # The watchdog was petted: its timestamp moved on well past the moment the unit became active.
+    for u in aiden-board aiden-phone; do
+        local since pet
+        since=$(systemctl show $u -p ActiveEnterTimestampMonotonic --value)
+        pet=$(systemctl show $u -p WatchdogTimestampMonotonic --value)
+        check "watchdog-$u" "last WATCHDOG=1 $(calc "($pet - $since) / 1000000") s after it became active" \
+            test "$(calc "$pet - $since > 5000000")" = 1
+    done
+}
+
+# ---------------------------------------------------------------------------------------------- stop
+phase_stop() {
+    local t0 d u
+    for u in aiden-phone aiden-board; do
+        t0=$(now); timeout 30 systemctl stop "$u.service"; d=$(calc "$(now) - $t0")
+        check "stop-$u" "systemctl stop $u: $d s, $(state_of "$u.service")" \
+            test "$(calc "$d < 5")$(systemctl show $u -p Result --value)" = 1success
+    done
+    check board-state-flushed "the completed tasks are in /var/lib/aiden-board" \
+        bash -c 'grep -rqs "vm-task-1" /var/lib/aiden-board && grep -rqs "vm-task-2" /var/lib/aiden-board'
+    t0=$(now); timeout 30 systemctl stop aiden-gadget.service; d=$(calc "$(now) - $t0")
+    check stop-aiden-gadget "systemctl stop aiden-gadget: $d s, gadget $(cat /sys/kernel/config/usb_gadget/aiden/UDC 2>/dev/null || echo removed)" \
+        test "$(calc "$d < 5")$(test -e /sys/kernel/config/usb_gadget/aiden && echo present)" = 1
+}
+
+# ---------------------------------------------------------------------------------------------- privacy
+phase_privacy() {
+    timeout 90 systemctl stop vm-btmon.service
+    btmon -r "$OUT/btmon.snoop" > "$OUT/btmon.txt" 2>&1
+    python3 "$REPO/Tests/VM/guest/air_check.py" "$OUT/btmon.snoop" "$OUT/btmon.txt" \
+        "Open Settings" "Opening Settings" "Tapping Wi-Fi" "Enter the Wi-Fi password" "Joining the network" \
+        "Recovery check" "After the restart" > "$OUT/air-check.txt" 2>&1
+    check air-privacy "$(tail -n 1 "$OUT/air-check.txt")" grep -q '^ok' "$OUT/air-check.txt"
+}
+
+say "scenario starts"
+# A step that hangs must not take the whole run with it: after AIDEN_VM_GUARD seconds (default 600) the
+# guard ends the step and the script, and the EXIT trap still collects the journals.
+trap 'exit 1' TERM
+MAIN=$$
+( sleep "${AIDEN_VM_GUARD:-600}"; echo "FAIL guard the scenario overran ${AIDEN_VM_GUARD:-600} s" >> "$RESULT"
+  pkill -TERM -P "$MAIN"; kill -TERM "$MAIN" ) &
+# What the guest is busy with, every 10 s: the first thing to read when a run stalls.
+( while sleep 10; do
+    { echo "=== $(up) s"; top -bn1 | head -n 14; ps -eo pid,ppid,stat,wchan:20,args --forest | grep -v '\[' ; } >> "$OUT/sampler.log" 2>&1
+done ) &
+# AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
+# the run then lacks COMPLETE and counts as failed.
+for phase in boot install bluetooth gadget board bond phone task recovery watchdog peer_peripheral stop privacy; do
+    case $phase in
+        # Nothing after them means anything when these fail.
+        boot | install | bluetooth | bond) phase_$phase || exit 1 ;;
+        *) phase_$phase ;;
+    esac
+    [ "${AIDEN_VM_UNTIL:-}" = "$phase" ] && exit 1
+done
+COMPLETE=1
