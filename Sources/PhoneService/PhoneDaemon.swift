@@ -182,7 +182,7 @@ package enum PhoneDaemon {
     }
 
     /// `1d6b:0104`, as lsusb and udev write a USB id.
-    static func usbID(_ vendor: UInt16, _ product: UInt16) -> String {
+    package static func usbID(_ vendor: UInt16, _ product: UInt16) -> String {
         func hex(_ value: UInt16) -> String {
             let digits = String(value, radix: 16)
             return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
