@@ -380,6 +380,8 @@ phase_stop() {
     done
     check board-state-flushed "the completed tasks are in /var/lib/aiden-board" \
         bash -c 'grep -rqs "vm-task-1" /var/lib/aiden-board && grep -rqs "vm-task-2" /var/lib/aiden-board'
+    check phone-state-flushed "the alert record names the handoff of vm-task-1: $(stat -c '%s bytes, mode %a' /var/lib/aiden-phone/alerts.json 2>&1)" \
+        grep -qs "vm-task-1" /var/lib/aiden-phone/alerts.json
     t0=$(now); timeout 30 systemctl stop aiden-gadget.service; d=$(calc "$(now) - $t0")
     check stop-aiden-gadget "systemctl stop aiden-gadget: $d s, gadget $(cat /sys/kernel/config/usb_gadget/aiden/UDC 2>/dev/null || echo removed)" \
         test "$(calc "$d < 5")$(test -e /sys/kernel/config/usb_gadget/aiden && echo present)" = 1
