@@ -58,21 +58,35 @@ package struct AccessPolicy: Sendable, Equatable {
     }
 
     /// The host part of a `Host` header, lower-cased, brackets removed, IP literals canonical;
-    /// nil when malformed.
+    /// nil when malformed. Runs on every phone request: one pass over the bytes, and no copy or
+    /// re-rendering for the usual case, a canonical IPv4 literal (the strict parser accepts only
+    /// canonical dotted quads, so the text already is the canonical form).
     package static func hostName(fromHostHeader header: String) -> String? {
-        let value = header.lowercased()
-        if value.hasPrefix("[") {
+        let value =
+            header.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
+            ? header.lowercased() : header
+        if value.utf8.first == UInt8(ascii: "[") {
             guard let close = value.firstIndex(of: "]") else { return nil }
             let inner = value[value.index(after: value.startIndex)..<close]
             let rest = value[value.index(after: close)...]
-            guard rest.isEmpty || (rest.first == ":" && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
+            guard rest.isEmpty || (rest.first == ":" && isPort(rest.dropFirst())) else { return nil }
             guard let address = IPAddress(inner), address.isIPv6 else { return nil }
             return address.description
         }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let first = parts.first, !first.isEmpty else { return nil }
-        if parts.count == 2 { guard !parts[1].isEmpty, parts[1].allSatisfy(\.isNumber) else { return nil } }
-        if let address = IPAddress(first) { return address.description }
-        return String(first.hasSuffix(".") ? first.dropLast() : first)
+        var host = Substring(value)
+        if let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) {
+            let port = value[value.index(after: colon)...]
+            guard isPort(port) else { return nil }
+            host = value[..<colon]
+        }
+        guard !host.isEmpty else { return nil }
+        if IPAddress.isCanonicalIPv4(host) { return String(host) }
+        if let address = IPAddress(host) { return address.description }
+        return String(host.hasSuffix(".") ? host.dropLast() : host)
+    }
+
+    /// One or more ASCII digits (the port of a `Host` header; a second colon fails here too).
+    private static func isPort(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 }

@@ -9,7 +9,10 @@ package enum IPAddress: Hashable, Sendable {
 
     /// Parses an address literal; nil for anything that is not exactly one address.
     package init?(_ text: some StringProtocol) {
-        if let v4 = IPAddress.parseIPv4(text) {
+        // One concrete type from here on: the parsers run on every phone request (the Host header), and
+        // generic StringProtocol code called across the module boundary is not specialized.
+        let text = Substring(text)
+        if let v4 = IPAddress.parseIPv4(text.utf8) {
             self = .v4(v4)
         } else if let v6 = IPAddress.parseIPv6(text) {
             self = v6
@@ -66,20 +69,42 @@ package enum IPAddress: Hashable, Sendable {
         }
     }
 
-    private static func parseIPv4(_ text: some StringProtocol) -> UInt32? {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var value: UInt32 = 0
-        for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isASCIIDigit) else { return nil }
-            guard part.count == 1 || part.first != "0" else { return nil }
-            guard let octet = UInt32(part), octet <= 255 else { return nil }
-            value = value << 8 | octet
-        }
-        return value
+    /// Whether `text` is an IPv4 literal in canonical form (then its `description` is `text` itself).
+    package static func isCanonicalIPv4(_ text: Substring) -> Bool {
+        parseIPv4(text.utf8) != nil
     }
 
-    private static func parseIPv6(_ text: some StringProtocol) -> IPAddress? {
+    /// Dotted-quad IPv4 in one pass over the bytes: four decimal octets of one to three digits, no leading
+    /// zero (`010` could mean 8 to other parsers), each at most 255.
+    static func parseIPv4(_ bytes: Substring.UTF8View) -> UInt32? {
+        var value: UInt32 = 0
+        var octet: UInt32 = 0
+        var digits = 0
+        var dots = 0
+        var leadingZero = false
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if digits == 1 && leadingZero { return nil }
+                if digits == 0 { leadingZero = byte == UInt8(ascii: "0") }
+                digits += 1
+                octet = octet * 10 + UInt32(byte &- UInt8(ascii: "0"))
+                guard octet <= 255 else { return nil }
+            case UInt8(ascii: "."):
+                guard digits > 0, dots < 3 else { return nil }
+                value = value << 8 | octet
+                octet = 0
+                digits = 0
+                dots += 1
+            default:
+                return nil
+            }
+        }
+        guard dots == 3, digits > 0 else { return nil }
+        return value << 8 | octet
+    }
+
+    private static func parseIPv6(_ text: Substring) -> IPAddress? {
         guard text.contains(":"), text.count <= 45 else { return nil }
         var head: [UInt16] = []
         var tail: [UInt16] = []
@@ -120,7 +145,7 @@ package enum IPAddress: Hashable, Sendable {
         var groups: [UInt16] = []
         for (index, part) in parts.enumerated() {
             if index == parts.count - 1, allowIPv4Tail, part.contains(".") {
-                guard let v4 = parseIPv4(part) else { return nil }
+                guard let v4 = parseIPv4(part.utf8) else { return nil }
                 groups.append(UInt16(v4 >> 16))
                 groups.append(UInt16(v4 & 0xffff))
                 continue
@@ -131,8 +156,4 @@ package enum IPAddress: Hashable, Sendable {
         }
         return groups
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -44,6 +44,10 @@ import Testing
         ("evil.example:8080", false), ("192.168.42.1.nip.io", false), ("192.168.42.2:8080", false),
         ("[::ffff:192.168.42.1]:8080", true), ("", false), ("192.168.42.1:", false), ("192.168.42.1:80:80", false),
         ("[::1", false), ("[::1]x", false), ("::1", false), ("127.0.0.2", false), ("0.0.0.0:8080", false),
+        // Non-canonical IPv4 and ports that only look like digits are not this board; a trailing dot is
+        // (URL parsers read "192.168.42.1." as that address).
+        ("192.168.042.1:8080", false), ("192.168.42.01", false), ("192.168.42.1:８０", false), ("[::1]:", false),
+        (":8080", false), ("192.168.42.1.:8080", true), ("LocalHost:8080", true),
     ])
     func hostRule(host: String, allowed: Bool) throws {
         let decision = try decide("192.168.42.2", host: host)
