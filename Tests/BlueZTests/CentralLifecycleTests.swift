@@ -131,14 +131,20 @@ struct CentralLifecycleTests {
         }
     }
 
-    /// The same drop with a bond is an ordinary lost link: the doubling backoff.
-    @Test func droppedWhileSubscribingWithABondBacksOff() {
+    /// A central on link 1 to the (bonded) board of `tree`, StartNotify sent at `time`.
+    static func subscribing(at time: Duration) -> CentralLifecycle {
         var machine = CentralLifecycle(settings: .init(adapter: "hci0"))
         _ = machine.bluezOwnerChanged(":1.0", at: .zero)
-        _ = machine.discovered(Self.tree, round: 1, at: .zero)
+        _ = machine.discovered(tree, round: 1, at: .zero)
         _ = machine.searchStarted(round: 1, at: .zero)
         _ = machine.connectSucceeded(link: 1, at: .seconds(1))
-        _ = machine.received(Self.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: .seconds(2))
+        _ = machine.received(changed(device, ["ServicesResolved": .boolean(true)]), at: time)
+        return machine
+    }
+
+    /// The same drop with a bond is an ordinary lost link: the doubling backoff.
+    @Test func droppedWhileSubscribingWithABondBacksOff() {
+        var machine = Self.subscribing(at: .seconds(2))
         let actions = machine.received(Self.changed(Self.device, ["Connected": .boolean(false)]), at: .seconds(3))
         #expect(actions.last == .report(.reconnecting(retryIn: .seconds(1))))
         #expect(machine.nextDeadline == .seconds(4))
@@ -149,12 +155,7 @@ struct CentralLifecycleTests {
     /// again, which subscribes to whatever the board registered by then.
     @Test func aWakeCharacteristicThatGoesAwayMakesTheCentralLinkAgain() {
         let address = "00:AA:01:00:12:34"
-        var machine = CentralLifecycle(settings: .init(adapter: "hci0"))
-        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
-        _ = machine.discovered(Self.tree, round: 1, at: .zero)
-        _ = machine.searchStarted(round: 1, at: .zero)
-        _ = machine.connectSucceeded(link: 1, at: .seconds(1))
-        _ = machine.received(Self.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: .seconds(1))
+        var machine = Self.subscribing(at: .seconds(1))
         _ = machine.notifyStarted(link: 1, at: .seconds(1))
         _ = machine.readSucceeded(WakeCentralTranscriptTests.wake(1), link: 1, at: .seconds(1))
         let gone = "\(address) has no Wake characteristic"
