@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
         .target(name: "PhoneCore", swiftSettings: strict),
         .target(
-            name: "BoardAPI", dependencies: ["LiveActivity", "WakeProtocol", "NetworkAddress"],
+            name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress"],
             swiftSettings: strict),
         .target(name: "AgentCLI", swiftSettings: strict),
 
@@ -42,7 +42,9 @@ let package = Package(
 
         // MARK: Shells (each imports exactly one C module, internally)
         .target(name: "Platform", dependencies: ["CSystemd", "NetworkAddress"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "Platform"], swiftSettings: strict),
+        .target(
+            name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
+            swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
@@ -51,7 +53,7 @@ let package = Package(
         .target(name: "USBGadget", swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
-        .target(name: "BlueZ", dependencies: ["DBus", "WakeProtocol", "Platform"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["DBus", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "BoardService",
@@ -70,8 +72,8 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: Executables (composition roots)
-        .executableTarget(name: "aiden-board", dependencies: ["BoardService"], swiftSettings: strict),
-        .executableTarget(name: "aiden-phone", dependencies: ["PhoneService"], swiftSettings: strict),
+        .executableTarget(name: "aiden-board", dependencies: ["BoardService", "Platform"], swiftSettings: strict),
+        .executableTarget(name: "aiden-phone", dependencies: ["PhoneService", "Platform"], swiftSettings: strict),
         .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // MARK: Tests
@@ -93,19 +95,19 @@ let package = Package(
                 "BoardAPI", "DBus",
             ]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration"]),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
         .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
         .testTarget(
             name: "PhoneServiceTests",
             dependencies: [
-                "PhoneService", "PhoneCore", "WakeProtocol", "Configuration", "Platform", "USBLink",
-                "NetworkAddress", "DesktopNotifications",
+                "PhoneService", "PhoneCore", "WakeProtocol", "Platform", "USBLink", "NetworkAddress",
+                "DesktopNotifications",
             ]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
         // A private dbus-daemon per test and bounded waits, shared by the D-Bus and BlueZ tests.
-        .target(name: "BusTestSupport", dependencies: ["DBus"], path: "Tests/BusTestSupport"),
+        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
         .testTarget(name: "DBusTests", dependencies: ["DBus", "DesktopNotifications", "BusTestSupport"]),
         // Transcript tests on the fake bus, and a private dbus-daemon with a fake bluetoothd (Python) process.
@@ -113,10 +115,10 @@ let package = Package(
             name: "BlueZTests",
             dependencies: [
                 "BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                "Configuration", "BluetoothHCI", "LiveActivity", "NetworkAddress",
+                "BluetoothHCI", "LiveActivity", "NetworkAddress", "BusTestSupport",
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Configuration"]),
+        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),
         // Units, udev rules, network files and the install script, checked as files and with systemd's tools.
         .testTarget(
             name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"],
