@@ -21,6 +21,7 @@ package enum BoardCommandLine {
                aiden-board doctor [--config FILE]     check adapter, BlueZ, ECM link, ports; say how to fix
                aiden-board gadget up|down [--config FILE] [--configfs DIR] [--udc NAME]
                aiden-board --version | --help
+        Options take their value as the next argument or after '=' (--config=FILE).
         """
 
     package static func parse(_ arguments: [String]) throws(BoardUsageError) -> BoardCommand {
@@ -31,15 +32,24 @@ package enum BoardCommandLine {
         var configfs: String?
         var udc: String?
         var seen: Set<String> = []
-        while let word = rest.popFirst() {
+        while var word = rest.popFirst() {
+            // `--opt value` and `--opt=value` alike, as aiden-phone and aidenctl take them.
+            var attached: String?
+            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+                attached = String(word[word.index(after: equals)...])
+                word = String(word[..<equals])
+            }
             switch word {
+            case "--help" where attached != nil, "--version" where attached != nil:
+                throw BoardUsageError(message: "\(word) takes no value")
             case "-h", "--help":
                 return .help(usage)
             case "--version":
                 return .version
             case "--config", "--configfs", "--udc":
                 guard seen.insert(word).inserted else { throw BoardUsageError(message: "\(word) given twice") }
-                guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("--") else {
+                guard let value = attached ?? rest.popFirst(), !value.isEmpty, attached != nil || !value.hasPrefix("--")
+                else {
                     throw BoardUsageError(message: "\(word) needs a value")
                 }
                 switch word {

@@ -15,6 +15,11 @@ import Testing
             .gadget(up: false, configPath: "/etc/aiden/board.toml", configfs: "/tmp/cfs", udc: "dummy_udc.0")
         ),
         (["--version"], .version),
+        (["--config=/tmp/b.toml"], .run(configPath: "/tmp/b.toml")),
+        (
+            ["gadget", "up", "--configfs=/tmp/cfs", "--udc=dummy_udc.0", "--config=x.toml"],
+            .gadget(up: true, configPath: "x.toml", configfs: "/tmp/cfs", udc: "dummy_udc.0")
+        ),
     ])
     func parses(arguments: [String], expected: BoardCommand) throws {
         #expect(try BoardCommandLine.parse(arguments) == expected)
@@ -31,6 +36,8 @@ import Testing
         (["gadget", "sideways"], "unexpected argument 'sideways'"), (["run"], "unexpected argument 'run'"),
         (["--udc", "x"], "--configfs and --udc belong to 'gadget up|down'"),
         (["doctor", "doctor"], "unexpected argument 'doctor'"),
+        (["--config="], "--config needs a value"), (["--config=a", "--config", "b"], "--config given twice"),
+        (["--version=2"], "--version takes no value"), (["--verbose=1"], "unknown option --verbose"),
     ])
     func rejects(arguments: [String], message: String) {
         #expect(throws: BoardUsageError(message: message)) { try BoardCommandLine.parse(arguments) }
