@@ -320,7 +320,8 @@ package struct CentralLifecycle: Sendable {
                 characteristics.remove(path)
                 if isSubscribedCharacteristic(path) {
                     // The board's daemon stopped or restarted: its GATT application is gone, the link may stay
-                    // up. Subscribe again once a Wake characteristic is back (or reconnect if it never is).
+                    // up. After the backoff: subscribe to the characteristic the board registered by then, or,
+                    // if there is none yet, disconnect and link again.
                     return fail("the board's Wake characteristic went away", bondLost: false, at: now)
                 }
             }
