@@ -404,11 +404,7 @@ package struct CentralLifecycle: Sendable {
     }
 
     private mutating func notBonded(_ why: String, at now: Duration) -> [Action] {
-        lastProblem = why
-        forgetSightings()
-        let address = boardAddress ?? "the board"
-        phase = .waiting(until: now + settings.notBondedRetry, bondProblem: true)
-        return [.problem(why)] + report(.notBonded(address: address, retryIn: settings.notBondedRetry))
+        waitForBond(why, retryIn: settings.notBondedRetry, at: now) { .notBonded(address: $0, retryIn: $1) }
     }
 
     private mutating func adapterLost(at now: Duration) -> [Action] {
@@ -430,17 +426,25 @@ package struct CentralLifecycle: Sendable {
     }
 
     private mutating func fail(_ why: String, bondLost: Bool, at now: Duration) -> [Action] {
+        if bondLost {
+            return waitForBond(why, retryIn: settings.bondLostRetry, at: now) { .bondLost(address: $0, retryIn: $1) }
+        }
         lastProblem = why
         forgetSightings()
-        if bondLost {
-            let address = boardAddress ?? "the board"
-            phase = .waiting(until: now + settings.bondLostRetry, bondProblem: true)
-            return [.problem(why)] + report(.bondLost(address: address, retryIn: settings.bondLostRetry))
-        }
         failures += 1
         let delay = settings.backoff.delay(afterFailures: failures)
         phase = .waiting(until: now + delay, bondProblem: false)
         return [.problem(why)] + report(.reconnecting(retryIn: delay))
+    }
+
+    /// A bond problem: wait `retryIn` (or until the board becomes `Paired`) and report `state`.
+    private mutating func waitForBond(
+        _ why: String, retryIn: Duration, at now: Duration, _ state: (String, Duration) -> CentralState
+    ) -> [Action] {
+        lastProblem = why
+        forgetSightings()
+        phase = .waiting(until: now + retryIn, bondProblem: true)
+        return [.problem(why)] + report(state(boardAddress ?? "the board", retryIn))
     }
 
     private mutating func report(_ state: CentralState) -> [Action] {
