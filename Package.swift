@@ -85,7 +85,7 @@ let package = Package(
             name: "BoardServiceTests",
             dependencies: [
                 "BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
-                "Configuration", "NetworkAddress",
+                "Configuration", "NetworkAddress", "TestSupport",
             ]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(
@@ -106,6 +106,8 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
+        // Test doubles shared by test targets: the manual runtime (time moved by hand).
+        .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
         // A private dbus-daemon per test and bounded waits, shared by the D-Bus and BlueZ tests.
         .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.

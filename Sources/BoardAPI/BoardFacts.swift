@@ -13,10 +13,13 @@ package struct BoardFacts: Sendable, Equatable {
     package var wake: WakeFacts
     package var bluetooth: BluetoothFacts
     package var usb: USBLinkFacts
+    /// What the phone last reported about its companion app (`POST /api/phone/app-state`), if anything.
+    package var phoneApp: PhoneAppState?
 
     package init(
         version: String, instanceID: String = "", uptimeSeconds: Int, liveActivityEnabled: Bool,
-        retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts
+        retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts,
+        phoneApp: PhoneAppState? = nil
     ) {
         self.version = version
         self.instanceID = instanceID
@@ -26,6 +29,7 @@ package struct BoardFacts: Sendable, Equatable {
         self.wake = wake
         self.bluetooth = bluetooth
         self.usb = usb
+        self.phoneApp = phoneApp
     }
 }
 

@@ -1,30 +1,24 @@
 import FoundationEssentials
 import LiveActivity
 
-/// Everything the routers read and change, owned by the board's engine behind one lock.
+/// The board's working state, owned by the engine's writer (its serial executor) alone: the agent
+/// router changes it, and after each durable change the writer publishes it for readers with
+/// `published()`.
 package struct BoardState: Sendable {
     package var store: TaskStore
     /// The board epoch (CONTRACT.md §2): part of every ETag, so a wiped board never matches an old tag.
     package var epoch: UInt16
-    /// What the phone last reported about its companion app (`POST /api/phone/app-state`).
-    package var phoneAppState: PhoneAppState?
-    /// Encoded `{"status":"ok","live_activity":…}` bodies by request id, valid for one snapshot revision:
-    /// the phone's hot path serves bytes instead of running JSONEncoder per request.
-    var encodedSnapshots: [String: (revision: UInt64, body: [UInt8])] = [:]
+    /// Encoded `{"status":"ok","live_activity":…}` bodies by request id, each valid for one snapshot
+    /// revision: every revision is encoded once, whichever answer needs it first.
+    private var encodedSnapshots: [String: (revision: UInt64, body: [UInt8])] = [:]
 
-    package init(store: TaskStore, epoch: UInt16, phoneAppState: PhoneAppState? = nil) {
+    package init(store: TaskStore, epoch: UInt16) {
         self.store = store
         self.epoch = epoch
-        self.phoneAppState = phoneAppState
     }
 
     /// The strong validator for everything derived from the store.
     package var storeETag: String { "\"\(epoch)-\(store.revision)\"" }
-
-    /// Forgets cached encodings; needed when the store is rolled back (revisions may be reused).
-    package mutating func invalidateCaches() {
-        encodedSnapshots.removeAll()
-    }
 
     /// The `{"status":"ok","live_activity":{…}}` body for `snapshot`, encoded at most once per revision.
     mutating func liveActivityBody(_ snapshot: TaskSnapshot) -> [UInt8] {
@@ -32,8 +26,17 @@ package struct BoardState: Sendable {
             return cached.body
         }
         let body = JSONBody.ok(["live_activity": snapshot])
-        if encodedSnapshots.count >= 64 { encodedSnapshots.removeAll(keepingCapacity: true) }
         encodedSnapshots[snapshot.requestID] = (snapshot.revision, body)
         return body
+    }
+
+    /// The state as readers may see it: every task's body encoded (reusing what is already encoded),
+    /// bodies of tasks no longer in the store dropped. Costs one encoding per changed task.
+    package mutating func published() -> PublishedBoard {
+        if encodedSnapshots.count > store.count {
+            encodedSnapshots = encodedSnapshots.filter { store.task(id: $0.key) != nil }
+        }
+        for snapshot in store.unorderedTasks { _ = liveActivityBody(snapshot) }
+        return PublishedBoard(store: store, epoch: epoch, etag: storeETag, bodies: encodedSnapshots)
     }
 }

@@ -4,31 +4,30 @@ import LiveActivity
 /// The health answers: `/status` (and the agent socket's `/v1/status`) and `/api/bluetooth/status`.
 /// They change with time (uptime), not only with the store, so their ETag is a digest of the bytes.
 enum BoardStatusBody {
-    static func status(facts: BoardFacts, state: BoardState, request: HTTPRequest) -> HTTPResponse {
-        let body = statusBytes(facts: facts, state: state)
+    static func status(facts: BoardFacts, store: TaskStore, epoch: UInt16, request: HTTPRequest) -> HTTPResponse {
+        let body = statusBytes(facts: facts, store: store, epoch: epoch)
         return Responses.json(200, body, etag: ETag.digest(body), request: request)
     }
 
-    static func statusBytes(facts: BoardFacts, state: BoardState) -> [UInt8] {
+    static func statusBytes(facts: BoardFacts, store: TaskStore, epoch: UInt16) -> [UInt8] {
         JSONBody.ok([
             "version": facts.version,
             "instance_id": facts.instanceID,
             "uptime_seconds": facts.uptimeSeconds,
-            "epoch": state.epoch,
+            "epoch": epoch,
             "live_activity": LiveActivityFacts(
                 enabled: facts.liveActivityEnabled,
                 retentionSeconds: Int(facts.retention.components.seconds)),
             "tasks": TaskCounts(
-                total: state.store.count, active: state.store.activeCount,
-                storeRevision: state.store.revision),
+                total: store.count, active: store.activeCount, storeRevision: store.revision),
             "wake": facts.wake,
             "usb": facts.usb,
-            "phone_app": OptionalBox(value: state.phoneAppState),
+            "phone_app": OptionalBox(value: facts.phoneApp),
             "bluetooth": BluetoothSummary(facts: facts.bluetooth),
         ])
     }
 
-    static func bluetooth(facts: BoardFacts, state: BoardState, request: HTTPRequest) -> HTTPResponse {
+    static func bluetooth(facts: BoardFacts, epoch: UInt16, request: HTTPRequest) -> HTTPResponse {
         let bluetooth = facts.bluetooth
         let body = JSONBody.ok([
             "transport": facts.wake.transport,
@@ -45,7 +44,7 @@ enum BoardStatusBody {
             "last_wake_seq": OptionalBox(value: facts.wake.lastSequence),
             "last_wake_reason": OptionalBox(value: facts.wake.lastReason),
             "last_wake_at": OptionalBox(value: facts.wake.lastAt.map(Timestamp.format)),
-            "epoch": state.epoch,
+            "epoch": epoch,
         ])
         return Responses.json(200, body, etag: ETag.digest(body), request: request)
     }

@@ -2,7 +2,8 @@ import FoundationEssentials
 import LiveActivity
 
 /// The board's read side on the USB ECM link (CONTRACT.md §3): what the phone may ask.
-/// The access policy runs first, on every path, before any handler.
+/// The access policy runs first, on every path, before any handler. It reads only a published,
+/// immutable board and changes nothing: what a phone request asks of the board comes back as an effect.
 package struct PhoneRouter: Sendable {
     package let policy: AccessPolicy
 
@@ -10,7 +11,9 @@ package struct PhoneRouter: Sendable {
         self.policy = policy
     }
 
-    package func handle(_ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date) -> RouteResult {
+    package func handle(
+        _ request: HTTPRequest, board: PublishedBoard, facts: @autoclosure () -> BoardFacts, now: Date
+    ) -> RouteResult {
         if case let .deny(denial) = policy.decide(request) {
             return RouteResult(
                 response: Responses.error(
@@ -23,59 +26,61 @@ package struct PhoneRouter: Sendable {
         switch request.path {
         case "/api/live-activity/current", "/api/live-activity/status", "/api/live-activity/events":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
+            let facts = facts()
             guard facts.liveActivityEnabled else {
                 return RouteResult(
                     response: Responses.error(
                         JSONError(
                             status: 503, code: "disabled", message: "live activity is disabled on this board")))
             }
-            return RouteResult(response: liveActivity(request, state: &state, facts: facts, now: now))
+            return RouteResult(response: liveActivity(request, board: board, facts: facts, now: now))
         case "/api/bluetooth/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
-            return RouteResult(response: BoardStatusBody.bluetooth(facts: facts, state: state, request: request))
+            return RouteResult(response: BoardStatusBody.bluetooth(facts: facts(), epoch: board.epoch, request: request))
         case "/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
-            return RouteResult(response: BoardStatusBody.status(facts: facts, state: state, request: request))
+            return RouteResult(
+                response: BoardStatusBody.status(facts: facts(), store: board.store, epoch: board.epoch, request: request))
         case "/api/bluetooth/pairing/start":
             guard request.method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
             }
-            return pairingStart(request, facts: facts, now: now)
+            return pairingStart(request, facts: facts(), now: now)
         case "/api/phone/app-state":
             guard request.method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
             }
-            return RouteResult(response: appState(request, state: &state, now: now))
+            return appState(request, now: now)
         default:
             return RouteResult(response: Responses.notFoundEndpoint(request))
         }
     }
 
     private func liveActivity(
-        _ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date
+        _ request: HTTPRequest, board: PublishedBoard, facts: BoardFacts, now: Date
     )
         -> HTTPResponse
     {
-        let etag = state.storeETag
+        let etag = board.etag
         switch request.path {
         case "/api/live-activity/current":
             let phone = request.queryValue("phone_id") ?? ""
             guard phone.isEmpty || QueryRules.isValidIdentifier(phone) else {
                 return Responses.invalidParameter("phone_id", QueryRules.identifierRule)
             }
-            guard let snapshot = state.store.current(forPhone: phone, now: now, retention: facts.retention) else {
+            guard let snapshot = board.store.current(forPhone: phone, now: now, retention: facts.retention) else {
                 return Responses.json(200, JSONBody.notFound, etag: etag, request: request)
             }
-            return Responses.json(200, state.liveActivityBody(snapshot), etag: etag, request: request)
+            return Responses.json(200, board.liveActivityBody(snapshot), etag: etag, request: request)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard QueryRules.isValidIdentifier(id) else {
                 return Responses.invalidParameter("request_id", QueryRules.identifierRule)
             }
-            guard let snapshot = state.store.task(id: id) else {
+            guard let snapshot = board.store.task(id: id) else {
                 return Responses.json(404, JSONBody.notFound, etag: etag, request: request)
             }
-            return Responses.json(200, state.liveActivityBody(snapshot), etag: etag, request: request)
+            return Responses.json(200, board.liveActivityBody(snapshot), etag: etag, request: request)
         default:  // events
             var since: UInt64 = 0
             if let text = request.queryValue("since") {
@@ -85,23 +90,25 @@ package struct PhoneRouter: Sendable {
                 since = cursor
             }
             let generation = request.queryValue("generation").flatMap { $0.isEmpty ? nil : $0 }
-            let page = state.store.events(since: since, generation: generation)
+            let page = board.store.events(since: since, generation: generation)
             let body = JSONBody.ok([
-                "epoch": state.epoch, "generation": page.generation, "events": page.events, "next": page.next,
+                "epoch": board.epoch, "generation": page.generation, "events": page.events, "next": page.next,
                 "truncated": page.truncated, "reset_required": page.resetRequired,
             ])
             return Responses.json(200, body, etag: etag, request: request)
         }
     }
 
-    private func appState(_ request: HTTPRequest, state: inout BoardState, now: Date) -> HTTPResponse {
+    private func appState(_ request: HTTPRequest, now: Date) -> RouteResult {
         do {
             let reported = try PhoneAppState.decode(request.body, now: now)
-            state.phoneAppState = reported
             let body = JSONBody.ok(["app_state": reported])
-            return HTTPResponse(status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body)
+            return RouteResult(
+                response: HTTPResponse(
+                    status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body),
+                effect: .recordPhoneAppState(reported))
         } catch {
-            return Responses.error(error)
+            return RouteResult(response: Responses.error(error))
         }
     }
 }

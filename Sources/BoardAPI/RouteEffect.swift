@@ -4,4 +4,6 @@ package enum RouteEffect: Sendable, Equatable {
     /// `POST /api/bluetooth/pairing/start`: make the adapter pairable and the advertisement discoverable for
     /// this long (1…300 s); the first successful bond closes the window early.
     case openPairingWindow(seconds: Int)
+    /// `POST /api/phone/app-state`: remember what the phone reported (shown in `/status` as `phone_app`).
+    case recordPhoneAppState(PhoneAppState)
 }

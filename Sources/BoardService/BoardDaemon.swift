@@ -37,8 +37,9 @@ package enum BoardDaemon {
             minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info)
         do {
             let running = try start(configuration, logger: logger)
-            // The watchdog timer lives until the process exits.
-            let watchdog = startWatchdog(running.engine, logger: logger)
+            // The watchdog lives until the process exits.
+            let engine = running.engine
+            let watchdog = Watchdog.start(label: "aiden.board.watchdog", logger: logger) { engine.isResponsive() }
             withExtendedLifetime(watchdog) {
                 signals.wait { number in
                     logger.notice("signal \(number): stopping")
@@ -61,18 +62,18 @@ package enum BoardDaemon {
     }
 
     /// Opens state, transport and listeners, answers READY=1; no thread of its own is started
-    /// beyond libmicrohttpd's and the timer queue. Used by `run` and by tests.
+    /// beyond libmicrohttpd's and the runtime's serial queue (the engine's writer). Used by `run` and
+    /// by tests.
     package static func start(
         _ configuration: BoardConfiguration, logger: Logger,
-        clock: any BoardClock = SystemBoardClock(),
-        timers: any TimerScheduler = DispatchTimerScheduler()
+        runtime: any Runtime = SerialRuntime(label: "aiden.board")
     ) throws(BoardStartError) -> Running {
         signal(SIGPIPE, SIG_IGN)
         let directory = BoardStateDirectory(path: configuration.state.directory)
         var random = SystemRandomNumberGenerator()
         let loaded: BoardStateDirectory.Loaded
         do {
-            loaded = try directory.load(now: clock.wallNow(), using: &random)
+            loaded = try directory.load(now: runtime.wallNow(), using: &random)
         } catch {
             throw .state(error)
         }
@@ -92,7 +93,7 @@ package enum BoardDaemon {
             policy: AccessPolicy(
                 allowedSubnets: configuration.http.allowedSubnets,
                 listenAddresses: listen.map(\.address)),
-            sink: sink, clock: clock, timers: timers, logger: logger.child("engine"),
+            sink: sink, runtime: runtime, logger: logger.child("engine"),
             usbFacts: {
                 let link = LocalInterfaces.current().usbLink(listen: listen)
                 return USBLinkFacts(link: link.link, interface: link.interface)
@@ -188,20 +189,6 @@ package enum BoardDaemon {
         let group = getgrnam("aiden").map { $0.pointee.gr_gid }
         if group == nil { logger.notice("no group 'aiden': \(path) is usable by root only") }
         return try ListeningSocket.unix(path: path, mode: 0o660, group: group)
-    }
-
-    /// Pets the systemd watchdog from a timer that first proves the engine answers.
-    private static func startWatchdog(_ engine: BoardEngine, logger: Logger) -> [any DispatchSourceProtocol] {
-        guard let interval = Systemd.watchdogIntervalMicroseconds else { return [] }
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.board.watchdog"))
-        let period = DispatchTimeInterval.microseconds(Int(clamping: interval / 2))
-        timer.schedule(deadline: .now() + period, repeating: period)
-        timer.setEventHandler {
-            if engine.isResponsive() { Systemd.notify("WATCHDOG=1") }
-        }
-        timer.resume()
-        logger.info("watchdog every \(interval / 2_000) ms")
-        return [timer]
     }
 }
 

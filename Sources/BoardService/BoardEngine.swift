@@ -5,10 +5,16 @@ import Platform
 import Synchronization
 import WakeProtocol
 
-/// The board's state and its rules in motion: routes requests through the pure routers under one
-/// lock, makes writes durable as their `Durability` asks (rolling back a write that could not be
-/// saved, so nothing is acknowledged that a crash would lose), and turns every accepted change into
-/// a coalesced Wake with a sequence covered by the persisted high-water mark.
+/// The board's state and its rules in motion, as one writer and many readers.
+///
+/// The writer is the runtime's serial executor: agent requests, retention expiry, lazy writes and
+/// Wake decisions run there, one at a time. A change is made on a copy, made durable as its
+/// `Durability` asks, and only then committed and published: nothing a crash would lose is ever
+/// visible or acknowledged, so nothing needs rolling back. Every accepted change then feeds the
+/// Wake coalescer, so the Wake follows the publication it announces.
+///
+/// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value
+/// with every answer body encoded, and never wait for the writer or the disk.
 package final class BoardEngine: Sendable {
     package struct Settings: Sendable {
         package var version: String
@@ -18,6 +24,8 @@ package final class BoardEngine: Sendable {
         /// How far behind ordinary progress updates may be written (CONTRACT.md §6: at most 1 s).
         package var lazyWriteDelay: Duration = .seconds(1)
         package var sequenceBlockSize: UInt64 = SequenceReservation.defaultBlockSize
+        /// How long one job of the writer may run before the watchdog calls the board wedged.
+        package var stuckAfter: Duration = .seconds(20)
 
         package init(version: String, liveActivityEnabled: Bool, retention: Duration, coalesceWindow: Duration) {
             self.version = version
@@ -27,7 +35,8 @@ package final class BoardEngine: Sendable {
         }
     }
 
-    private struct Inner: Sendable {
+    /// What only the writer touches. Its lock is only ever taken on the executor, so it is never contended.
+    private struct Writer: Sendable {
         var board: BoardState
         var wakeState: WakeState
         var coalescer: WakeCoalescer
@@ -38,106 +47,137 @@ package final class BoardEngine: Sendable {
         var tasksDirty = false
         var lazyWriteScheduled = false
         var expiryScheduledFor: Date?
-        /// When the next ended task leaves (nil: none ended), so requests only prune when one is due.
+        /// When the next ended task leaves (nil: none ended), so jobs only prune when one is due.
         var nextExpiry: Date?
-        var denialLog = TokenBucket(burst: 5, interval: .seconds(10))
         var random = SystemRandomNumberGenerator()
     }
 
-    private let inner: Mutex<Inner>
+    /// What readers see, replaced whole by the writer: one reference to take per request.
+    private final class Publication: Sendable {
+        let board: PublishedBoard
+        let wakeFacts: WakeFacts
+        /// What the BLE characteristic's ReadValue answers (CONTRACT.md §2).
+        let readValue: WakeEnvelope
+
+        init(board: PublishedBoard, wakeFacts: WakeFacts, readValue: WakeEnvelope) {
+            self.board = board
+            self.wakeFacts = wakeFacts
+            self.readValue = readValue
+        }
+    }
+
+    /// Reader-side state that never involves the disk.
+    private struct PhoneSide: Sendable {
+        var appState: PhoneAppState?
+        var denialLog = TokenBucket(burst: 5, interval: .seconds(10))
+    }
+
+    private let writer: Mutex<Writer>
+    private let publication: Mutex<Publication>
+    private let phoneSide = Mutex(PhoneSide())
+    /// When the writer's current job began (nil: idle), for the watchdog.
+    private let writerBusySince = Mutex<Duration?>(nil)
     private let settings: Settings
     private let phoneRouter: PhoneRouter
     private let agentRouter = AgentRouter()
     private let directory: BoardStateDirectory
     private let sink: any WakeSink
-    private let clock: any BoardClock
-    private let timers: any TimerScheduler
+    private let runtime: any Runtime
     private let logger: Logger
     private let usbFacts: @Sendable () -> USBLinkFacts
     private let instanceID: String
 
     package init(
         settings: Settings, loaded: BoardStateDirectory.Loaded, directory: BoardStateDirectory,
-        policy: AccessPolicy, sink: any WakeSink, clock: any BoardClock, timers: any TimerScheduler,
-        logger: Logger, usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") }
+        policy: AccessPolicy, sink: any WakeSink, runtime: any Runtime, logger: Logger,
+        usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") }
     ) {
         self.settings = settings
         self.phoneRouter = PhoneRouter(policy: policy)
         self.directory = directory
         self.sink = sink
-        self.clock = clock
-        self.timers = timers
+        self.runtime = runtime
         self.logger = logger
         self.usbFacts = usbFacts
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
-        inner = Mutex(
-            Inner(
-                board: BoardState(store: loaded.store, epoch: loaded.wake.epoch),
-                wakeState: loaded.wake,
+        var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch)
+        let wakeFacts = WakeFacts(transport: sink.transportName)
+        publication = Mutex(
+            Publication(
+                board: board.published(), wakeFacts: wakeFacts, readValue: loaded.wake.readValueBeforeFirstWake))
+        writer = Mutex(
+            Writer(
+                board: board, wakeState: loaded.wake,
                 coalescer: WakeCoalescer(window: settings.coalesceWindow),
                 reservation: SequenceReservation(
                     persistedHighWater: loaded.wake.sequenceHighWater,
                     blockSize: settings.sequenceBlockSize),
-                wakeFacts: WakeFacts(transport: sink.transportName)))
+                wakeFacts: wakeFacts))
     }
 
     /// Announces the (re)started board with one `system` Wake and arms the retention timer.
     package func start() {
-        inner.withLock { inner in
-            noteChange(&inner)
-            scheduleExpiry(&inner)
+        runtime.perform {
+            onWriter { writer in
+                noteChange(&writer)
+                scheduleExpiry(&writer)
+            }
         }
     }
 
     // MARK: Requests
 
-    /// A request on an ECM (or loopback) listener.
+    /// A request on an ECM (or loopback) listener: answered from the last publication, on the
+    /// calling thread, without waiting for the writer.
     package func handlePhone(_ request: HTTPRequest) -> HTTPResponse {
-        let usb = Self.needsUSBFacts(request.path) ? usbFacts() : nil
-        return inner.withLock { inner in
-            pruneExpired(&inner)
-            let result = phoneRouter.handle(
-                request, state: &inner.board, facts: facts(inner, usb: usb),
-                now: clock.wallNow())
-            if let denial = result.denial { logDenial(denial, request: request, &inner) }
-            if let effect = result.effect, let refusal = perform(effect) { return refusal }
-            return result.response
-        }
+        let current = publication.withLock { $0 }
+        let result = phoneRouter.handle(
+            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path),
+            now: runtime.wallNow())
+        if let denial = result.denial { logDenial(denial, request: request) }
+        if let effect = result.effect, let refusal = perform(effect) { return refusal }
+        return result.response
     }
 
-    /// A request on the agent's Unix socket.
+    /// A request on the agent's Unix socket: handed to the writer, answered when it is done (and,
+    /// for a change that must be durable, when it is on disk).
     package func handleAgent(_ request: HTTPRequest) -> HTTPResponse {
-        let usb = Self.needsUSBFacts(request.path) ? usbFacts() : nil
-        return inner.withLock { inner in
-            pruneExpired(&inner)
-            let before = inner.board.store
-            let result = agentRouter.handle(
-                request, state: &inner.board, facts: facts(inner, usb: usb),
-                now: clock.wallNow(), using: &inner.random)
-            guard let change = result.change else { return result.response }
-            if change.durability == .immediate {
-                do {
-                    try directory.saveTasks(inner.board.store)
-                    inner.tasksDirty = false
-                } catch {
-                    // Not durable, so not acknowledged: undo it and say why.
-                    inner.board.store = before
-                    inner.board.invalidateCaches()
-                    logger.error("could not save \(request.method) \(request.path): \(error)")
-                    return JSONError(
-                        status: 503, code: "storage_failed",
-                        message: "the board could not save this change (\(error)); nothing was changed"
-                    )
-                    .response
-                }
-            } else {
-                scheduleLazyWrite(&inner)
-            }
-            noteChange(&inner)
-            scheduleExpiry(&inner)
+        runtime.perform { onWriter { writer in write(request, &writer) } }
+    }
+
+    private func write(_ request: HTTPRequest, _ writer: inout Writer) -> HTTPResponse {
+        pruneExpired(&writer)
+        var working = writer.board
+        let result = agentRouter.handle(
+            request, state: &working, facts: facts(wake: writer.wakeFacts, path: request.path),
+            now: runtime.wallNow(), using: &writer.random)
+        guard let change = result.change else {
+            writer.board = working  // answers encoded on the way stay cached
             return result.response
         }
+        if change.durability == .immediate {
+            do {
+                try directory.saveTasks(working.store)
+            } catch {
+                // Not durable, so not committed, not published, not acknowledged.
+                logger.error("could not save \(request.method) \(request.path): \(error)")
+                return JSONError(
+                    status: 503, code: "storage_failed",
+                    message: "the board could not save this change (\(error)); nothing was changed"
+                )
+                .response
+            }
+            writer.board = working
+            writer.tasksDirty = false
+        } else {
+            writer.board = working
+            scheduleLazyWrite(&writer)
+        }
+        publish(&writer)
+        noteChange(&writer)
+        scheduleExpiry(&writer)
+        return result.response
     }
 
     /// Does what a phone request asked of the world; returns the answer to send instead when it failed.
@@ -152,6 +192,9 @@ package final class BoardEngine: Sendable {
                 return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(error)")
                     .response
             }
+        case let .recordPhoneAppState(state):
+            phoneSide.withLock { $0.appState = state }
+            return nil
         }
     }
 
@@ -160,170 +203,195 @@ package final class BoardEngine: Sendable {
     /// Writes pending lazy updates now (shutdown, tests). Returns the error when the write failed.
     @discardableResult
     package func flush() -> BoardStateError? {
-        inner.withLock { inner -> BoardStateError? in
-            guard inner.tasksDirty else { return nil }
-            do throws(BoardStateError) {
-                try directory.saveTasks(inner.board.store)
-                inner.tasksDirty = false
-                return nil
-            } catch {
-                logger.error("could not write tasks: \(error)")
-                return error
+        runtime.perform {
+            onWriter { writer -> BoardStateError? in
+                guard writer.tasksDirty else { return nil }
+                do throws(BoardStateError) {
+                    try directory.saveTasks(writer.board.store)
+                    writer.tasksDirty = false
+                    return nil
+                } catch {
+                    logger.error("could not write tasks: \(error)")
+                    return error
+                }
             }
         }
     }
 
-    /// Proves the engine is not wedged (its lock can be taken and state read), for the watchdog.
+    /// Whether the board is alive, for the watchdog: no job of the writer has been running for longer
+    /// than `stuckAfter`. A slow fsync is not a hang; the readers never depend on the writer anyway.
     package func isResponsive() -> Bool {
-        inner.withLock { $0.board.epoch != 0 }
+        let now = runtime.monotonicNow()
+        guard let since = writerBusySince.withLock({ $0 }) else { return true }
+        return now - since < settings.stuckAfter
     }
 
     /// The last envelope sent, or before the first one a `system` envelope with the current epoch and
     /// the last persisted sequence (what the BLE characteristic's ReadValue answers, CONTRACT.md §2).
-    package var readValue: WakeEnvelope {
-        inner.withLock { $0.lastEnvelope ?? $0.wakeState.readValueBeforeFirstWake }
+    package var readValue: WakeEnvelope { publication.withLock { $0.readValue } }
+
+    package var epoch: UInt16 { publication.withLock { $0.board.epoch } }
+
+    package var wakeFacts: WakeFacts { publication.withLock { $0.wakeFacts } }
+
+    // MARK: The writer
+
+    /// Runs one job of the writer (on the executor), marking it busy for the watchdog meanwhile.
+    private func onWriter<Value>(_ job: (inout Writer) -> Value) -> Value {
+        writerBusySince.withLock { $0 = runtime.monotonicNow() }
+        defer { writerBusySince.withLock { $0 = nil } }
+        return writer.withLock { job(&$0) }
     }
 
-    package var epoch: UInt16 { inner.withLock { $0.wakeState.epoch } }
+    /// Makes the writer's current state what readers see.
+    private func publish(_ writer: inout Writer) {
+        let next = Publication(
+            board: writer.board.published(), wakeFacts: writer.wakeFacts,
+            readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
+        publication.withLock { $0 = next }
+    }
 
-    package var wakeFacts: WakeFacts { inner.withLock { $0.wakeFacts } }
+    /// Publishes new Wake facts, keeping the board already published.
+    private func publishWake(_ writer: Writer) {
+        let readValue = writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake
+        publication.withLock {
+            $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts, readValue: readValue)
+        }
+    }
 
     // MARK: Wakes
 
     /// A change was accepted: feed the coalescer and do what it says.
-    private func noteChange(_ inner: inout Inner) {
-        let action = inner.coalescer.changed(at: clock.monotonicNow())
-        perform(action, &inner)
+    private func noteChange(_ writer: inout Writer) {
+        let action = writer.coalescer.changed(at: runtime.monotonicNow())
+        perform(action, &writer)
     }
 
-    private func perform(_ action: WakeCoalescer.Action, _ inner: inout Inner) {
+    private func perform(_ action: WakeCoalescer.Action, _ writer: inout Writer) {
         switch action {
         case .sendWake:
-            sendWake(&inner)
+            sendWake(&writer)
         case let .scheduleDeadline(deadline):
-            inner.wakeFacts.coalescedChanges += 1
-            timers.schedule(after: deadline - clock.monotonicNow()) { [weak self] in self?.deadlineReached() }
+            writer.wakeFacts.coalescedChanges += 1
+            runtime.schedule(at: deadline) { [weak self] in self?.deadlineReached() }
         case .none:
-            inner.wakeFacts.coalescedChanges += 1
+            writer.wakeFacts.coalescedChanges += 1
         }
+        publishWake(writer)
     }
 
     private func deadlineReached() {
-        inner.withLock { inner in
-            perform(inner.coalescer.deadlineReached(at: clock.monotonicNow()), &inner)
-        }
+        onWriter { writer in perform(writer.coalescer.deadlineReached(at: runtime.monotonicNow()), &writer) }
     }
 
-    private func sendWake(_ inner: inout Inner) {
+    private func sendWake(_ writer: inout Writer) {
         let issue: SequenceReservation.Issue
         do {
-            issue = try inner.reservation.next()
+            issue = try writer.reservation.next()
         } catch {
-            logger.error("wake sequence exhausted in epoch \(inner.wakeState.epoch): \(error)")
+            logger.error("wake sequence exhausted in epoch \(writer.wakeState.epoch): \(error)")
             return
         }
         if let mark = issue.mustPersistFirst {
-            let state = WakeState(epoch: inner.wakeState.epoch, sequenceHighWater: mark)
+            let state = WakeState(epoch: writer.wakeState.epoch, sequenceHighWater: mark)
             do {
                 try directory.saveWake(state)
             } catch {
                 // A Wake must never carry a sequence a restart could reuse: skip it, count it.
-                inner.wakeFacts.sendFailures += 1
+                writer.wakeFacts.sendFailures += 1
                 logger.error("wake \(issue.sequence) not sent: could not persist the sequence mark: \(error)")
                 return
             }
-            inner.wakeState = state
-            inner.reservation.confirmPersisted(highWater: mark)
+            writer.wakeState = state
+            writer.reservation.confirmPersisted(highWater: mark)
         }
-        let reason = inner.nextReason
-        inner.nextReason = .liveActivity
-        let envelope = WakeEnvelope(reason: reason, epoch: inner.wakeState.epoch, sequence: issue.sequence)
-        inner.lastEnvelope = envelope
-        inner.wakeFacts.lastSequence = envelope.sequence
-        inner.wakeFacts.lastReason = reason.name
-        inner.wakeFacts.lastAt = clock.wallNow()
+        let reason = writer.nextReason
+        writer.nextReason = .liveActivity
+        let envelope = WakeEnvelope(reason: reason, epoch: writer.wakeState.epoch, sequence: issue.sequence)
+        writer.lastEnvelope = envelope
+        writer.wakeFacts.lastSequence = envelope.sequence
+        writer.wakeFacts.lastReason = reason.name
+        writer.wakeFacts.lastAt = runtime.wallNow()
         switch sink.send(envelope) {
         case .success:
-            inner.wakeFacts.sent += 1
+            writer.wakeFacts.sent += 1
             logger.debug("wake \(envelope)")
         case let .failure(error):
-            inner.wakeFacts.sendFailures += 1
+            writer.wakeFacts.sendFailures += 1
             logger.warning("wake \(envelope.sequence) not delivered: \(error)")
         }
     }
 
     // MARK: Persistence and retention timers
 
-    private func scheduleLazyWrite(_ inner: inout Inner) {
-        inner.tasksDirty = true
-        guard !inner.lazyWriteScheduled else { return }
-        inner.lazyWriteScheduled = true
-        timers.schedule(after: settings.lazyWriteDelay) { [weak self] in self?.lazyWriteDue() }
+    private func scheduleLazyWrite(_ writer: inout Writer) {
+        writer.tasksDirty = true
+        guard !writer.lazyWriteScheduled else { return }
+        writer.lazyWriteScheduled = true
+        runtime.schedule(after: settings.lazyWriteDelay) { [weak self] in self?.lazyWriteDue() }
     }
 
     private func lazyWriteDue() {
-        let failed = inner.withLock { inner -> Bool in
-            inner.lazyWriteScheduled = false
-            guard inner.tasksDirty else { return false }
+        onWriter { writer in
+            writer.lazyWriteScheduled = false
+            guard writer.tasksDirty else { return }
             do {
-                try directory.saveTasks(inner.board.store)
-                inner.tasksDirty = false
-                return false
+                try directory.saveTasks(writer.board.store)
+                writer.tasksDirty = false
             } catch {
                 logger.error("could not write tasks (will retry): \(error)")
-                return true
+                scheduleLazyWrite(&writer)
             }
-        }
-        if failed {
-            inner.withLock { scheduleLazyWrite(&$0) }
         }
     }
 
     /// Ended tasks leave the phone's card when their retention ends: the store changes, so phones
     /// get a Wake and fetch (and see `not_found`).
-    private func pruneExpired(_ inner: inout Inner) {
-        let now = clock.wallNow()
-        guard let due = inner.nextExpiry, due <= now else { return }
-        let removed = inner.board.store.prune(now: now, retention: settings.retention)
-        inner.nextExpiry = inner.board.store.nextExpiry(retention: settings.retention)
+    private func pruneExpired(_ writer: inout Writer) {
+        let now = runtime.wallNow()
+        guard let due = writer.nextExpiry, due <= now else { return }
+        let removed = writer.board.store.prune(now: now, retention: settings.retention)
+        writer.nextExpiry = writer.board.store.nextExpiry(retention: settings.retention)
         guard !removed.isEmpty else { return }
         logger.info("retention ended for \(removed.joined(separator: ", "))")
-        scheduleLazyWrite(&inner)
-        noteChange(&inner)
+        scheduleLazyWrite(&writer)
+        publish(&writer)
+        noteChange(&writer)
     }
 
-    private func scheduleExpiry(_ inner: inout Inner) {
-        inner.nextExpiry = inner.board.store.nextExpiry(retention: settings.retention)
-        guard let expiry = inner.nextExpiry else { return }
-        if let scheduled = inner.expiryScheduledFor, scheduled <= expiry { return }
-        inner.expiryScheduledFor = expiry
-        let delay = max(0, expiry.timeIntervalSince(clock.wallNow())) + 0.001
-        timers.schedule(after: .milliseconds(Int64(delay * 1000))) { [weak self] in self?.expiryDue() }
+    private func scheduleExpiry(_ writer: inout Writer) {
+        writer.nextExpiry = writer.board.store.nextExpiry(retention: settings.retention)
+        guard let expiry = writer.nextExpiry else { return }
+        if let scheduled = writer.expiryScheduledFor, scheduled <= expiry { return }
+        writer.expiryScheduledFor = expiry
+        let delay = max(0, expiry.timeIntervalSince(runtime.wallNow())) + 0.001
+        runtime.schedule(after: .milliseconds(Int64(delay * 1000))) { [weak self] in self?.expiryDue() }
     }
 
     private func expiryDue() {
-        inner.withLock { inner in
-            inner.expiryScheduledFor = nil
-            pruneExpired(&inner)
-            scheduleExpiry(&inner)
+        onWriter { writer in
+            writer.expiryScheduledFor = nil
+            pruneExpired(&writer)
+            scheduleExpiry(&writer)
         }
     }
 
     // MARK: Facts and logs
 
-    private func facts(_ inner: Inner, usb: USBLinkFacts?) -> BoardFacts {
-        BoardFacts(
+    private func facts(wake: WakeFacts, path: String) -> BoardFacts {
+        let needsUSB = path == "/status" || path == "/v1/status"
+        return BoardFacts(
             version: settings.version, instanceID: instanceID,
-            uptimeSeconds: Int(clock.monotonicNow().components.seconds),
+            uptimeSeconds: Int(runtime.monotonicNow().components.seconds),
             liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
-            wake: inner.wakeFacts, bluetooth: sink.bluetoothFacts(),
-            usb: usb ?? USBLinkFacts(link: "unknown"))
+            wake: wake, bluetooth: sink.bluetoothFacts(),
+            usb: needsUSB ? usbFacts() : USBLinkFacts(link: "unknown"),
+            phoneApp: phoneSide.withLock { $0.appState })
     }
 
-    private static func needsUSBFacts(_ path: String) -> Bool { path == "/status" || path == "/v1/status" }
-
-    private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest, _ inner: inout Inner) {
-        guard case let .allowed(suppressed) = inner.denialLog.take(at: clock.monotonicNow()) else { return }
+    private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {
+        let decision = phoneSide.withLock { $0.denialLog.take(at: runtime.monotonicNow()) }
+        guard case let .allowed(suppressed) = decision else { return }
         let more = suppressed > 0 ? " (\(suppressed) more refused since the last report)" : ""
         logger.notice("403 \(request.method) \(request.path) from \(request.peer): \(denial)\(more)")
     }

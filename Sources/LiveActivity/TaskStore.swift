@@ -39,6 +39,9 @@ package struct TaskStore: Sendable, Hashable {
         snapshots.values.sorted { $0.revision > $1.revision }
     }
 
+    /// Every task in no particular order, for whoever visits them all and needs no order.
+    package var unorderedTasks: Dictionary<String, TaskSnapshot>.Values { snapshots.values }
+
     package var count: Int { snapshots.count }
 
     package var activeCount: Int { snapshots.values.count(where: { $0.status.isActive }) }

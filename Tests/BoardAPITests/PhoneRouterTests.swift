@@ -52,13 +52,16 @@ import Testing
         #expect(changed.response.header("ETag") != tag)
     }
 
-    @Test func snapshotBytesAreEncodedOncePerRevision() throws {
+    @Test func publishedBoardCarriesEveryTaskEncoded() throws {
         var board = try RouterFixture()
-        _ = board.start(#"{"task_title":"T"}"#)
-        let first = board.phone("GET", "/api/live-activity/current").response.body
-        #expect(board.state.encodedSnapshots.count == 1)
-        let second = board.phone("GET", "/api/live-activity/current").response.body
-        #expect(first == second)
+        let first = board.start(#"{"task_title":"T"}"#)
+        let second = board.start(#"{"task_title":"U"}"#)
+        let published = board.state.published()
+        #expect(Set(published.bodies.keys) == [first, second])
+        let served = board.phone("GET", "/api/live-activity/status?request_id=\(first)").response.body
+        #expect(published.bodies[first]?.body == served)
+        _ = board.agent("POST", "/v1/tasks/\(first)/end", body: #"{"status":"completed"}"#)
+        #expect(board.state.published().bodies[first]?.revision == board.state.store.task(id: first)?.revision)
     }
 
     @Test func statusByRequestID() throws {
@@ -132,7 +135,7 @@ import Testing
         }
         let post = board.phone("POST", "/api/phone/app-state", body: #"{"state":"foreground"}"#, peer: "10.99.0.2")
         #expect(post.status == 403)
-        #expect(board.state.phoneAppState == nil, "a refused request must change nothing")
+        #expect(board.facts.phoneApp == nil, "a refused request must change nothing")
         let rebinding = board.phone("GET", "/status", headers: ["Host": "attacker.example:8080"])
         #expect(rebinding.status == 403)
         #expect(rebinding.denial == .foreignHost("attacker.example:8080"))
@@ -189,8 +192,8 @@ import Testing
             "POST", "/api/phone/app-state",
             body: #"{"state":"background","return_entry":"chat","return_entry_available":true}"#)
         #expect(result.status == 200)
-        #expect(board.state.phoneAppState?.state == .background)
-        #expect(board.state.phoneAppState?.returnEntryAvailable == true)
+        #expect(board.facts.phoneApp?.state == .background)
+        #expect(board.facts.phoneApp?.returnEntryAvailable == true)
         #expect(board.phone("GET", "/status").json?["phone_app"]?["state"]?.string == "background")
     }
 
@@ -205,7 +208,7 @@ import Testing
         let result = board.phone("POST", "/api/phone/app-state", body: body)
         #expect(result.status == 400)
         #expect(result.json?["error"]?["field"]?.string == field)
-        #expect(board.state.phoneAppState == nil)
+        #expect(board.facts.phoneApp == nil)
     }
 
     @Test(arguments: [[], Array("[1]".utf8), Array("{".utf8), [0x7B, 0xFF, 0xFE, 0x7D]])

@@ -33,7 +33,10 @@ struct RouterFixture {
         request.peer = .ip(IPAddress(peer) ?? .v4(0))
         request.localAddress = IPAddress(v4: 192, 168, 42, 1)
         if request.header("host") == nil { request.headers["host"] = "192.168.42.1:8080" }
-        return phoneRouter.handle(request, state: &state, facts: facts, now: now)
+        let result = phoneRouter.handle(request, board: state.published(), facts: facts, now: now)
+        // The engine's part: remember what the phone reported.
+        if case let .recordPhoneAppState(reported) = result.effect { facts.phoneApp = reported }
+        return result
     }
 
     /// A request from an agent on the Unix socket.

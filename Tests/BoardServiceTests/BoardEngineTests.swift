@@ -22,14 +22,14 @@ import WakeProtocol
     @Test func changesAreCoalescedIntoOneTrailingWake() throws {
         let board = try EngineFixture()
         board.engine.start()
-        board.timers.advance(by: .milliseconds(100))
+        board.runtime.advance(by: .milliseconds(100))
         let id = board.start()
         for step in 0..<50 {
-            board.timers.advance(by: .milliseconds(10))
+            board.runtime.advance(by: .milliseconds(10))
             board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"step \#(step)","progress":0.01}"#)
         }
         #expect(board.sink.wakes.count == 1, "all changes fall inside the first window")
-        board.timers.advance(by: .milliseconds(200))
+        board.runtime.advance(by: .milliseconds(200))
         let wakes = board.sink.wakes
         #expect(wakes.count == 2)
         #expect(wakes[1].at == .milliseconds(750))
@@ -38,7 +38,7 @@ import WakeProtocol
         // The phone fetching after the Wake sees the final state.
         let current = board.phone("GET", "/api/live-activity/current").text
         #expect(current.contains(#""current_step":"step 49""#))
-        board.timers.advance(by: .seconds(5))
+        board.runtime.advance(by: .seconds(5))
         #expect(board.sink.wakes.count == 2, "no Wake without a change")
         #expect(board.engine.wakeFacts.coalescedChanges == 51, "the start and 50 updates merged into one Wake")
     }
@@ -46,7 +46,7 @@ import WakeProtocol
     @Test func aChangeAfterAQuietWindowGoesOutAtOnce() throws {
         let board = try EngineFixture()
         board.engine.start()
-        board.timers.advance(by: .seconds(2))
+        board.runtime.advance(by: .seconds(2))
         _ = board.start()
         #expect(board.sink.wakes.map(\.at) == [.zero, .seconds(2)])
     }
@@ -66,9 +66,9 @@ import WakeProtocol
         let id = board.start()
         board.agent("PATCH", "/v1/tasks/\(id)", #"{"progress":0.5}"#)
         #expect(try board.storedTasks()?.task(id: id)?.progress == 0, "lazy: not yet written")
-        board.timers.advance(by: .milliseconds(999))
+        board.runtime.advance(by: .milliseconds(999))
         #expect(try board.storedTasks()?.task(id: id)?.progress == 0)
-        board.timers.advance(by: .milliseconds(2))
+        board.runtime.advance(by: .milliseconds(2))
         #expect(try board.storedTasks()?.task(id: id)?.progress == 0.5)
     }
 
@@ -89,7 +89,7 @@ import WakeProtocol
         #expect(response.text.contains(#""code":"storage_failed""#))
         #expect(board.agent("GET", "/v1/tasks").text.contains("Lost?") == false)
         #expect(board.phone("GET", "/api/live-activity/current").text == #"{"status":"not_found"}"#)
-        board.timers.advance(by: .seconds(1))
+        board.runtime.advance(by: .seconds(1))
         #expect(board.sink.wakes.count == 1, "a refused write sends no Wake")
         // The board keeps working.
         #expect(board.agent("POST", "/v1/tasks", #"{"task_title":"Next"}"#).status == 201)
@@ -103,10 +103,10 @@ import WakeProtocol
             board.engine.start()
             let id = board.start("round \(round)")
             for step in 0..<7 {
-                board.timers.advance(by: .milliseconds(800))
+                board.runtime.advance(by: .milliseconds(800))
                 board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"\#(step)"}"#)
             }
-            board.timers.advance(by: .seconds(1))
+            board.runtime.advance(by: .seconds(1))
             let sequences = board.sink.envelopes.map(\.sequence)
             #expect(sequences.first.map { $0 > highest } ?? false, "round \(round) starts above \(highest)")
             #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
@@ -122,17 +122,17 @@ import WakeProtocol
         let board = try EngineFixture(retention: .seconds(60))
         board.engine.start()
         let id = board.start()
-        board.timers.advance(by: .seconds(1))
+        board.runtime.advance(by: .seconds(1))
         board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"completed"}"#)
-        board.timers.advance(by: .seconds(1))
+        board.runtime.advance(by: .seconds(1))
         let before = board.sink.wakes.count
         #expect(board.phone("GET", "/api/live-activity/current").text.contains(#""status":"completed""#))
-        board.timers.advance(by: .seconds(58), step: .seconds(1))
+        board.runtime.advance(by: .seconds(58))
         #expect(
             board.phone("GET", "/api/live-activity/current").text.contains(#""status":"completed""#),
             "still inside its retention window (ended at t=1 s, now t=60 s)")
         #expect(board.sink.wakes.count == before)
-        board.timers.advance(by: .seconds(2), step: .seconds(1))
+        board.runtime.advance(by: .seconds(2))
         #expect(board.phone("GET", "/api/live-activity/current").text == #"{"status":"not_found"}"#)
         #expect(board.sink.wakes.count == before + 1, "the expiry is a change the phone hears about")
     }
@@ -147,7 +147,7 @@ import WakeProtocol
         #expect(
             lines.first
                 == "engine: 403 GET /status from 10.99.0.2: peer 10.99.0.2 is outside loopback and the allowed subnets")
-        board.timers.advance(by: .seconds(11), step: .seconds(1))
+        board.runtime.advance(by: .seconds(11))
         _ = board.phone("GET", "/status", peer: IPAddress(v4: 10, 99, 0, 2))
         #expect(board.logs.lines(at: .notice).last?.hasSuffix("(95 more refused since the last report)") == true)
     }
@@ -158,7 +158,7 @@ import WakeProtocol
         board.engine.start()
         #expect(board.engine.wakeFacts.sendFailures == 1)
         board.sink.failing.store(false, ordering: .relaxed)
-        board.timers.advance(by: .seconds(1))
+        board.runtime.advance(by: .seconds(1))
         _ = board.start()
         #expect(board.sink.envelopes.map(\.sequence) == [2])
         let status = board.phone("GET", "/status").text

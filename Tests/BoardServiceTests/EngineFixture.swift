@@ -4,76 +4,18 @@ import LiveActivity
 import NetworkAddress
 import Platform
 import Synchronization
+import TestSupport
 import WakeProtocol
 
 @testable import BoardService
 
-/// A hand-driven clock: tests move time, nothing sleeps.
-final class ManualClock: BoardClock {
-    private let state: Mutex<(wall: Date, monotonic: Duration)>
-
-    init(wall: Date = Date(timeIntervalSince1970: 1_780_000_000)) {
-        state = Mutex((wall, .zero))
-    }
-
-    func wallNow() -> Date { state.withLock { $0.wall } }
-    func monotonicNow() -> Duration { state.withLock { $0.monotonic } }
-
-    func advance(by step: Duration) {
-        state.withLock { state in
-            state.monotonic += step
-            state.wall = state.wall.addingTimeInterval(
-                Double(step.components.seconds)
-                    + Double(step.components.attoseconds) / 1e18)
-        }
-    }
-}
-
-/// Timers that fire only when the test advances the clock past their due time.
-final class ManualTimers: TimerScheduler {
-    private let clock: ManualClock
-    private let pending = Mutex<[(due: Duration, work: @Sendable () -> Void)]>([])
-
-    init(clock: ManualClock) { self.clock = clock }
-
-    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        let due = clock.monotonicNow() + max(delay, .zero)
-        pending.withLock { $0.append((due, work)) }
-    }
-
-    var count: Int { pending.withLock { $0.count } }
-
-    /// Moves time forward in small steps, running each timer when its time comes.
-    func advance(by total: Duration, step: Duration = .milliseconds(10)) {
-        var elapsed = Duration.zero
-        while elapsed < total {
-            let slice = min(step, total - elapsed)
-            clock.advance(by: slice)
-            elapsed += slice
-            runDue()
-        }
-    }
-
-    func runDue() {
-        while true {
-            let now = clock.monotonicNow()
-            let due = pending.withLock { list -> (@Sendable () -> Void)? in
-                guard let index = list.firstIndex(where: { $0.due <= now }) else { return nil }
-                return list.remove(at: index).work
-            }
-            guard let due else { return }
-            due()
-        }
-    }
-}
-
 /// Records every Wake at the monotonic time it was sent.
 final class RecordingSink: WakeSink {
-    private let clock: ManualClock
+    private let clock: ManualRuntime
     private let recorded = Mutex<[(at: Duration, envelope: WakeEnvelope)]>([])
     let failing = Atomic<Bool>(false)
 
-    init(clock: ManualClock) { self.clock = clock }
+    init(clock: ManualRuntime) { self.clock = clock }
 
     var transportName: String { "loopback" }
 
@@ -101,10 +43,9 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-/// A board engine over an in-memory file system, manual clock and timers, recording sink.
+/// A board engine over an in-memory file system, a manual runtime, and a recording sink.
 struct EngineFixture {
-    let clock: ManualClock
-    let timers: ManualTimers
+    let runtime: ManualRuntime
     let sink: RecordingSink
     let fileSystem: InMemoryFileSystem
     let directory: BoardStateDirectory
@@ -113,16 +54,15 @@ struct EngineFixture {
     let loaded: BoardStateDirectory.Loaded
 
     init(
-        fileSystem: InMemoryFileSystem = InMemoryFileSystem(), clock: ManualClock = ManualClock(),
+        fileSystem: InMemoryFileSystem = InMemoryFileSystem(), runtime: ManualRuntime = ManualRuntime(),
         blockSize: UInt64 = 1024, retention: Duration = .seconds(600), seed: UInt64 = 1
     ) throws {
-        self.clock = clock
+        self.runtime = runtime
         self.fileSystem = fileSystem
-        timers = ManualTimers(clock: clock)
-        sink = RecordingSink(clock: clock)
+        sink = RecordingSink(clock: runtime)
         directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: fileSystem)
         var random = SeededGenerator(state: seed)
-        loaded = try directory.load(now: clock.wallNow(), using: &random)
+        loaded = try directory.load(now: runtime.wallNow(), using: &random)
         var settings = BoardEngine.Settings(
             version: "test", liveActivityEnabled: true, retention: retention,
             coalesceWindow: .milliseconds(750))
@@ -134,13 +74,13 @@ struct EngineFixture {
             policy: AccessPolicy(
                 allowedSubnets: [try Subnet("192.168.42.0/24")],
                 listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
-            sink: sink, clock: clock, timers: timers, logger: logger)
+            sink: sink, runtime: runtime, logger: logger)
     }
 
     /// The same state directory after power loss: a new engine on what survived.
     func restartedAfterCrash(seed: UInt64 = 2) throws -> EngineFixture {
         fileSystem.crash()
-        return try EngineFixture(fileSystem: fileSystem, clock: clock, seed: seed)
+        return try EngineFixture(fileSystem: fileSystem, runtime: runtime, seed: seed)
     }
 
     @discardableResult

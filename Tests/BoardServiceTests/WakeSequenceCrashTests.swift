@@ -16,11 +16,11 @@ import WakeProtocol
         board.engine.start()
         var acknowledged: [String] = []
         for index in 0..<tasks {
-            board.timers.advance(by: .milliseconds(800))
+            board.runtime.advance(by: .milliseconds(800))
             let id = board.start("task \(index)")
             if id.hasPrefix("chat_") { acknowledged.append(id) }
         }
-        board.timers.advance(by: .seconds(1))
+        board.runtime.advance(by: .seconds(1))
         return acknowledged
     }
 

@@ -1,0 +1,129 @@
+import BoardAPI
+import Foundation
+import LiveActivity
+import NetworkAddress
+import Platform
+import Synchronization
+import Testing
+import WakeProtocol
+
+@testable import BoardService
+
+/// The board's one-writer design on the real serial runtime: while the writer is stuck in a slow
+/// fsync, the phone is answered at once from the last publication, and the change appears only once
+/// it is durable.
+@Suite struct PublishedReadTests {
+    @Test func phoneReadsDoNotWaitForASlowFsync() throws {
+        let gate = GatedFileSystem()
+        let directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: gate)
+        var random = SystemRandomNumberGenerator()
+        let loaded = try directory.load(now: Date(), using: &random)
+        let (logger, _) = Logger.capturing(component: "engine")
+        let engine = BoardEngine(
+            settings: BoardEngine.Settings(
+                version: "test", liveActivityEnabled: true, retention: .seconds(600),
+                coalesceWindow: .milliseconds(750)),
+            loaded: loaded, directory: directory,
+            policy: AccessPolicy(
+                allowedSubnets: [try Subnet("192.168.42.0/24")],
+                listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
+            sink: NullSink(), runtime: SerialRuntime(label: "test.board"), logger: logger)
+        engine.start()
+        #expect(engine.handleAgent(Self.start("Before")).status == 201)
+
+        gate.close()
+        let writerDone = Mutex<Int?>(nil)
+        let writer = Thread {
+            let status = engine.handleAgent(Self.start("After")).status
+            writerDone.withLock { $0 = status }
+        }
+        writer.start()
+        try gate.waitUntilBlocked()
+
+        // The writer is inside fsync; the phone still gets an answer, and it is the durable state.
+        let during = engine.handlePhone(Self.current)
+        #expect(during.status == 200)
+        #expect(String(decoding: during.body, as: UTF8.self).contains(#""task_title":"Before""#))
+        #expect(engine.isResponsive(), "a slow fsync is not a hang")
+        #expect(writerDone.withLock { $0 } == nil)
+
+        gate.open()
+        let deadline = Date().addingTimeInterval(10)
+        while writerDone.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
+        #expect(writerDone.withLock { $0 } == 201)
+        let after = engine.handlePhone(Self.current)
+        #expect(String(decoding: after.body, as: UTF8.self).contains(#""task_title":"After""#))
+        #expect(after.header("ETag") != during.header("ETag"))
+    }
+
+    static func start(_ title: String) -> HTTPRequest {
+        HTTPRequest(method: "POST", path: "/v1/tasks", body: Array(#"{"task_title":"\#(title)"}"#.utf8))
+    }
+
+    static let current = HTTPRequest(
+        method: "GET", path: "/api/live-activity/current", headers: ["host": "192.168.42.1:8080"],
+        peer: .ip(IPAddress(v4: 192, 168, 42, 2)), localAddress: IPAddress(v4: 192, 168, 42, 1))
+}
+
+/// An in-memory file system whose file fsync can be held, like an SD card taking its time.
+private final class GatedFileSystem: DurableFileSystem {
+    private let inner = InMemoryFileSystem()
+    private let condition = NSCondition()
+    private nonisolated(unsafe) var closed = false
+    private nonisolated(unsafe) var blocked = 0
+
+    func close() { condition.withLock { closed = true } }
+
+    func open() {
+        condition.withLock {
+            closed = false
+            condition.broadcast()
+        }
+    }
+
+    /// Returns once a writer waits at the gate (or throws after 10 s).
+    func waitUntilBlocked() throws {
+        let deadline = Date().addingTimeInterval(10)
+        try condition.withLock {
+            while blocked == 0 {
+                guard condition.wait(until: deadline) else { throw GateTimeout() }
+            }
+        }
+    }
+
+    func synchronizeFile(at path: String) throws(FileSystemError) {
+        condition.withLock {
+            blocked += 1
+            condition.broadcast()
+            while closed { condition.wait() }
+            blocked -= 1
+        }
+        try inner.synchronizeFile(at: path)
+    }
+
+    func writeFile(at path: String, contents: [UInt8], permissions: UInt16) throws(FileSystemError) {
+        try inner.writeFile(at: path, contents: contents, permissions: permissions)
+    }
+
+    func rename(from source: String, to destination: String) throws(FileSystemError) {
+        try inner.rename(from: source, to: destination)
+    }
+
+    func synchronizeDirectory(at path: String) throws(FileSystemError) { try inner.synchronizeDirectory(at: path) }
+    func readFile(at path: String) throws(FileSystemError) -> [UInt8] { try inner.readFile(at: path) }
+    func removeFile(at path: String) throws(FileSystemError) { try inner.removeFile(at: path) }
+    func fileExists(at path: String) -> Bool { inner.fileExists(at: path) }
+
+    func createDirectory(at path: String, permissions: UInt16) throws(FileSystemError) {
+        try inner.createDirectory(at: path, permissions: permissions)
+    }
+}
+
+private struct GateTimeout: Error {}
+
+/// A Wake transport that accepts everything.
+private struct NullSink: WakeSink {
+    var transportName: String { "loopback" }
+    func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> { .success(()) }
+    func bluetoothFacts() -> BluetoothFacts { BluetoothFacts(adapter: "hci0") }
+}

@@ -1,0 +1,138 @@
+import FoundationEssentials
+import Platform
+import Synchronization
+
+/// A `Runtime` the test drives: time moves only when the test says so, timers fire in deadline order
+/// as it passes them, and work handed to the executor runs at once on the calling thread unless the
+/// executor is already running (then it waits its turn, as on the real serial queue). Spawned
+/// asynchronous work waits until `drain()`. Nothing sleeps, so transcripts are exact.
+package final class ManualRuntime: Runtime {
+    private struct Timer {
+        let deadline: Duration
+        let id: UInt64
+        let work: @Sendable () -> Void
+    }
+
+    private struct State {
+        var now: Duration = .zero
+        var executorQueue: [@Sendable () -> Void] = []
+        var executorBusy = false
+        var spawned: [@Sendable () async -> Void] = []
+        var timers: [Timer] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let wallOrigin: Date
+
+    package init(wallOrigin: Date = Date(timeIntervalSince1970: 1_780_000_000)) {
+        self.wallOrigin = wallOrigin
+    }
+
+    package func monotonicNow() -> Duration { state.withLock { $0.now } }
+
+    package func wallNow() -> Date {
+        let (seconds, attoseconds) = monotonicNow().components
+        return wallOrigin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+
+    package func enqueue(_ work: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            state.executorQueue.append(work)
+            guard !state.executorBusy else { return false }
+            state.executorBusy = true
+            return true
+        }
+        if runNow { runExecutor() }
+    }
+
+    package func perform<Value: Sendable>(_ work: @Sendable () -> Value) -> Value {
+        withoutActuallyEscaping(work) { work in
+            let result = Mutex<Value?>(nil)
+            enqueue { result.withLock { $0 = work() } }
+            // `enqueue` ran it at once unless a test calls `perform` from inside executor work, which
+            // the real runtime forbids too.
+            guard let value = result.withLock({ $0 }) else {
+                preconditionFailure("ManualRuntime.perform called from inside the executor")
+            }
+            return value
+        }
+    }
+
+    @discardableResult
+    package func schedule(at deadline: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork {
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.timers.append(Timer(deadline: deadline, id: state.nextID, work: work))
+            return state.nextID
+        }
+        return ManualScheduledWork { [weak self] in self?.state.withLock { $0.timers.removeAll { $0.id == id } } }
+    }
+
+    package func spawn(_ work: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.spawned.append(work) }
+    }
+
+    /// The deadlines of timers not yet fired or cancelled, in order.
+    package var pendingTimers: [Duration] { state.withLock { $0.timers.map(\.deadline).sorted() } }
+
+    /// Moves time forward by `step`, firing due timers on the way (see `advance(to:)`).
+    package func advance(by step: Duration) {
+        advance(to: monotonicNow() + step)
+    }
+
+    /// Moves time to `time`, running each timer due by then in deadline order, with the clock at
+    /// its deadline when it runs.
+    package func advance(to time: Duration) {
+        while let timer = nextDue(by: time) { enqueue(timer.work) }
+        state.withLock { $0.now = max($0.now, time) }
+    }
+
+    /// Runs spawned asynchronous work in order (including work it spawns) until none is left.
+    package func drain() async {
+        while let work = state.withLock({ $0.spawned.isEmpty ? nil : $0.spawned.removeFirst() }) {
+            await work()
+        }
+    }
+
+    /// `advance(to:)` for asynchronous shells: drains spawned work before and after every timer.
+    package func advance(to time: Duration) async {
+        await drain()
+        while let timer = nextDue(by: time) {
+            enqueue(timer.work)
+            await drain()
+        }
+        state.withLock { $0.now = max($0.now, time) }
+    }
+
+    private func nextDue(by time: Duration) -> Timer? {
+        state.withLock { state -> Timer? in
+            guard
+                let next = state.timers.filter({ $0.deadline <= time }).min(by: {
+                    ($0.deadline, $0.id) < ($1.deadline, $1.id)
+                })
+            else { return nil }
+            state.timers.removeAll { $0.id == next.id }
+            state.now = max(state.now, next.deadline)
+            return next
+        }
+    }
+
+    private func runExecutor() {
+        while let work = state.withLock({ state -> (@Sendable () -> Void)? in
+            guard !state.executorQueue.isEmpty else {
+                state.executorBusy = false
+                return nil
+            }
+            return state.executorQueue.removeFirst()
+        }) {
+            work()
+        }
+    }
+}
+
+private struct ManualScheduledWork: ScheduledWork {
+    let onCancel: @Sendable () -> Void
+
+    func cancel() { onCancel() }
+}
