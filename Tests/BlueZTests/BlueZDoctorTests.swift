@@ -2,7 +2,7 @@ import BlueZ
 import BluetoothHCI
 import BoardService
 import BusTestSupport
-import DBus
+import DBusModel
 import Dispatch
 import Glibc
 import Testing

@@ -2,6 +2,7 @@ import BlueZ
 import BoardService
 import BusTestSupport
 import DBus
+import DBusModel
 import Platform
 import Testing
 import WakeProtocol

@@ -1,6 +1,7 @@
 import BlueZ
 import BusTestSupport
 import DBus
+import DBusModel
 import Platform
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import DBus
+import DBusModel
 import Platform
 import Testing
 import WakeProtocol

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import DBus
+@testable import DBusModel
 @testable import DesktopNotifications
 
 /// The phone's desktop notifications against a notification server the test plays on a private bus.

@@ -1,4 +1,5 @@
 import DBus
+import DBusModel
 import Synchronization
 
 @testable import BlueZ
