@@ -80,6 +80,10 @@ let package = Package(
         .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // MARK: Tests
+        // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
+        // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
+        // release build of everything still builds it.
+        .target(name: "TestSupport", dependencies: ["DBus", "DBusModel", "Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
@@ -88,7 +92,7 @@ let package = Package(
             name: "BoardServiceTests",
             dependencies: [
                 "BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
-                "Configuration", "NetworkAddress",
+                "Configuration", "NetworkAddress", "TestSupport",
             ]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(
@@ -104,22 +108,20 @@ let package = Package(
             name: "PhoneServiceTests",
             dependencies: [
                 "PhoneService", "PhoneCore", "WakeProtocol", "Platform", "USBLink", "NetworkAddress",
-                "DesktopNotifications",
+                "DesktopNotifications", "TestSupport",
             ]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
-        // A private dbus-daemon per test and bounded waits, shared by the D-Bus and BlueZ tests.
-        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
         .testTarget(
-            name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "BusTestSupport"]),
+            name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "TestSupport"]),
         // Transcript tests on the fake bus, and a private dbus-daemon with a fake bluetoothd (Python) process.
         .testTarget(
             name: "BlueZTests",
             dependencies: [
                 "BlueZ", "DBus", "DBusModel", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                "BluetoothHCI", "LiveActivity", "NetworkAddress", "BusTestSupport",
+                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport",
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),

@@ -1,5 +1,5 @@
-import BusTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import DBus

@@ -1,3 +1,4 @@
+import DBus
 import DBusModel
 import Synchronization
 
@@ -51,7 +52,7 @@ package final class FakeMessageBus: MessageBus {
     }
 
     /// Answers a call of the code under test: values for a method return, or an error.
-    package typealias Responder = @Sendable (DBusMessage) throws(DBusModel.DBusError) -> [DBusValue]
+    package typealias Responder = @Sendable (DBusMessage) throws(DBusError) -> [DBusValue]
 
     private struct Key: Hashable {
         let interface: String?
@@ -60,7 +61,7 @@ package final class FakeMessageBus: MessageBus {
 
     private struct State: Sendable {
         var transcript: [Event] = []
-        var queued: [Key: [Result<[DBusValue], DBusModel.DBusError>]] = [:]
+        var queued: [Key: [Result<[DBusValue], DBusError>]] = [:]
         var responders: [Key: Responder] = [:]
         var nameOwners: [String: String] = [:]
         var matches: [DBusMatchToken: DBusMatchRule] = [:]
@@ -91,7 +92,7 @@ package final class FakeMessageBus: MessageBus {
     /// Queues one answer for the next call of `member` (of `interface`, or of any interface when nil).
     /// Queued answers are used first, in order; then `respond(to:)` handlers.
     package func enqueueReply(
-        to member: String, interface: String? = nil, _ reply: Result<[DBusValue], DBusModel.DBusError>
+        to member: String, interface: String? = nil, _ reply: Result<[DBusValue], DBusError>
     ) {
         state.withLock { $0.queued[Key(interface: interface, member: member), default: []].append(reply) }
     }
@@ -140,7 +141,7 @@ package final class FakeMessageBus: MessageBus {
     /// Convenience for `deliverCall`: the reply's body, or its error thrown.
     package func callExported(
         path: DBusObjectPath, interface: String?, member: String, _ body: [DBusValue] = []
-    ) async throws(DBusModel.DBusError) -> [DBusValue] {
+    ) async throws(DBusError) -> [DBusValue] {
         let reply = await deliverCall(
             .methodCall(destination: uniqueName, path: path, interface: interface, member: member, body: body))
         if let error = reply.error { throw error }
@@ -157,7 +158,7 @@ package final class FakeMessageBus: MessageBus {
 
     // MARK: MessageBus (the code under test's side)
 
-    package func call(_ message: DBusMessage, timeout: Duration) async throws(DBusModel.DBusError) -> DBusMessage {
+    package func call(_ message: DBusMessage, timeout: Duration) async throws(DBusError) -> DBusMessage {
         guard message.type == .methodCall else { throw .invalidArgs("only a method call can be awaited") }
         try checkMarshals(message)
         var message = message
@@ -172,7 +173,7 @@ package final class FakeMessageBus: MessageBus {
         return reply
     }
 
-    package func emit(_ signal: DBusMessage) throws(DBusModel.DBusError) {
+    package func emit(_ signal: DBusMessage) throws(DBusError) {
         guard signal.type == .signal else { throw .invalidArgs("emit needs a signal, got a \(signal.type)") }
         try checkMarshals(signal)
         var signal = signal
@@ -180,7 +181,7 @@ package final class FakeMessageBus: MessageBus {
         record(.emitted(signal))
     }
 
-    package func export(_ object: any DBusObject, at path: DBusObjectPath) throws(DBusModel.DBusError) {
+    package func export(_ object: any DBusObject, at path: DBusObjectPath) throws(DBusError) {
         let announcements = try registry.export(object, at: path)
         record(.exported(path, interfaces: object.interfaces.map(\.name)))
         for announcement in announcements { try emit(announcement) }
@@ -195,7 +196,7 @@ package final class FakeMessageBus: MessageBus {
 
     package func addMatch(
         _ rule: DBusMatchRule, handler: @escaping @Sendable (DBusMessage) -> Void
-    ) async throws(DBusModel.DBusError) -> DBusMatchToken {
+    ) async throws(DBusError) -> DBusMatchToken {
         try rule.validate()
         let token = router.add(rule, handler: handler)
         state.withLock { $0.matches[token] = rule }
@@ -211,10 +212,10 @@ package final class FakeMessageBus: MessageBus {
 
     // MARK: Internals
 
-    private func answer(_ message: DBusMessage) throws(DBusModel.DBusError) -> [DBusValue] {
+    private func answer(_ message: DBusMessage) throws(DBusError) -> [DBusValue] {
         let member = message.member ?? ""
         let keys = [Key(interface: message.interface, member: member), Key(interface: nil, member: member)]
-        let scripted = state.withLock { state -> (Result<[DBusValue], DBusModel.DBusError>?, Responder?) in
+        let scripted = state.withLock { state -> (Result<[DBusValue], DBusError>?, Responder?) in
             for key in keys {
                 if var queue = state.queued[key], !queue.isEmpty {
                     let first = queue.removeFirst()
@@ -237,7 +238,7 @@ package final class FakeMessageBus: MessageBus {
     }
 
     /// The bus's own methods, from the fake's name table: names requested here are owned at once.
-    private func answerAsBus(_ message: DBusMessage) throws(DBusModel.DBusError) -> [DBusValue] {
+    private func answerAsBus(_ message: DBusMessage) throws(DBusError) -> [DBusValue] {
         switch message.member {
         case "GetNameOwner":
             let name = try message.arguments("s")[0].stringValue ?? ""
@@ -270,7 +271,7 @@ package final class FakeMessageBus: MessageBus {
     }
 
     /// Marshals through libdbus without a bus: what the real connection would refuse is refused here.
-    private func checkMarshals(_ message: DBusMessage) throws(DBusModel.DBusError) {
+    private func checkMarshals(_ message: DBusMessage) throws(DBusError) {
         var probe = message
         if probe.type == .methodReturn || probe.type == .error, probe.replySerial == 0 { probe.replySerial = 1 }
         _ = try probe.wireBytes(serial: 1)
