@@ -29,6 +29,9 @@ let package = Package(
             name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress"],
             swiftSettings: strict),
         .target(name: "AgentCLI", swiftSettings: strict),
+        // D-Bus as values: names, signatures, messages, match rules, exported objects and the `MessageBus`
+        // seam, so everything that talks to BlueZ compiles and is tested without libdbus.
+        .target(name: "DBusModel", swiftSettings: strict),
 
         // MARK: C libraries (module map + shim header + pkg-config)
         .systemLibrary(
@@ -46,20 +49,20 @@ let package = Package(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
-        .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "DBusModel"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
         .target(name: "USBGadget", swiftSettings: strict),
-        .target(name: "DesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "DesktopNotifications", dependencies: ["DBusModel"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
-        .target(name: "BlueZ", dependencies: ["DBus", "Platform"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["DBusModel", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "BoardService",
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "USBGadget",
+                "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
@@ -67,7 +70,7 @@ let package = Package(
             name: "PhoneService",
             dependencies: [
                 "PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
-                "USBLink", "DBus", "DesktopNotifications", "BlueZ",
+                "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ",
             ],
             swiftSettings: strict),
 
@@ -77,6 +80,10 @@ let package = Package(
         .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // MARK: Tests
+        // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
+        // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
+        // release build of everything still builds it.
+        .target(name: "TestSupport", dependencies: ["DBus", "DBusModel", "Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
@@ -92,7 +99,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
-                "BoardAPI", "DBus",
+                "BoardAPI", "DBus", "DBusModel",
             ]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
@@ -101,23 +108,20 @@ let package = Package(
             name: "PhoneServiceTests",
             dependencies: [
                 "PhoneService", "PhoneCore", "WakeProtocol", "Platform", "USBLink", "NetworkAddress",
-                "DesktopNotifications",
+                "DesktopNotifications", "TestSupport",
             ]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
-        // Test doubles shared by test targets: the manual runtime (time moved by hand).
-        .target(name: "TestSupport", dependencies: ["Platform"], path: "Tests/TestSupport"),
-        // A private dbus-daemon per test and bounded waits, shared by the D-Bus and BlueZ tests.
-        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "DesktopNotifications", "BusTestSupport"]),
+        .testTarget(
+            name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "TestSupport"]),
         // Transcript tests on the fake bus, and a private dbus-daemon with a fake bluetoothd (Python) process.
         .testTarget(
             name: "BlueZTests",
             dependencies: [
-                "BlueZ", "DBus", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                "BluetoothHCI", "LiveActivity", "NetworkAddress", "BusTestSupport",
+                "BlueZ", "DBus", "DBusModel", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
+                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport",
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),

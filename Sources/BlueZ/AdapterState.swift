@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// What is known about one adapter object (`/org/bluez/hci0`) from bluetoothd's object tree and its signals.
 package struct AdapterState: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// Names on bluetoothd's side of the bus (BlueZ's doc/org.bluez.*.rst).
 package enum BlueZNames {

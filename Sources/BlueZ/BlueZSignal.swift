@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// The signals bluetoothd sends that the lifecycles react to, decoded from a message with a checked signature.
 /// Anything else (or a malformed one) decodes to nil and is ignored.

@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// The phone's Wake central as a pure state machine: events in (bluetoothd's signals, call results, time),
 /// actions out (calls to make, values to deliver, state to report). No I/O, no clock.

@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// Performing the lifecycle's actions: each is one or two bus calls with a timeout, run concurrently, whose
 /// outcome goes back into the lifecycle tagged with the round it belongs to.

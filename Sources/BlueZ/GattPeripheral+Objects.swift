@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// The objects bluetoothd reads and calls: service, characteristic, advertisement, agent. Every handler runs on
 /// the bus thread, takes the lock briefly and answers; bad input is a D-Bus error, never a crash.

@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 import Platform
 import Synchronization
 

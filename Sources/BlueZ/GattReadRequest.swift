@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// The options bluetoothd passes to a local characteristic's `ReadValue(a{sv})`, checked.
 ///

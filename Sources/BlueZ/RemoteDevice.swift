@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// What the central knows about one `Device1` object (a board candidate) from bluetoothd's tree and signals.
 package struct RemoteDevice: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// The `org.bluez.LEAdvertisement1` properties of the board's advertisement (CONTRACT.md §2): type
 /// `peripheral`, the Wake service UUID, manufacturer data 0xFFFF with the 6-byte board identity, the local name

@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// The Wake service as it appears on the air and on the bus (CONTRACT.md §2).
 package enum WakeGATT {

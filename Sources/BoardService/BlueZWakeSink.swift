@@ -1,6 +1,7 @@
 import BlueZ
 import BoardAPI
 import DBus
+import DBusModel
 import Platform
 import Synchronization
 import WakeProtocol

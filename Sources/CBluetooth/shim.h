@@ -7,12 +7,6 @@
 #include <bluetooth/hci.h>
 #include <bluetooth/hci_lib.h>
 
-/// BDADDR_ANY is a compound literal and does not import.
-static inline bdaddr_t aiden_bdaddr_any(void) {
-    bdaddr_t a = {{0, 0, 0, 0, 0, 0}};
-    return a;
-}
-
 /// HCIGETDEVINFO via ioctl (a function-like macro in C).
 static inline int aiden_hci_devinfo(int dev_id, struct hci_dev_info *di) {
     return hci_devinfo(dev_id, di);

@@ -21,7 +21,3 @@ static inline const union MHD_ConnectionInfo *aiden_mhd_client_address(struct MH
 static inline const union MHD_ConnectionInfo *aiden_mhd_connection_fd(struct MHD_Connection *c) {
     return MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 }
-
-static inline enum MHD_Result aiden_mhd_set_timeout(struct MHD_Connection *c, unsigned int seconds) {
-    return MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
-}

@@ -1,3 +1,4 @@
+import DBusModel
 import Glibc
 
 /// A connection to a D-Bus message bus over libdbus-1, serviced by one dedicated thread (see `DBusEventLoop`).
@@ -30,12 +31,12 @@ package final class DBusConnection: MessageBus {
     /// Connects, authenticates and registers with the bus (`Hello`), all within `timeout`.
     package static func connect(
         to address: Address, timeout: Duration = DBusMessage.defaultCallTimeout
-    ) async throws(DBusError) -> DBusConnection {
+    ) async throws(DBusModel.DBusError) -> DBusConnection {
         let loop = try DBusEventLoop.open(address: try resolve(address))
         let hello = DBusMessage.methodCall(
             destination: DBusStandardInterfaces.busName, path: DBusStandardInterfaces.busPath,
             interface: DBusStandardInterfaces.busInterface, member: "Hello")
-        do throws(DBusError) {
+        do throws(DBusModel.DBusError) {
             let reply = try await loop.call(hello, timeout: timeout)
             if let error = reply.error { throw error }
             guard reply.signature == "s", let name = reply.body[0].stringValue else {
@@ -48,7 +49,7 @@ package final class DBusConnection: MessageBus {
         }
     }
 
-    private static func resolve(_ address: Address) throws(DBusError) -> String {
+    private static func resolve(_ address: Address) throws(DBusModel.DBusError) -> String {
         switch address {
         case .system:
             return environment("DBUS_SYSTEM_BUS_ADDRESS") ?? "unix:path=/var/run/dbus/system_bus_socket"
@@ -83,24 +84,24 @@ package final class DBusConnection: MessageBus {
     }
 
     /// Sends any message (a signal, or a reply built by hand) without waiting.
-    package func send(_ message: DBusMessage) throws(DBusError) {
+    package func send(_ message: DBusMessage) throws(DBusModel.DBusError) {
         try loop.send(message)
     }
 
     // MARK: MessageBus
 
-    package func call(_ message: DBusMessage, timeout: Duration) async throws(DBusError) -> DBusMessage {
+    package func call(_ message: DBusMessage, timeout: Duration) async throws(DBusModel.DBusError) -> DBusMessage {
         let reply = try await loop.call(message, timeout: timeout)
         if let error = reply.error { throw error }
         return reply
     }
 
-    package func emit(_ signal: DBusMessage) throws(DBusError) {
+    package func emit(_ signal: DBusMessage) throws(DBusModel.DBusError) {
         guard signal.type == .signal else { throw .invalidArgs("emit needs a signal, got a \(signal.type)") }
         try loop.send(signal)
     }
 
-    package func export(_ object: any DBusObject, at path: DBusObjectPath) throws(DBusError) {
+    package func export(_ object: any DBusObject, at path: DBusObjectPath) throws(DBusModel.DBusError) {
         for announcement in try loop.registry.export(object, at: path) {
             try? loop.send(announcement)
         }
@@ -114,7 +115,7 @@ package final class DBusConnection: MessageBus {
 
     package func addMatch(
         _ rule: DBusMatchRule, handler: @escaping @Sendable (DBusMessage) -> Void
-    ) async throws(DBusError) -> DBusMatchToken {
+    ) async throws(DBusModel.DBusError) -> DBusMatchToken {
         try rule.validate()
         // The handler is in place before the bus starts routing, so no matching signal is missed.
         let token = loop.router.add(rule, handler: handler)
@@ -132,7 +133,7 @@ package final class DBusConnection: MessageBus {
         _ = try? await busCall("RemoveMatch", rule)
     }
 
-    private func busCall(_ member: String, _ rule: DBusMatchRule) async throws(DBusError) -> [DBusValue] {
+    private func busCall(_ member: String, _ rule: DBusMatchRule) async throws(DBusModel.DBusError) -> [DBusValue] {
         try await call(
             destination: DBusStandardInterfaces.busName, path: DBusStandardInterfaces.busPath,
             interface: DBusStandardInterfaces.busInterface, member: member, [.string(rule.description)],

@@ -1,4 +1,5 @@
 internal import CDBus
+import DBusModel
 
 // libdbus's callbacks into the event loop. They capture nothing (C function pointers): the loop arrives as the
 // context pointer, unretained (the loop outlives its connection). libdbus calls them on the loop thread, or

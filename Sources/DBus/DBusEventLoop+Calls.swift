@@ -1,4 +1,5 @@
 internal import CDBus
+import DBusModel
 
 /// Method calls on the loop thread: at most `maximumInFlight` wait for a reply at once, the rest queue in order.
 ///

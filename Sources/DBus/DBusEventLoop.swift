@@ -1,4 +1,5 @@
 internal import CDBus
+import DBusModel
 import Glibc
 import Synchronization
 

@@ -11,9 +11,24 @@ package enum DBusLibrary {
         return "\(major).\(minor).\(micro)"
     }
 
-    /// Whether `name` is a valid D-Bus bus name, as libdbus judges it (no error object needed).
+    /// Whether `name` is a valid D-Bus bus name, as libdbus judges it (the reference for `DBusNames`).
     package static func isValidBusName(_ name: String) -> Bool {
-        dbus_validate_bus_name(name, nil) != 0
+        !name.utf8.contains(0) && dbus_validate_bus_name(name, nil) != 0
+    }
+
+    /// Whether `name` is a valid interface name, as libdbus judges it (the reference for `DBusNames`).
+    package static func isValidInterface(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_interface(name, nil) != 0
+    }
+
+    /// Whether `name` is a valid member name, as libdbus judges it (the reference for `DBusNames`).
+    package static func isValidMember(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_member(name, nil) != 0
+    }
+
+    /// Whether `name` is a valid error name, as libdbus judges it (the reference for `DBusNames`).
+    package static func isValidErrorName(_ name: String) -> Bool {
+        !name.utf8.contains(0) && dbus_validate_error_name(name, nil) != 0
     }
 
     /// Whether `path` is a valid D-Bus object path.

@@ -1,4 +1,5 @@
 internal import CDBus
+import DBusModel
 
 extension DBusMessage {
     /// Builds a libdbus message holding one reference the caller must release with `dbus_message_unref`.
@@ -55,14 +56,14 @@ extension DBusMessage {
     }
 
     /// Builds the libdbus message and reads it back: what a peer's handler would see, without a bus.
-    package func roundTrippedThroughLibDBus() throws(DBusError) -> DBusMessage {
+    package func roundTrippedThroughLibDBus() throws(DBusModel.DBusError) -> DBusMessage {
         let message = try makeLibDBusMessage()
         defer { dbus_message_unref(message) }
         return try DBusMessage(libdbus: message)
     }
 
     /// The message in D-Bus wire format (what travels on the socket), via `dbus_message_marshal`.
-    package func wireBytes(serial: UInt32) throws(DBusError) -> [UInt8] {
+    package func wireBytes(serial: UInt32) throws(DBusModel.DBusError) -> [UInt8] {
         guard serial != 0 else { throw .invalidArgs("a message on the wire needs a non-zero serial") }
         let message = try makeLibDBusMessage(serial: serial)
         defer { dbus_message_unref(message) }
@@ -78,7 +79,7 @@ extension DBusMessage {
     }
 
     /// Parses wire-format bytes with `dbus_message_demarshal`, which validates them as a receiver would.
-    package init(wireBytes bytes: [UInt8]) throws(DBusError) {
+    package init(wireBytes bytes: [UInt8]) throws(DBusModel.DBusError) {
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }

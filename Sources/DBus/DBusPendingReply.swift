@@ -1,4 +1,5 @@
 internal import CDBus
+import DBusModel
 
 /// The Swift side of one libdbus pending call: completes exactly once, on the loop thread, with the reply, a
 /// timeout, or a disconnection.

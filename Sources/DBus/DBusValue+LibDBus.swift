@@ -1,4 +1,5 @@
 internal import CDBus
+import DBusModel
 
 /// Marshalling through libdbus's `DBusMessageIter` API (no variadic calls). Values are validated before they
 /// get here: libdbus aborts the process on a type mismatch instead of returning an error.

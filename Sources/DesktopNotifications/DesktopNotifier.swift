@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 
 /// Desktop notifications through `org.freedesktop.Notifications` (the freedesktop.org notification
 /// spec, version 1.2), for the phone host's alerts. Used only when a session bus offers a notification

@@ -1,5 +1,6 @@
 import BlueZ
 import DBus
+import DBusModel
 import Dispatch
 import PhoneCore
 import Platform

@@ -1,5 +1,5 @@
 /// The primitive steps of writing files that survive power loss, as a seam: the board uses
-/// `POSIXFileSystem`; tests use `InMemoryFileSystem`, which models what a crash keeps.
+/// `POSIXFileSystem`; tests use `InMemoryFileSystem` (TestSupport), which models what a crash keeps.
 ///
 /// Nothing written is durable until synced: file data needs `synchronizeFile`, a new or
 /// renamed directory entry needs `synchronizeDirectory` on the directory holding it.

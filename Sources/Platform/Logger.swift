@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +6,7 @@ import Glibc
 ///
 /// Lines go to a sink; the default writes `<priority>component: message` to stderr, which
 /// journald turns into the right priority (SyslogLevelPrefix=yes, the default). Tests pass a
-/// `Logger.capturing()` logger and read the lines back.
+/// `Logger.capturing()` logger (in TestSupport) and read the lines back.
 package struct Logger: Sendable {
     package typealias Sink = @Sendable (LogLevel, String) -> Void
 
@@ -46,33 +44,5 @@ package struct Logger: Sendable {
         bytes.withUnsafeMutableBytes { buffer in
             _ = write(2, buffer.baseAddress, buffer.count)
         }
-    }
-
-    /// A logger whose lines are kept in memory, for tests.
-    package static func capturing(
-        component: String = "test", minimumLevel: LogLevel = .debug
-    )
-        -> (Logger, LogCapture)
-    {
-        let capture = LogCapture()
-        let logger = Logger(component: component, minimumLevel: minimumLevel) { level, line in
-            capture.append(level, line)
-        }
-        return (logger, capture)
-    }
-}
-
-/// Lines recorded by a capturing logger.
-package final class LogCapture: Sendable {
-    private let storage = Mutex<[(LogLevel, String)]>([])
-
-    package func append(_ level: LogLevel, _ line: String) {
-        storage.withLock { $0.append((level, line)) }
-    }
-
-    package var lines: [String] { storage.withLock { $0.map(\.1) } }
-
-    package func lines(at level: LogLevel) -> [String] {
-        storage.withLock { $0.filter { $0.0 == level }.map(\.1) }
     }
 }

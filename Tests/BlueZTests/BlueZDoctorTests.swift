@@ -1,10 +1,10 @@
 import BlueZ
 import BluetoothHCI
 import BoardService
-import BusTestSupport
-import DBus
+import DBusModel
 import Dispatch
 import Glibc
+import TestSupport
 import Testing
 
 /// `aiden-board doctor` for the bluez transport: the judgement table, and the looking on real sockets.

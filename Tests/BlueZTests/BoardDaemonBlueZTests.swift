@@ -1,5 +1,5 @@
-import BusTestSupport
 import Glibc
+import TestSupport
 import Testing
 import WakeProtocol
 

@@ -1,8 +1,9 @@
 import BlueZ
 import BoardService
-import BusTestSupport
 import DBus
+import DBusModel
 import Platform
+import TestSupport
 import Testing
 import WakeProtocol
 

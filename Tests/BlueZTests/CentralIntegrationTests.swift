@@ -1,8 +1,9 @@
 import BlueZ
-import BusTestSupport
 import DBus
+import DBusModel
 import Platform
 import Synchronization
+import TestSupport
 import Testing
 import WakeProtocol
 

@@ -1,4 +1,4 @@
-import DBus
+import DBusModel
 import Testing
 
 @testable import BlueZ

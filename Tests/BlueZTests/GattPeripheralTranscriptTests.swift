@@ -1,5 +1,6 @@
-import DBus
+import DBusModel
 import Platform
+import TestSupport
 import Testing
 import WakeProtocol
 

@@ -1,5 +1,5 @@
-import BusTestSupport
 import Glibc
+import TestSupport
 import Testing
 
 /// The aiden-phone executable with `[wake] transport = "bluez"` on a private "system bus" whose fake

@@ -1,6 +1,7 @@
-import DBus
+import DBusModel
 import Platform
 import Synchronization
+import TestSupport
 import Testing
 import WakeProtocol
 

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LiveActivity
 import Platform
+import TestSupport
 import Testing
 import WakeProtocol
 

@@ -4,6 +4,7 @@ import LiveActivity
 import NetworkAddress
 import Platform
 import Synchronization
+import TestSupport
 import Testing
 import WakeProtocol
 

@@ -1,8 +1,9 @@
-import BusTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import DBus
+@testable import DBusModel
 
 /// Real libdbus connections against a private dbus-daemon: one connection exports, the other calls.
 @Suite(
@@ -272,7 +273,7 @@ struct DBusConnectionIntegrationTests {
         let clock = ContinuousClock()
         let start = clock.now
         let errors = try await withDeadline(10, "\(count) unanswered calls") {
-            await withTaskGroup(of: DBusError.Kind?.self) { group in
+            await withTaskGroup(of: DBusModel.DBusError.Kind?.self) { group in
                 for _ in 0..<count {
                     group.addTask {
                         do throws(DBusError) {

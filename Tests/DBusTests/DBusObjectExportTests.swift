@@ -1,6 +1,7 @@
+import TestSupport
 import Testing
 
-@testable import DBus
+@testable import DBusModel
 
 /// Exported objects answered through the shared registry, driven through `FakeMessageBus` (no bus, no thread).
 @Suite("Object export")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DBus
+@testable import DBusModel
 
 @Suite("DBusSignature")
 struct DBusSignatureTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DBus
+@testable import DBusModel
 
 /// Values through real libdbus message objects (no bus): `DBusMessageIter` appending and reading, and the wire
 /// format (`dbus_message_marshal`/`demarshal`, which validates as a receiver would).

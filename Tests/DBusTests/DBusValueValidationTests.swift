@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DBus
+@testable import DBusModel
 
 /// libdbus aborts the process on values that do not match their declared types: these must be errors instead.
 @Suite("DBusValue validation")

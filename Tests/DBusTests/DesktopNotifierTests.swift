@@ -1,8 +1,9 @@
-import BusTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import DBus
+@testable import DBusModel
 @testable import DesktopNotifications
 
 /// The phone's desktop notifications against a notification server the test plays on a private bus.

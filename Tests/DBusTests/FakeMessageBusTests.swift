@@ -1,7 +1,8 @@
 import Synchronization
+import TestSupport
 import Testing
 
-@testable import DBus
+@testable import DBusModel
 
 /// The fake bus as the BlueZ transcript tests will use it: scripted replies, a transcript, the test playing
 /// bluetoothd.

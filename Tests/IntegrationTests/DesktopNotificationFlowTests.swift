@@ -1,4 +1,5 @@
 import DBus
+import DBusModel
 import Foundation
 import Synchronization
 import Testing

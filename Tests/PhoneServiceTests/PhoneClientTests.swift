@@ -1,6 +1,7 @@
 import Foundation
 import PhoneCore
 import Platform
+import TestSupport
 import Testing
 
 @testable import PhoneService

@@ -1,4 +1,4 @@
-import BusTestSupport
+import TestSupport
 import Testing
 
 /// Waits until `condition` holds, checking every 10 ms, for at most `seconds`: for state that another process

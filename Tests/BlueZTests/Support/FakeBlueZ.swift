@@ -1,5 +1,6 @@
-import DBus
+import DBusModel
 import Synchronization
+import TestSupport
 
 @testable import BlueZ
 

@@ -1,7 +1,7 @@
-import BusTestSupport
 import Dispatch
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// The fake bluetoothd (`Fixtures/fake_bluetoothd.py`) as a child process on a private bus: it owns

@@ -1,6 +1,6 @@
 import Synchronization
 
-@testable import DBus
+@testable import DBusModel
 
 /// A latch that async handlers wait on until the test opens it (a method that "never answers" in time).
 final class Gate: Sendable {

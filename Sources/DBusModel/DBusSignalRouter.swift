@@ -1,8 +1,8 @@
 import Synchronization
 
 /// The signal handlers of one connection (real or fake), each with its match rule.
-final class DBusSignalRouter: Sendable {
-    typealias Handler = @Sendable (DBusMessage) -> Void
+package final class DBusSignalRouter: Sendable {
+    package typealias Handler = @Sendable (DBusMessage) -> Void
 
     private struct Subscription: Sendable {
         let rule: DBusMatchRule
@@ -16,7 +16,9 @@ final class DBusSignalRouter: Sendable {
 
     private let state = Mutex(State())
 
-    func add(_ rule: DBusMatchRule, handler: @escaping Handler) -> DBusMatchToken {
+    package init() {}
+
+    package func add(_ rule: DBusMatchRule, handler: @escaping Handler) -> DBusMatchToken {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -26,13 +28,13 @@ final class DBusSignalRouter: Sendable {
     }
 
     /// Removes a handler and returns its rule (nil when the token is unknown or already removed).
-    func remove(_ token: DBusMatchToken) -> DBusMatchRule? {
+    package func remove(_ token: DBusMatchToken) -> DBusMatchRule? {
         state.withLock { $0.subscriptions.removeValue(forKey: token.id)?.rule }
     }
 
     /// Calls every handler whose rule matches, in the order they were added; outside the lock, so a handler may
     /// add or remove handlers.
-    func deliver(_ message: DBusMessage) {
+    package func deliver(_ message: DBusMessage) {
         let handlers = state.withLock { state in
             state.subscriptions.sorted { $0.key < $1.key }.filter { $0.value.rule.matches(message) }.map(
                 \.value.handler)

@@ -1,7 +1,7 @@
 extension DBusObjectRegistry {
     /// Answers a method call addressed to this connection: the standard interfaces here, the others through
     /// the exported object's handlers. Every failure becomes a D-Bus error reply, never a crash.
-    func dispatch(_ call: DBusMessage) -> Dispatch {
+    package func dispatch(_ call: DBusMessage) -> Dispatch {
         guard let path = call.path, let member = call.member else {
             return .reply(.error(replyingTo: call, .invalidArgs("a method call needs a path and a member")))
         }

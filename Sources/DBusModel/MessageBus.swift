@@ -1,4 +1,4 @@
-/// The seam between the BlueZ code and D-Bus: `DBusConnection` on a real bus, `FakeMessageBus` in tests.
+/// The seam between the BlueZ code and D-Bus: `DBusConnection` on a real bus, `FakeMessageBus` (TestSupport) in tests.
 ///
 /// Everything the BlueZ peripheral and central need is here or in the extension built on it (`MessageBus+Calls`):
 /// bounded method calls, exported objects (with Properties, ObjectManager and Introspectable built in), signals

@@ -1,3 +1,5 @@
+import DBus
+import DBusModel
 import Synchronization
 
 /// An in-memory `MessageBus` for tests: records a transcript of what the code under test does on the bus,

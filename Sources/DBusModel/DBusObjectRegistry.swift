@@ -4,9 +4,9 @@ import Synchronization
 ///
 /// Shared by `DBusConnection` and `FakeMessageBus`, so a test of the fake answers exactly as the real bus would:
 /// same errors, same standard interfaces, same `InterfacesAdded`.
-final class DBusObjectRegistry: Sendable {
+package final class DBusObjectRegistry: Sendable {
     /// An exported object with its interfaces checked and indexed.
-    struct Node: Sendable {
+    package struct Node: Sendable {
         let path: DBusObjectPath
         let interfaces: [ExportedInterface]
         let isObjectManager: Bool
@@ -32,18 +32,20 @@ final class DBusObjectRegistry: Sendable {
     }
 
     /// How a call is answered: at once (on the calling thread), or by awaiting a handler.
-    enum Dispatch: Sendable {
+    package enum Dispatch: Sendable {
         case reply(DBusMessage)
         case deferred(@Sendable () async -> DBusMessage)
     }
 
     private let nodes = Mutex<[DBusObjectPath: Node]>([:])
 
-    var exportedPaths: [DBusObjectPath] {
+    package init() {}
+
+    package var exportedPaths: [DBusObjectPath] {
         nodes.withLock { Array($0.keys) }.sorted()
     }
 
-    func node(at path: DBusObjectPath) -> Node? {
+    package func node(at path: DBusObjectPath) -> Node? {
         nodes.withLock { $0[path] }
     }
 
@@ -65,7 +67,7 @@ final class DBusObjectRegistry: Sendable {
 
     /// Adds an object and returns the signals announcing it (`InterfacesAdded` from the nearest object manager
     /// above it), for the caller to emit. Throws when the path is taken or the declaration is invalid.
-    func export(_ object: any DBusObject, at path: DBusObjectPath) throws(DBusError) -> [DBusMessage] {
+    package func export(_ object: any DBusObject, at path: DBusObjectPath) throws(DBusError) -> [DBusMessage] {
         let node = try Self.makeNode(object, at: path)
         // The getters run now, so a property of the wrong type fails the export instead of a later Get.
         let added = try Self.allProperties(of: node)
@@ -86,7 +88,7 @@ final class DBusObjectRegistry: Sendable {
 
     /// Removes the object at `path` (if any) and returns the `InterfacesRemoved` signal to emit, if a manager
     /// is above it.
-    func unexport(_ path: DBusObjectPath) -> [DBusMessage] {
+    package func unexport(_ path: DBusObjectPath) -> [DBusMessage] {
         guard let removed = nodes.withLock({ $0.removeValue(forKey: path) }) else { return [] }
         guard let manager = nearestManager(above: path), !removed.interfaces.isEmpty else { return [] }
         return [

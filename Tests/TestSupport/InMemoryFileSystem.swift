@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Synchronization
 
 /// A file system in memory that remembers what is durable, for crash tests of code that
