@@ -23,8 +23,11 @@ let package = Package(
         .target(name: "WakeProtocol", swiftSettings: strict),
         .target(name: "LiveActivity", swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
+        // Log severities: pure cores return log effects in them, Platform's Logger writes them.
+        .target(name: "Logging", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
-        .target(name: "PhoneCore", swiftSettings: strict),
+        // The phone's decisions: PhoneSession and the state machines and answers it composes.
+        .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol"], swiftSettings: strict),
         .target(
             name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress"],
             swiftSettings: strict),
@@ -41,14 +44,14 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Shells (each imports exactly one C module, internally)
-        .target(name: "Platform", dependencies: ["CSystemd", "NetworkAddress"], swiftSettings: strict),
+        .target(name: "Platform", dependencies: ["CSystemd", "Logging", "NetworkAddress"], swiftSettings: strict),
         .target(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
-        .target(name: "USBLink", dependencies: ["CUSB", "Platform"], swiftSettings: strict),
+        .target(name: "USBLink", dependencies: ["CUSB", "PhoneCore", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
         .target(name: "USBGadget", swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
@@ -59,15 +62,15 @@ let package = Package(
             name: "BoardService",
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "USBGadget",
+                "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "USBGadget",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "PhoneService",
             dependencies: [
-                "PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
-                "USBLink", "DBus", "DesktopNotifications", "BlueZ",
+                "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging",
+                "HTTPClient", "USBLink", "DBus", "DesktopNotifications", "BlueZ",
             ],
             swiftSettings: strict),
 
@@ -96,14 +99,16 @@ let package = Package(
             ]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
-        .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
+        // The fake board both phone test targets drive.
+        .target(name: "PhoneTestSupport", dependencies: ["PhoneCore"], path: "Tests/PhoneTestSupport"),
+        .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore", "PhoneTestSupport", "WakeProtocol"]),
         .testTarget(
             name: "PhoneServiceTests",
             dependencies: [
-                "PhoneService", "PhoneCore", "WakeProtocol", "Platform", "USBLink", "NetworkAddress",
-                "DesktopNotifications",
+                "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
+                "NetworkAddress", "DesktopNotifications",
             ]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
         // A private dbus-daemon per test and bounded waits, shared by the D-Bus and BlueZ tests.

@@ -1,5 +1,6 @@
 import Configuration
 import Dispatch
+import Logging
 import PhoneCore
 import Platform
 import USBLink

@@ -1,8 +1,7 @@
 import Foundation
-import PhoneCore
 import Testing
 
-@testable import PhoneService
+@testable import PhoneCore
 
 @Suite struct BoardRequestTests {
     @Test func targetsHeadersAndBodies() throws {
@@ -32,17 +31,5 @@ import Testing
         #expect(BoardStatusAnswer(body: Array(#"{"status":"ok","instance_id":"a b"}"#.utf8)) == .noInstance)
         #expect(BoardStatusAnswer(body: Array("not json".utf8)) == .unreadable)
         #expect(BoardStatusAnswer(body: Array(#"{"status":"error"}"#.utf8)) == .unreadable)
-    }
-
-    @Test func alertWording() {
-        #expect(
-            AlertText.line(Alert(transition: .connected, connectionID: "usb-1-7"))
-                == "Connected to the board (usb-1-7)")
-        #expect(
-            AlertText.line(Alert(transition: .handoff, requestID: "chat_1", epoch: 1))
-                == "Your turn: the task needs you on the phone (chat_1)")
-        #expect(
-            Set(AlertTransition.allCases.map { AlertText.headline(Alert(transition: $0)) }).count
-                == AlertTransition.allCases.count)
     }
 }

@@ -1,5 +1,3 @@
-import PhoneCore
-
 /// One HTTP request the phone makes to the board, as a value: the pure session decides which one,
 /// a `BoardTransport` performs it and answers with a `BoardResponse`.
 package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
