@@ -21,17 +21,20 @@ let package = Package(
     targets: [
         // MARK: Pure cores
         .target(name: "WakeProtocol", swiftSettings: strict),
-        .target(name: "LiveActivity", swiftSettings: strict),
+        // The snapshot's vocabulary, named once: keys, phase/status/transition/app-state enums and their
+        // open forms, the tolerant SnapshotView, JSONValue, JSON string quoting.
+        .target(name: "WireFormat", swiftSettings: strict),
+        .target(name: "LiveActivity", dependencies: ["WireFormat"], swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
         // Log severities: pure cores return log effects in them, Platform's Logger writes them.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
-        .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol"], swiftSettings: strict),
+        .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol", "WireFormat"], swiftSettings: strict),
         .target(
-            name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress"],
+            name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress", "WireFormat"],
             swiftSettings: strict),
-        .target(name: "AgentCLI", swiftSettings: strict),
+        .target(name: "AgentCLI", dependencies: ["WireFormat"], swiftSettings: strict),
 
         // MARK: C libraries (module map + shim header + pkg-config)
         .systemLibrary(
@@ -70,7 +73,7 @@ let package = Package(
             name: "PhoneService",
             dependencies: [
                 "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging",
-                "HTTPClient", "USBLink", "DBus", "DesktopNotifications", "BlueZ",
+                "HTTPClient", "USBLink", "DBus", "DesktopNotifications", "BlueZ", "WireFormat",
             ],
             swiftSettings: strict),
 
@@ -81,7 +84,9 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
-        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
+        // The shared vocabulary, and that the board's strict encoder and the tolerant view agree on every key.
+        .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "LiveActivity"]),
+        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "WireFormat"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
         .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress"]),
         .testTarget(
@@ -100,8 +105,9 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
         // The fake board both phone test targets drive.
-        .target(name: "PhoneTestSupport", dependencies: ["PhoneCore"], path: "Tests/PhoneTestSupport"),
-        .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore", "PhoneTestSupport", "WakeProtocol"]),
+        .target(name: "PhoneTestSupport", dependencies: ["PhoneCore", "WireFormat"], path: "Tests/PhoneTestSupport"),
+        .testTarget(
+            name: "PhoneCoreTests", dependencies: ["PhoneCore", "PhoneTestSupport", "WakeProtocol", "WireFormat"]),
         .testTarget(
             name: "PhoneServiceTests",
             dependencies: [
@@ -110,7 +116,7 @@ let package = Package(
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
+        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "WireFormat"]),
         // A private dbus-daemon per test and bounded waits, shared by the D-Bus and BlueZ tests.
         .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.

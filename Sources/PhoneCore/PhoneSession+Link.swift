@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Links and app state: the Wake source, USB presence, the `connected` alert, `POST app-state`.
 extension PhoneSession {
     mutating func wakeLinkChanged(_ state: LinkState.Wake, at now: Duration, _ effects: inout [Effect]) {

@@ -1,5 +1,6 @@
 import Logging
 import WakeProtocol
+import WireFormat
 
 /// The phone client's decisions in one pure value: Wakes, USB presence, board answers, timers and
 /// app-state requests go in with the time they happened; effects come out (send this request, arm

@@ -4,6 +4,7 @@ import Logging
 import PhoneCore
 import Platform
 import USBLink
+import WireFormat
 
 #if canImport(Glibc)
 import Glibc

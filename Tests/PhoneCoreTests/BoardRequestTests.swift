@@ -20,7 +20,10 @@ import Testing
         #expect(post.target == "/api/phone/app-state")
         let body = try #require(try JSONSerialization.jsonObject(with: Data(post.body)) as? [String: String])
         #expect(body == ["state": "background", "phone_id": "phone_1"])
-        #expect(BoardRequest.jsonEscaped("a\"b\\c\u{1}") == #"a\"b\\c\u0001"#)
+        // Quoted with the shared escaper (its exact output is tested in WireFormatTests): any id survives.
+        let odd = BoardRequest.appState(.foreground, phoneID: "a\"b\\c\u{1}")
+        let oddBody = try #require(try JSONSerialization.jsonObject(with: Data(odd.body)) as? [String: String])
+        #expect(oddBody == ["state": "foreground", "phone_id": "a\"b\\c\u{1}"])
     }
 
     @Test func statusAnswers() {

@@ -1,5 +1,6 @@
 import Foundation
 import PhoneCore
+import WireFormat
 
 /// An in-memory stand-in for aiden-board's phone API, answering `BoardRequest`s the way the board
 /// does: `current` with an ETag of `"epoch-revision"` and 304 on a match, the events ring with a
