@@ -21,14 +21,20 @@ let package = Package(
     targets: [
         // MARK: Pure cores
         .target(name: "WakeProtocol", swiftSettings: strict),
-        .target(name: "LiveActivity", swiftSettings: strict),
+        // The snapshot's vocabulary, named once: keys, phase/status/transition/app-state enums and their
+        // open forms, the tolerant SnapshotView, JSONValue, JSON string quoting.
+        .target(name: "WireFormat", swiftSettings: strict),
+        .target(name: "LiveActivity", dependencies: ["WireFormat"], swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
+        // Log severities: pure cores return log effects in them, Platform's Logger writes them.
+        .target(name: "Logging", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
-        .target(name: "PhoneCore", swiftSettings: strict),
+        // The phone's decisions: PhoneSession and the state machines and answers it composes.
+        .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol", "WireFormat"], swiftSettings: strict),
         .target(
-            name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress"],
+            name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress", "WireFormat"],
             swiftSettings: strict),
-        .target(name: "AgentCLI", swiftSettings: strict),
+        .target(name: "AgentCLI", dependencies: ["WireFormat"], swiftSettings: strict),
         // D-Bus as values: names, signatures, messages, match rules, exported objects and the `MessageBus`
         // seam, so everything that talks to BlueZ compiles and is tested without libdbus.
         .target(name: "DBusModel", swiftSettings: strict),
@@ -44,14 +50,14 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Shells (each imports exactly one C module, internally)
-        .target(name: "Platform", dependencies: ["CSystemd", "NetworkAddress"], swiftSettings: strict),
+        .target(name: "Platform", dependencies: ["CSystemd", "Logging", "NetworkAddress"], swiftSettings: strict),
         .target(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "DBusModel"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
-        .target(name: "USBLink", dependencies: ["CUSB", "Platform"], swiftSettings: strict),
+        .target(name: "USBLink", dependencies: ["CUSB", "PhoneCore", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
         .target(name: "USBGadget", swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBusModel"], swiftSettings: strict),
@@ -62,15 +68,15 @@ let package = Package(
             name: "BoardService",
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
-                "Platform", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
+                "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "PhoneService",
             dependencies: [
-                "PhoneCore", "WakeProtocol", "Configuration", "NetworkAddress", "Platform", "HTTPClient",
-                "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ",
+                "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging",
+                "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
             ],
             swiftSettings: strict),
 
@@ -83,9 +89,11 @@ let package = Package(
         // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
         // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
         // release build of everything still builds it.
-        .target(name: "TestSupport", dependencies: ["DBus", "DBusModel", "Platform"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["DBus", "DBusModel", "Logging", "Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
-        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity"]),
+        // The shared vocabulary, and that the board's strict encoder and the tolerant view agree on every key.
+        .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "LiveActivity"]),
+        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "WireFormat"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
         .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress"]),
         .testTarget(
@@ -103,16 +111,19 @@ let package = Package(
             ]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
-        .testTarget(name: "PhoneCoreTests", dependencies: ["PhoneCore"]),
+        // The fake board both phone test targets drive.
+        .target(name: "PhoneTestSupport", dependencies: ["PhoneCore", "WireFormat"], path: "Tests/PhoneTestSupport"),
+        .testTarget(
+            name: "PhoneCoreTests", dependencies: ["PhoneCore", "PhoneTestSupport", "WakeProtocol", "WireFormat"]),
         .testTarget(
             name: "PhoneServiceTests",
             dependencies: [
-                "PhoneService", "PhoneCore", "WakeProtocol", "Platform", "USBLink", "NetworkAddress",
-                "DesktopNotifications", "TestSupport",
+                "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
+                "NetworkAddress", "DesktopNotifications", "TestSupport",
             ]),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform", "NetworkAddress", "TestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI"]),
+        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "WireFormat"]),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "TestSupport"]),

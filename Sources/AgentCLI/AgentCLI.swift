@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// aidenctl as a function: argv and environment in, what to print and the exit status out. The socket is
 /// behind `AgentTransport` and the idempotency key is passed in, so every path is testable in memory.
@@ -35,7 +36,8 @@ package enum AgentCLI {
     static func outcome(of invocation: Invocation, request: AgentRequest, response: AgentResponse) -> CLIOutcome {
         let decoder = JSONDecoder()
         let body = Data(response.body)
-        let parsed = try? decoder.decode(JSONValue.self, from: body)
+        // A value with a number beyond Double's range is no more usable than one that is not JSON.
+        let parsed = (try? decoder.decode(JSONValue.self, from: body)).flatMap { $0.isReadable ? $0 : nil }
         let isObject = if case .object = parsed { true } else { false }
         guard (200..<300).contains(response.status) else {
             let error = isObject ? (try? decoder.decode(ResponseEnvelopes.Failure.self, from: body))?.error : nil

@@ -10,22 +10,22 @@ extension Command {
         case let .taskStart(start):
             let body = RequestBodies.Start(
                 taskTitle: start.title, requestID: start.requestID, phoneID: start.phoneID,
-                currentStep: start.step, phase: start.phase?.rawValue, progress: start.progress)
+                currentStep: start.step, phase: start.phase, progress: start.progress)
             return AgentRequest(
                 method: "POST", path: "/v1/tasks",
                 headers: [accept, json, AgentRequest.Header("Idempotency-Key", idempotencyKey)],
                 body: RequestBodies.encode(body))
         case let .taskUpdate(update):
             let body = RequestBodies.Update(
-                currentStep: update.step, phase: update.phase?.rawValue, currentAction: update.action,
+                currentStep: update.step, phase: update.phase, currentAction: update.action,
                 currentTarget: update.target, currentApp: update.app, lastToolName: update.tool,
-                progress: update.progress, status: update.status?.rawValue,
+                progress: update.progress, status: update.status,
                 expectedRevision: update.expectedRevision)
             return AgentRequest(
                 method: "PATCH", path: Self.taskPath(update.requestID), headers: [accept, json],
                 body: RequestBodies.encode(body))
         case let .taskEnd(end):
-            let body = RequestBodies.End(status: end.status.rawValue, lastError: end.error ?? "")
+            let body = RequestBodies.End(status: end.status, lastError: end.error ?? "")
             return AgentRequest(
                 method: "POST", path: Self.taskPath(end.requestID) + "/end", headers: [accept, json],
                 body: RequestBodies.encode(body))

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// What one aidenctl invocation asks for, validated but not yet run.
 package enum Command: Sendable, Equatable {
     /// Print the usage of this command (exit 0).
@@ -40,13 +42,13 @@ package enum Command: Sendable, Equatable {
         package var app: String?
         package var tool: String?
         package var progress: Double?
-        package var status: TaskUpdateStatus?
+        package var status: TaskStatus?
         package var expectedRevision: UInt64?
 
         package init(
             requestID: String, step: String? = nil, phase: TaskPhase? = nil, action: String? = nil,
             target: String? = nil, app: String? = nil, tool: String? = nil, progress: Double? = nil,
-            status: TaskUpdateStatus? = nil, expectedRevision: UInt64? = nil
+            status: TaskStatus? = nil, expectedRevision: UInt64? = nil
         ) {
             self.requestID = requestID
             self.step = step
@@ -63,10 +65,10 @@ package enum Command: Sendable, Equatable {
 
     package struct End: Sendable, Equatable {
         package var requestID: String
-        package var status: TaskEndStatus
+        package var status: TaskStatus
         package var error: String?
 
-        package init(requestID: String, status: TaskEndStatus, error: String? = nil) {
+        package init(requestID: String, status: TaskStatus, error: String? = nil) {
             self.requestID = requestID
             self.status = status
             self.error = error

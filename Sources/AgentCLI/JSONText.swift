@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Byte-level edits of JSON text the daemon sent, so `--json` prints the daemon's object as received
 /// (same keys, order and number spelling) on exactly one line.
 enum JSONText {
@@ -31,32 +33,13 @@ enum JSONText {
     static func prepending(key: String, value: String, to object: String) -> String {
         guard object.hasPrefix("{") else { return object }
         let rest = object.dropFirst()
-        let member = quote(key) + ":" + quote(value)
+        let member = JSONString.quote(key) + ":" + JSONString.quote(value)
         return "{" + member + (rest.hasPrefix("}") ? "" : ",") + rest
     }
 
     /// `{"status":"error","error":{"code":…,"message":…}}`, the agent API's error shape, for failures that
     /// have no daemon answer to print.
     static func errorObject(code: String, message: String) -> String {
-        "{\"status\":\"error\",\"error\":{\"code\":\(quote(code)),\"message\":\(quote(message))}}"
-    }
-
-    /// A JSON string literal (RFC 8259 §7).
-    static func quote(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        "{\"status\":\"error\",\"error\":{\"code\":\(JSONString.quote(code)),\"message\":\(JSONString.quote(message))}}"
     }
 }

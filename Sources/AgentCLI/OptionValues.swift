@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The valued options of one command line (each given at most once), read and checked into command fields.
 struct OptionValues {
     private let values: [OptionName: String]
@@ -34,7 +36,7 @@ struct OptionValues {
     func end() throws(UsageError) -> Command.End {
         let requestID = try required(.id)
         guard let text = values[.status] else { throw missing(.status) }
-        guard let status = TaskEndStatus(rawValue: text) else {
+        guard let status = TaskStatus(rawValue: text), TaskStatus.terminal.contains(status) else {
             throw UsageError(
                 "--status must be completed, failed or canceled, not \(TerminalText.quoted(text))",
                 topic: topic)
@@ -79,10 +81,10 @@ struct OptionValues {
         return value == 0 ? 0 : value  // no "-0" on the wire
     }
 
-    private func updateStatus() throws(UsageError) -> TaskUpdateStatus? {
+    private func updateStatus() throws(UsageError) -> TaskStatus? {
         guard let text = values[.status] else { return nil }
-        guard let status = TaskUpdateStatus(rawValue: text) else {
-            let hint = TaskEndStatus(rawValue: text) != nil ? " (end a task with 'aidenctl task end')" : ""
+        guard let status = TaskStatus(rawValue: text), TaskStatus.active.contains(status) else {
+            let hint = TaskStatus(rawValue: text)?.isTerminal == true ? " (end a task with 'aidenctl task end')" : ""
             throw UsageError(
                 "--status must be needs_app or running, not \(TerminalText.quoted(text))\(hint)",
                 topic: topic)

@@ -1,11 +1,13 @@
+import WireFormat
+
 /// Human output of each command, as text ending in a newline. Every string from the daemon goes through
 /// `TerminalText.escaped`, so a title with a newline cannot fake a line (the request id must stay last).
 package enum OutputFormatter {
     /// `task start`: a one-line summary, then the request id alone, last, for `id=$(aidenctl … | tail -n1)`.
     package static func started(_ snapshot: SnapshotView) -> String {
         var facts: [String] = []
-        if let status = snapshot.status { facts.append("status \(TerminalText.escaped(status))") }
-        if let phase = snapshot.phase { facts.append("phase \(TerminalText.escaped(phase))") }
+        if let status = snapshot.status { facts.append("status \(TerminalText.escaped(status.rawValue))") }
+        if let phase = snapshot.phase { facts.append("phase \(TerminalText.escaped(phase.rawValue))") }
         if let progress = snapshot.progress { facts.append("progress \(percent(progress))") }
         if let revision = snapshot.revision { facts.append("revision \(revision)") }
         var summary = "started task"
@@ -15,26 +17,39 @@ package enum OutputFormatter {
     }
 
     /// `task show`, `task update`, `task end`: `key: value` lines in the contract's field order, with the
-    /// contract's field names. Absent and empty fields are left out.
+    /// contract's field names (`SnapshotKey`). Absent and empty fields are left out.
     package static func snapshot(_ snapshot: SnapshotView) -> String {
-        let fields: [(String, String?)] = [
-            ("request_id", snapshot.requestID), ("phone_id", snapshot.phoneID), ("status", snapshot.status),
-            ("phase", snapshot.phase), ("task_title", snapshot.taskTitle), ("current_step", snapshot.currentStep),
-            ("current_action", snapshot.currentAction), ("current_target", snapshot.currentTarget),
-            ("current_app", snapshot.currentApp), ("last_tool_name", snapshot.lastToolName),
-            ("last_error", snapshot.lastError),
-            ("progress", snapshot.progress.map { "\(number($0)) (\(percent($0)))" }),
-            ("shows_progress", snapshot.showsProgress.map(String.init)),
-            ("can_stop", snapshot.canStop.map(String.init)), ("requires_app", snapshot.requiresApp.map(String.init)),
-            ("started_at", snapshot.startedAt), ("updated_at", snapshot.updatedAt), ("ended_at", snapshot.endedAt),
-            ("revision", snapshot.revision.map(String.init)),
-        ]
         var out = ""
-        for (key, value) in fields {
-            guard let value, !value.isEmpty else { continue }
-            out += "\(key): \(TerminalText.escaped(value))\n"
+        for key in SnapshotKey.allCases {
+            guard let value = text(key, of: snapshot), !value.isEmpty else { continue }
+            out += "\(key.stringValue): \(TerminalText.escaped(value))\n"
         }
         return out
+    }
+
+    /// One field as `task show` prints it.
+    private static func text(_ key: SnapshotKey, of snapshot: SnapshotView) -> String? {
+        switch key {
+        case .requestID: snapshot.requestID
+        case .phoneID: snapshot.phoneID
+        case .status: snapshot.status?.rawValue
+        case .phase: snapshot.phase?.rawValue
+        case .taskTitle: snapshot.taskTitle
+        case .currentStep: snapshot.currentStep
+        case .currentAction: snapshot.currentAction
+        case .currentTarget: snapshot.currentTarget
+        case .currentApp: snapshot.currentApp
+        case .lastToolName: snapshot.lastToolName
+        case .lastError: snapshot.lastError
+        case .progress: snapshot.progress.map { "\(number($0)) (\(percent($0)))" }
+        case .showsProgress: snapshot.showsProgress.map(String.init)
+        case .canStop: snapshot.canStop.map(String.init)
+        case .requiresApp: snapshot.requiresApp.map(String.init)
+        case .startedAt: snapshot.startedAt
+        case .updatedAt: snapshot.updatedAt
+        case .endedAt: snapshot.endedAt
+        case .revision: snapshot.revision.map(String.init)
+        }
     }
 
     /// `task list`: an aligned table, one task per line, in the daemon's order; the title is last so that
@@ -43,9 +58,10 @@ package enum OutputFormatter {
         guard !tasks.isEmpty else { return "no tasks\n" }
         var rows = [["ID", "STATUS", "PHASE", "PROGRESS", "TITLE"]]
         for task in tasks {
-            rows.append(
-                [task.requestID, task.status, task.phase, task.progress.map(percent), task.taskTitle]
-                    .map { TerminalText.escaped($0 ?? "-") })
+            let cells =
+                [task.requestID, task.status?.rawValue, task.phase?.rawValue]
+                + [task.progress.map(percent), task.taskTitle]
+            rows.append(cells.map { TerminalText.escaped($0 ?? "-") })
         }
         var widths = [Int](repeating: 0, count: 4)
         for row in rows {
@@ -105,7 +121,7 @@ package enum OutputFormatter {
         case let .bool(flag): String(flag)
         case let .number(text): text
         case let .string(text): TerminalText.escaped(text)
-        case .array, .object: nil
+        case .array, .object, .unreadable: nil
         }
     }
 

@@ -1,46 +1,62 @@
 import FoundationEssentials
+import WireFormat
 
-/// JSON bodies of the write requests, with the contract's snake_case names. A nil field is left out, so the
-/// daemon changes only what was given.
+/// JSON bodies of the write requests, with the contract's names from `SnapshotKey`/`WriteKey`. A nil
+/// field is left out, so the daemon changes only what was given.
 enum RequestBodies {
     struct Start: Encodable {
         var taskTitle: String
         var requestID: String?
         var phoneID: String?
         var currentStep: String?
-        var phase: String?
+        var phase: TaskPhase?
         var progress: Double?
 
-        enum CodingKeys: String, CodingKey {
-            case taskTitle = "task_title", requestID = "request_id", phoneID = "phone_id"
-            case currentStep = "current_step", phase, progress
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SnapshotKey.self)
+            try container.encode(taskTitle, forKey: .taskTitle)
+            try container.encodeIfPresent(requestID, forKey: .requestID)
+            try container.encodeIfPresent(phoneID, forKey: .phoneID)
+            try container.encodeIfPresent(currentStep, forKey: .currentStep)
+            try container.encodeIfPresent(phase, forKey: .phase)
+            try container.encodeIfPresent(progress, forKey: .progress)
         }
     }
 
     struct Update: Encodable {
         var currentStep: String?
-        var phase: String?
+        var phase: TaskPhase?
         var currentAction: String?
         var currentTarget: String?
         var currentApp: String?
         var lastToolName: String?
         var progress: Double?
-        var status: String?
+        var status: TaskStatus?
         var expectedRevision: UInt64?
 
-        enum CodingKeys: String, CodingKey {
-            case currentStep = "current_step", phase, currentAction = "current_action"
-            case currentTarget = "current_target", currentApp = "current_app", lastToolName = "last_tool_name"
-            case progress, status, expectedRevision = "expected_revision"
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SnapshotKey.self)
+            try container.encodeIfPresent(currentStep, forKey: .currentStep)
+            try container.encodeIfPresent(phase, forKey: .phase)
+            try container.encodeIfPresent(currentAction, forKey: .currentAction)
+            try container.encodeIfPresent(currentTarget, forKey: .currentTarget)
+            try container.encodeIfPresent(currentApp, forKey: .currentApp)
+            try container.encodeIfPresent(lastToolName, forKey: .lastToolName)
+            try container.encodeIfPresent(progress, forKey: .progress)
+            try container.encodeIfPresent(status, forKey: .status)
+            var write = encoder.container(keyedBy: WriteKey.self)
+            try write.encodeIfPresent(expectedRevision, forKey: .expectedRevision)
         }
     }
 
     struct End: Encodable {
-        var status: String
+        var status: TaskStatus
         var lastError: String
 
-        enum CodingKeys: String, CodingKey {
-            case status, lastError = "last_error"
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: SnapshotKey.self)
+            try container.encode(status, forKey: .status)
+            try container.encode(lastError, forKey: .lastError)
         }
     }
 

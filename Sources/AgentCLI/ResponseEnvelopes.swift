@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The outer objects of the agent API's answers, read permissively.
 enum ResponseEnvelopes {
     /// `{"status":"ok","live_activity":{…}}` (start, update, end, show).

@@ -1,40 +1,23 @@
 import FoundationEssentials
 import LiveActivity
+import WireFormat
 
 /// Encoding and decoding of JSON bodies, in one place so every answer has the same shape and bytes.
 package enum JSONBody {
-    /// A loosely typed JSON value, for small request bodies whose keys we check one by one.
-    package enum Value: Sendable, Equatable, Decodable {
-        case null, bool(Bool), number(Double), string(String), array([Value]), object([String: Value])
-
-        package init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let flag = try? container.decode(Bool.self) {
-                self = .bool(flag)
-            } else if let number = try? container.decode(Double.self) {
-                self = .number(number)
-            } else if let text = try? container.decode(String.self) {
-                self = .string(text)
-            } else if let list = try? container.decode([Value].self) {
-                self = .array(list)
-            } else {
-                self = .object(try container.decode([String: Value].self))
-            }
-        }
-    }
-
-    /// Parses a body that must be a JSON object.
-    package static func object(_ body: [UInt8]) throws(JSONError) -> [String: Value] {
+    /// Parses a body that must be a JSON object, for small request bodies whose keys are checked one by one.
+    package static func object(_ body: [UInt8]) throws(JSONError) -> [String: JSONValue] {
         guard !body.isEmpty else { throw JSONError(status: 400, code: "invalid", message: "request body is empty") }
         guard String(validating: body, as: UTF8.self) != nil else {
             throw JSONError(status: 400, code: "invalid", message: "request body is not valid UTF-8")
         }
-        let value: Value
+        let value: JSONValue
         do {
-            value = try JSONDecoder().decode(Value.self, from: Data(body))
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(body))
         } catch {
+            throw JSONError(status: 400, code: "invalid", message: "request body is not valid JSON")
+        }
+        // A number beyond Double's range: not a value the board can read.
+        guard value.isReadable else {
             throw JSONError(status: 400, code: "invalid", message: "request body is not valid JSON")
         }
         guard case let .object(object) = value else {
@@ -66,18 +49,11 @@ private struct StatusEnvelope: Encodable {
     let status: String
     let fields: [String: any Encodable & Sendable]
 
-    struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(status, forKey: Key(stringValue: "status"))
+        var container = encoder.container(keyedBy: JSONKey.self)
+        try container.encode(status, forKey: JSONKey(stringValue: "status"))
         for (name, value) in fields {
-            try container.encode(value, forKey: Key(stringValue: name))
+            try container.encode(value, forKey: JSONKey(stringValue: name))
         }
     }
 }

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The error body every endpoint uses (CONTRACT.md §6):
 /// `{"status":"error","error":{"code":"…","message":"…","field":"…"}}`.
 package struct JSONError: Sendable, Equatable, Error {
@@ -24,26 +26,5 @@ package struct JSONError: Sendable, Equatable, Error {
 
     package var response: HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: body)
-    }
-}
-
-/// JSON string literal encoding (RFC 8259 §7).
-package enum JSONString {
-    package static func quote(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

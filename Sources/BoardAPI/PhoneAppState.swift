@@ -1,12 +1,9 @@
 import FoundationEssentials
+import WireFormat
 
 /// The companion app's state as the phone reports it (CONTRACT.md §3 `POST /api/phone/app-state`).
 package struct PhoneAppState: Sendable, Equatable, Codable {
-    package enum State: String, Sendable, Codable, CaseIterable {
-        case foreground, background, inactive
-    }
-
-    package var state: State
+    package var state: AppState
     package var returnEntry: String
     package var returnEntryAvailable: Bool
     package var phoneID: String
@@ -21,7 +18,7 @@ package struct PhoneAppState: Sendable, Equatable, Codable {
     }
 
     package init(
-        state: State, returnEntry: String = "", returnEntryAvailable: Bool = false, phoneID: String = "",
+        state: AppState, returnEntry: String = "", returnEntryAvailable: Bool = false, phoneID: String = "",
         reportedAt: Date
     ) {
         self.state = state
@@ -37,10 +34,11 @@ package struct PhoneAppState: Sendable, Equatable, Codable {
         guard let stateText = object["state"] else {
             throw JSONError(status: 400, code: "invalid", message: "field \"state\" is required", field: "state")
         }
-        guard case let .string(raw) = stateText, let state = State(rawValue: raw) else {
+        guard case let .string(raw) = stateText, let state = AppState(rawValue: raw) else {
             throw JSONError(
                 status: 400, code: "invalid",
-                message: "field \"state\": must be one of foreground, background, inactive",
+                message: "field \"state\": must be one of "
+                    + AppState.allCases.map(\.rawValue).joined(separator: ", "),
                 field: "state")
         }
         var entry = ""

@@ -51,7 +51,7 @@ extension PhoneRouter {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return defaultPairingSeconds }
         let object = try JSONBody.object(body)
         guard let value = object["seconds"] else { return defaultPairingSeconds }
-        guard case let .number(number) = value, number == number.rounded(),
+        guard let number = value.double, number == number.rounded(),
             number >= 1, number <= Double(maximumPairingSeconds)
         else {
             throw JSONError(

@@ -3,6 +3,7 @@ import Configuration
 import Dispatch
 import FoundationEssentials
 import HTTPServer
+import Logging
 import NetworkAddress
 import Platform
 import WakeProtocol

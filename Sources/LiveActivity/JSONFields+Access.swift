@@ -1,7 +1,9 @@
+import WireFormat
+
 /// Typed, validated reads of known members. Absent and `null` both mean "not given".
 extension JSONFields {
     private func value(_ field: TaskField) -> JSONValue? {
-        switch values[field.rawValue] {
+        switch values[field.name] {
         case nil, .null?: nil
         case let value?: value
         }
@@ -27,14 +29,7 @@ extension JSONFields {
     func progress() throws(TaskValidationError) -> Double? {
         let field = TaskField.progress
         guard let value = value(field) else { return nil }
-        let number: Double? =
-            switch value {
-            case .unsigned(let integer): Double(integer)
-            case .signed(let integer): Double(integer)
-            case .number(let double): double
-            default: nil
-            }
-        guard let number, number.isFinite, (0...1).contains(number) else {
+        guard let number = value.double, number.isFinite, (0...1).contains(number) else {
             throw field.error(TaskField.progressExpectation + ", got \(value.summary)")
         }
         return number
@@ -69,10 +64,10 @@ extension JSONFields {
 
     func expectedRevision() throws(TaskValidationError) -> UInt64? {
         let field = TaskField.expectedRevision
-        switch value(field) {
-        case nil: return nil
-        case .unsigned(let revision)?: return revision
-        case let other?: throw field.error("must be a non-negative integer, got \(other.summary)")
+        guard let value = value(field) else { return nil }
+        guard let revision = value.unsignedInteger else {
+            throw field.error("must be a non-negative integer, got \(value.summary)")
         }
+        return revision
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// The top-level members of a JSON object body, keyed by name. Unknown members are kept but never looked at,
 /// which is what makes decoding permissive; known ones are read through the typed accessors in

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// The body of a start (`POST /v1/tasks`): only `task_title` is required.
 ///
@@ -120,8 +121,4 @@ extension TaskDraft: Encodable {
         try container.encodeIfPresent(canStop, forKey: TaskField.canStop.key)
         try container.encodeIfPresent(requiresApp, forKey: TaskField.requiresApp.key)
     }
-}
-
-extension TaskField {
-    var key: JSONKey { JSONKey(stringValue: rawValue) }
 }

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The body of an end (`POST /v1/tasks/{request_id}/end`): a terminal `status`, an optional
 /// `last_error` (kept as it was when absent) and an optional `expected_revision`.
 package struct TaskEnd: Sendable, Hashable {

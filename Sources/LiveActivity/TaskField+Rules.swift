@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The value rules, applied both to decoded JSON and to values built in code (`validate()`).
 extension TaskField {
     func check(_ value: String) throws(TaskValidationError) {

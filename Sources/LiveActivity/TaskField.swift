@@ -1,24 +1,52 @@
-/// The JSON keys an agent may write, with the rule each value must meet (limits in `TaskLimits`).
+import WireFormat
+
+/// The JSON members an agent may write, with the rule each value must meet (limits in `TaskLimits`).
+/// Their names are the shared `SnapshotKey`/`WriteKey` ones (see `key`).
 ///
 /// `revision`, `started_at`, `updated_at` and `ended_at` are not here: the store owns them, so in a request
 /// body they are ignored like any unknown key (a writer may send back a snapshot it read).
-package enum TaskField: String, Sendable, CaseIterable {
-    case requestID = "request_id"
-    case phoneID = "phone_id"
+package enum TaskField: Sendable, CaseIterable {
+    case requestID
+    case phoneID
     case status
     case phase
-    case taskTitle = "task_title"
-    case currentStep = "current_step"
-    case currentAction = "current_action"
-    case currentTarget = "current_target"
-    case currentApp = "current_app"
-    case lastToolName = "last_tool_name"
-    case lastError = "last_error"
+    case taskTitle
+    case currentStep
+    case currentAction
+    case currentTarget
+    case currentApp
+    case lastToolName
+    case lastError
     case progress
-    case showsProgress = "shows_progress"
-    case canStop = "can_stop"
-    case requiresApp = "requires_app"
-    case expectedRevision = "expected_revision"
+    case showsProgress
+    case canStop
+    case requiresApp
+    case expectedRevision
+
+    /// The member's key in the wire vocabulary.
+    var key: JSONKey {
+        switch self {
+        case .requestID: JSONKey(SnapshotKey.requestID)
+        case .phoneID: JSONKey(SnapshotKey.phoneID)
+        case .status: JSONKey(SnapshotKey.status)
+        case .phase: JSONKey(SnapshotKey.phase)
+        case .taskTitle: JSONKey(SnapshotKey.taskTitle)
+        case .currentStep: JSONKey(SnapshotKey.currentStep)
+        case .currentAction: JSONKey(SnapshotKey.currentAction)
+        case .currentTarget: JSONKey(SnapshotKey.currentTarget)
+        case .currentApp: JSONKey(SnapshotKey.currentApp)
+        case .lastToolName: JSONKey(SnapshotKey.lastToolName)
+        case .lastError: JSONKey(SnapshotKey.lastError)
+        case .progress: JSONKey(SnapshotKey.progress)
+        case .showsProgress: JSONKey(SnapshotKey.showsProgress)
+        case .canStop: JSONKey(SnapshotKey.canStop)
+        case .requiresApp: JSONKey(SnapshotKey.requiresApp)
+        case .expectedRevision: JSONKey(WriteKey.expectedRevision)
+        }
+    }
+
+    /// The member's name as it appears in a body and in error messages.
+    package var name: String { key.stringValue }
 
     /// How a string field is bounded; `nil` for fields that are not strings.
     var textRule: TextRule? {
@@ -35,7 +63,7 @@ package enum TaskField: String, Sendable, CaseIterable {
     }
 
     func error(_ message: String) -> TaskValidationError {
-        TaskValidationError(field: rawValue, message: message)
+        TaskValidationError(field: name, message: message)
     }
 }
 

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The body of an update (`PATCH /v1/tasks/{request_id}`): the members to change, all optional, plus an
 /// optional `expected_revision` (the task's `revision` the writer last saw).
 ///

@@ -1,33 +1,13 @@
 import FoundationEssentials
+import WireFormat
 
 /// The JSON of CONTRACT §4: snake_case keys, dates as ISO-8601 UTC strings, `ended_at` always present
 /// (`null` while the task runs). Decoding ignores unknown keys; it is for trusted input (the state file,
 /// the board's own answers); agent input goes through `TaskDraft`/`TaskPatch`/`TaskEnd`, which validate.
+/// The member names are `SnapshotKey`'s, which the phone's and aidenctl's `SnapshotView` read too.
 extension TaskSnapshot: Codable {
-    package enum CodingKeys: String, CodingKey, CaseIterable {
-        case requestID = "request_id"
-        case phoneID = "phone_id"
-        case status
-        case phase
-        case taskTitle = "task_title"
-        case currentStep = "current_step"
-        case currentAction = "current_action"
-        case currentTarget = "current_target"
-        case currentApp = "current_app"
-        case lastToolName = "last_tool_name"
-        case lastError = "last_error"
-        case progress
-        case showsProgress = "shows_progress"
-        case canStop = "can_stop"
-        case requiresApp = "requires_app"
-        case startedAt = "started_at"
-        case updatedAt = "updated_at"
-        case endedAt = "ended_at"
-        case revision
-    }
-
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: SnapshotKey.self)
         requestID = try container.decode(String.self, forKey: .requestID)
         phoneID = try container.decode(String.self, forKey: .phoneID)
         status = try container.decode(TaskStatus.self, forKey: .status)
@@ -49,31 +29,37 @@ extension TaskSnapshot: Codable {
         revision = try container.decode(UInt64.self, forKey: .revision)
     }
 
+    /// Every key, in `SnapshotKey` order; the switch makes a new key a compile error until it is written.
     package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(requestID, forKey: .requestID)
-        try container.encode(phoneID, forKey: .phoneID)
-        try container.encode(status, forKey: .status)
-        try container.encode(phase, forKey: .phase)
-        try container.encode(taskTitle, forKey: .taskTitle)
-        try container.encode(currentStep, forKey: .currentStep)
-        try container.encode(currentAction, forKey: .currentAction)
-        try container.encode(currentTarget, forKey: .currentTarget)
-        try container.encode(currentApp, forKey: .currentApp)
-        try container.encode(lastToolName, forKey: .lastToolName)
-        try container.encode(lastError, forKey: .lastError)
-        try container.encode(progress, forKey: .progress)
-        try container.encode(showsProgress, forKey: .showsProgress)
-        try container.encode(canStop, forKey: .canStop)
-        try container.encode(requiresApp, forKey: .requiresApp)
-        try container.encode(Timestamp.format(startedAt), forKey: .startedAt)
-        try container.encode(Timestamp.format(updatedAt), forKey: .updatedAt)
-        if let endedAt {
-            try container.encode(Timestamp.format(endedAt), forKey: .endedAt)
-        } else {
-            try container.encodeNil(forKey: .endedAt)
+        var container = encoder.container(keyedBy: SnapshotKey.self)
+        for key in SnapshotKey.allCases {
+            switch key {
+            case .requestID: try container.encode(requestID, forKey: key)
+            case .phoneID: try container.encode(phoneID, forKey: key)
+            case .status: try container.encode(status, forKey: key)
+            case .phase: try container.encode(phase, forKey: key)
+            case .taskTitle: try container.encode(taskTitle, forKey: key)
+            case .currentStep: try container.encode(currentStep, forKey: key)
+            case .currentAction: try container.encode(currentAction, forKey: key)
+            case .currentTarget: try container.encode(currentTarget, forKey: key)
+            case .currentApp: try container.encode(currentApp, forKey: key)
+            case .lastToolName: try container.encode(lastToolName, forKey: key)
+            case .lastError: try container.encode(lastError, forKey: key)
+            case .progress: try container.encode(progress, forKey: key)
+            case .showsProgress: try container.encode(showsProgress, forKey: key)
+            case .canStop: try container.encode(canStop, forKey: key)
+            case .requiresApp: try container.encode(requiresApp, forKey: key)
+            case .startedAt: try container.encode(Timestamp.format(startedAt), forKey: key)
+            case .updatedAt: try container.encode(Timestamp.format(updatedAt), forKey: key)
+            case .endedAt:
+                if let endedAt {
+                    try container.encode(Timestamp.format(endedAt), forKey: key)
+                } else {
+                    try container.encodeNil(forKey: key)
+                }
+            case .revision: try container.encode(revision, forKey: key)
+            }
         }
-        try container.encode(revision, forKey: .revision)
     }
 
     /// Bytes of this snapshot as JSON with `/` escaped as `\/` (JSONEncoder's default and the longer form),

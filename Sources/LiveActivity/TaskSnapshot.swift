@@ -1,11 +1,9 @@
 import FoundationEssentials
+import WireFormat
 
 /// What the phone shows for one agent task (CONTRACT §4): the unit the store keeps and the HTTP layer
 /// serves. A value: changing a copy never changes the store.
 package struct TaskSnapshot: Sendable, Hashable {
-    /// The `current_action` that, in `phase == .waitingUser`, means a person must act on the phone.
-    package static let requestUserInputAction = "request_user_input"
-
     package var requestID: String
     /// Empty: any phone may show the task.
     package var phoneID: String
@@ -61,7 +59,7 @@ package struct TaskSnapshot: Sendable, Hashable {
 
     /// A person must act on the phone (the `handoff` transition fires when a task enters this state).
     package var isAwaitingUser: Bool {
-        phase == .waitingUser && currentAction == Self.requestUserInputAction
+        Handoff.isAwaitingUser(phase: phase, currentAction: currentAction)
     }
 
     /// Whether phone `phoneID` may show this task: the task names that phone or no phone.

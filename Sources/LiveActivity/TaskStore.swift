@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// The board's task snapshots, their revisions and idempotency records, and the transition ring
 /// (CONTRACT §3-§6). A value with no I/O and no clock: the shell owns one behind a lock, passes `now` in,

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// One entry of the transition ring: `{"id":43,"request_id":"…","transition":"handoff","at":"…"}`.
 package struct TransitionEvent: Sendable, Hashable {
@@ -16,16 +17,10 @@ package struct TransitionEvent: Sendable, Hashable {
     }
 }
 
+/// Member names from `EventKey`, which the phone's `BoardEvent` reads too.
 extension TransitionEvent: Codable {
-    enum CodingKeys: String, CodingKey {
-        case id
-        case requestID = "request_id"
-        case transition
-        case at
-    }
-
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: EventKey.self)
         id = try container.decode(UInt64.self, forKey: .id)
         requestID = try container.decode(String.self, forKey: .requestID)
         transition = try container.decode(Transition.self, forKey: .transition)
@@ -33,7 +28,7 @@ extension TransitionEvent: Codable {
     }
 
     package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
+        var container = encoder.container(keyedBy: EventKey.self)
         try container.encode(id, forKey: .id)
         try container.encode(requestID, forKey: .requestID)
         try container.encode(transition, forKey: .transition)

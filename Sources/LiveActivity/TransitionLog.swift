@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// A bounded ring of alert-worthy transitions with a cursor, so a phone that reads it after each
 /// (possibly coalesced) Wake misses none (CONTRACT §5). Pure: the caller supplies the generation.

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// What the phone alerts for (CONTRACT §5). `started` and `canceled` are deliberately absent: the
 /// person started the task or stopped it, so telling them is noise.
 package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable {
@@ -9,13 +11,13 @@ package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable 
     case failed
 
     /// The alert for a board transition, nil for those that update the card silently.
-    package init?(_ transition: BoardTransition) {
-        switch transition {
-        case .handoff: self = .handoff
-        case .foregroundRecovery: self = .foregroundRecovery
-        case .completed: self = .completed
-        case .failed: self = .failed
-        default: return nil
+    package init?(_ transition: OpenEnum<Transition>) {
+        switch transition.known {
+        case .handoff?: self = .handoff
+        case .foregroundRecovery?: self = .foregroundRecovery
+        case .completed?: self = .completed
+        case .failed?: self = .failed
+        case .started?, .canceled?, nil: return nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// Reads the board's HTTP answers into typed values; malformed JSON becomes a `BoardAnswerError`
 /// naming the field, HTTP-level refusals become a `BoardProblem`.
@@ -103,7 +104,16 @@ private struct CurrentEnvelope: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: EnvelopeKey.self)
         switch try expectStatus(in: container, allowed: ["ok", "not_found"]) {
-        case "ok": answer = .snapshot(try container.decode(BoardSnapshot.self, forKey: .liveActivity))
+        case "ok":
+            // The view is tolerant of everything; the phone still needs a task to name, so `request_id`
+            // is checked strictly first (the errors name `live_activity.request_id`).
+            let snapshot = try container.nestedContainer(keyedBy: SnapshotKey.self, forKey: .liveActivity)
+            let requestID = try snapshot.decode(String.self, forKey: .requestID)
+            guard !requestID.isEmpty else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .requestID, in: snapshot, debugDescription: "must not be empty")
+            }
+            answer = .snapshot(try container.decode(SnapshotView.self, forKey: .liveActivity))
         default: answer = .notFound
         }
     }

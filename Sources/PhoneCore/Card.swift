@@ -1,15 +1,17 @@
+import WireFormat
+
 /// What the card shows: a state, the task behind it, a fetch problem if the last fetch failed, and
 /// the link. Derived, never stored: the client keeps the last answer and the last problem and
 /// derives the card again whenever one of them or the link changes.
 package struct Card: Sendable, Equatable {
     package var state: CardState
     /// The task shown; nil for standby and disconnected.
-    package var snapshot: BoardSnapshot?
+    package var snapshot: SnapshotView?
     /// Why the last fetch failed. When set, `snapshot` is the last good one and may be stale.
     package var problem: BoardProblem?
     package var link: LinkState
 
-    package init(state: CardState, snapshot: BoardSnapshot? = nil, problem: BoardProblem? = nil, link: LinkState) {
+    package init(state: CardState, snapshot: SnapshotView? = nil, problem: BoardProblem? = nil, link: LinkState) {
         self.state = state
         self.snapshot = snapshot
         self.problem = problem

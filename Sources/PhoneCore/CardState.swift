@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The card's state as shown, and as written in `card` events (CONTRACT §7).
 package enum CardState: String, Sendable, Equatable, CaseIterable {
     /// Talking to the board; no task to show.
@@ -16,15 +18,15 @@ package enum CardState: String, Sendable, Equatable, CaseIterable {
     /// The state a snapshot shows. Terminal statuses win; then a handoff (a person must act, the most
     /// urgent request); then `needs_app`. An unknown or missing status shows as running: the task is
     /// there and not known to be over.
-    package init(snapshot: BoardSnapshot) {
-        switch snapshot.status {
-        case BoardTaskStatus.completed: self = .completed
-        case BoardTaskStatus.failed: self = .failed
-        case BoardTaskStatus.canceled: self = .canceled
-        default:
-            if snapshot.isHandoff {
+    package init(snapshot: SnapshotView) {
+        switch snapshot.status?.known {
+        case .completed?: self = .completed
+        case .failed?: self = .failed
+        case .canceled?: self = .canceled
+        case .running?, .needsApp?, nil:
+            if snapshot.isAwaitingUser {
                 self = .handoff
-            } else if snapshot.status == .needsApp {
+            } else if snapshot.status?.known == .needsApp {
                 self = .needsApp
             } else {
                 self = .running

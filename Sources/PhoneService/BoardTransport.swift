@@ -1,6 +1,7 @@
 import Configuration
 import Dispatch
 import HTTPClient
+import PhoneCore
 
 /// Performs the session's requests. The seam between the phone's decisions and HTTP: tests answer
 /// by hand, production uses `HTTPBoardTransport`.

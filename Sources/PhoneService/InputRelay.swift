@@ -1,3 +1,4 @@
+import PhoneCore
 import Synchronization
 
 /// Hands inputs to the client once it exists. The USB watcher reports boards already plugged in

@@ -1,8 +1,10 @@
 import Configuration
 import Dispatch
+import Logging
 import PhoneCore
 import Platform
 import USBLink
+import WireFormat
 
 #if canImport(Glibc)
 import Glibc

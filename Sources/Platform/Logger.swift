@@ -1,3 +1,5 @@
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #endif

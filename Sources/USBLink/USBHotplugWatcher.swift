@@ -1,4 +1,5 @@
 internal import CUSB
+import PhoneCore
 import Platform
 import Synchronization
 
@@ -7,7 +8,8 @@ import Glibc
 #endif
 
 /// Watches the phone host's USB bus for the board's gadget (its VID:PID) with libusb hotplug
-/// callbacks: arrivals and departures with bus and address, on a dedicated event thread that runs
+/// callbacks: arrivals and departures with bus and address (PhoneCore's `USBEvent`, which the pure
+/// `USBSessionTracker` reads), on a dedicated event thread that runs
 /// `libusb_handle_events_timeout_completed` and sleeps in the kernel between events.
 ///
 /// Registration uses `LIBUSB_HOTPLUG_ENUMERATE`, so a board already plugged in is reported as an
@@ -15,11 +17,6 @@ import Glibc
 /// capability, `libusb_init` fails, no usbfs in a container), `start` says `.unmonitored` and
 /// nothing is delivered: that is an expected setup, not an error.
 package final class USBHotplugWatcher: Sendable {
-    package enum Event: Sendable, Equatable {
-        case arrived(USBDeviceLocation)
-        case departed(USBDeviceLocation)
-    }
-
     package let vendorID: UInt16
     package let productID: UInt16
     /// Checked before libusb is asked: without it (containers, CI) no device can be opened or seen.
@@ -38,7 +35,7 @@ package final class USBHotplugWatcher: Sendable {
     /// Starts watching; `deliver` runs on libusb's event thread (and, for devices already present,
     /// on the caller's thread before `start` returns). A second call while running changes nothing.
     @discardableResult
-    package func start(deliver: @escaping @Sendable (Event) -> Void) -> USBMonitoring {
+    package func start(deliver: @escaping @Sendable (USBEvent) -> Void) -> USBMonitoring {
         running.withLock { session -> USBMonitoring in
             if session != nil { return .monitoring }
             if let deviceDirectory, access(deviceDirectory, F_OK) != 0 {
@@ -69,10 +66,10 @@ package final class USBHotplugWatcher: Sendable {
 
 /// The callback's context: the deliver closure, reached from C through `Unmanaged`.
 private final class CallbackBox: Sendable {
-    let deliver: @Sendable (USBHotplugWatcher.Event) -> Void
+    let deliver: @Sendable (USBEvent) -> Void
     let keepRunning = Atomic<Bool>(true)
 
-    init(deliver: @escaping @Sendable (USBHotplugWatcher.Event) -> Void) {
+    init(deliver: @escaping @Sendable (USBEvent) -> Void) {
         self.deliver = deliver
     }
 }
@@ -86,7 +83,7 @@ private struct Session: @unchecked Sendable {  // the context pointer is used by
 
     static func open(
         vendorID: UInt16, productID: UInt16,
-        deliver: @escaping @Sendable (USBHotplugWatcher.Event) -> Void
+        deliver: @escaping @Sendable (USBEvent) -> Void
     ) -> Result<Session, OpenFailure> {
         var created: OpaquePointer?
         let rc = libusb_init(&created)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WireFormat
 
 @testable import LiveActivity
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WireFormat
 
 @testable import LiveActivity
 
@@ -68,7 +69,7 @@ import Testing
         needsApp.status = .needsApp
         var awaiting = base
         awaiting.phase = .waitingUser
-        awaiting.currentAction = TaskSnapshot.requestUserInputAction
+        awaiting.currentAction = Handoff.requestUserInputAction
         var completed = awaiting
         completed.status = .completed
         var failed = needsApp

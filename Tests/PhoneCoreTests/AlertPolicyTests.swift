@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WireFormat
 
 @testable import PhoneCore
 
@@ -11,7 +12,7 @@ import Testing
         return policy
     }
 
-    private func event(_ id: UInt64, _ request: String, _ transition: BoardTransition) -> BoardEvent {
+    private func event(_ id: UInt64, _ request: String, _ transition: OpenEnum<Transition>) -> BoardEvent {
         BoardEvent(id: id, requestID: request, transition: transition, at: "2026-06-12T07:00:0\(id % 10)Z")
     }
 
@@ -27,15 +28,15 @@ import Testing
         let answer = EventsAnswer(
             epoch: 1234, generation: "g1",
             events: [
-                event(1, "chat_1", .started),
-                event(2, "chat_1", .handoff),
-                event(3, "chat_1", .foregroundRecovery),
-                event(4, "chat_1", .completed),
-                event(5, "chat_2", .started),
-                event(6, "chat_2", .failed),
-                event(7, "chat_3", .started),
-                event(8, "chat_3", .canceled),
-                event(9, "chat_3", BoardTransition(rawValue: "paused")),  // a newer board's transition: silent
+                event(1, "chat_1", .known(.started)),
+                event(2, "chat_1", .known(.handoff)),
+                event(3, "chat_1", .known(.foregroundRecovery)),
+                event(4, "chat_1", .known(.completed)),
+                event(5, "chat_2", .known(.started)),
+                event(6, "chat_2", .known(.failed)),
+                event(7, "chat_3", .known(.started)),
+                event(8, "chat_3", .known(.canceled)),
+                event(9, "chat_3", .unknown("paused")),  // a newer board's transition: silent
             ], next: 9)
         let outputs = policy.receive(answer)
         #expect(
@@ -62,13 +63,13 @@ import Testing
             alerts(
                 policy.receive(
                     EventsAnswer(
-                        epoch: 1234, generation: "g1", events: [event(1, "chat_1", .handoff)], next: 1))) == [
+                        epoch: 1234, generation: "g1", events: [event(1, "chat_1", .known(.handoff))], next: 1))) == [
                     "handoff chat_1"
                 ])
         #expect(
             policy.receive(
                 EventsAnswer(
-                    epoch: 1234, generation: "g1", events: [event(2, "chat_1", .handoff)], next: 2)
+                    epoch: 1234, generation: "g1", events: [event(2, "chat_1", .known(.handoff))], next: 2)
             ).isEmpty)
     }
 
@@ -78,7 +79,8 @@ import Testing
         var policy = primedPolicy()
         let card = Card.derive(link: Fixtures.usbUp, answer: .snapshot(Fixtures.running), problem: nil)
         #expect(card.state == .running)
-        let answer = EventsAnswer(epoch: 1234, generation: "g1", events: [event(1, "chat_1", .handoff)], next: 1)
+        let answer = EventsAnswer(
+            epoch: 1234, generation: "g1", events: [event(1, "chat_1", .known(.handoff))], next: 1)
         #expect(alerts(policy.receive(answer)) == ["handoff chat_1"])
         #expect(policy.receive(EventsAnswer(epoch: 1234, generation: "g1", events: [], next: 1)).isEmpty)
     }
@@ -88,7 +90,7 @@ import Testing
         let answer = EventsAnswer(
             epoch: 1234, generation: "g1",
             events: [
-                event(1, "chat_1", .handoff), event(2, "chat_1", .completed),
+                event(1, "chat_1", .known(.handoff)), event(2, "chat_1", .known(.completed)),
             ], next: 2)
         #expect(alerts(policy.receive(answer)).count == 2)
         #expect(policy.usbConnected(connectionID: "usb-1") != nil)
@@ -100,7 +102,7 @@ import Testing
         restarted.resetCursor()
         #expect(restarted.receive(answer).isEmpty)
         #expect(restarted.usbConnected(connectionID: "usb-1") == nil)
-        let later = EventsAnswer(epoch: 1234, generation: "g1", events: [event(3, "chat_2", .failed)], next: 3)
+        let later = EventsAnswer(epoch: 1234, generation: "g1", events: [event(3, "chat_2", .known(.failed))], next: 3)
         #expect(alerts(restarted.receive(later)) == ["failed chat_2"])
     }
 
@@ -112,12 +114,12 @@ import Testing
                     EventsAnswer(
                         epoch: 1234, generation: "g1",
                         events: [
-                            event(4, "chat_1", .handoff)
+                            event(4, "chat_1", .known(.handoff))
                         ], next: 4))) == ["handoff chat_1"])
 
         // The board's ring was reset: the events in this answer are not read; the cursor restarts.
         let reset = EventsAnswer(
-            epoch: 1234, generation: "g2", events: [event(1, "chat_1", .handoff)], next: 2, resetRequired: true)
+            epoch: 1234, generation: "g2", events: [event(1, "chat_1", .known(.handoff))], next: 2, resetRequired: true)
         #expect(policy.receive(reset) == [.readAgain])
         #expect(policy.cursor == EventCursor(since: 0, generation: "g2", epoch: 1234))
 
@@ -125,7 +127,7 @@ import Testing
         let reread = EventsAnswer(
             epoch: 1234, generation: "g2",
             events: [
-                event(1, "chat_1", .handoff), event(2, "chat_1", .completed),
+                event(1, "chat_1", .known(.handoff)), event(2, "chat_1", .known(.completed)),
             ], next: 2)
         #expect(alerts(policy.receive(reread)) == ["completed chat_1"])
         #expect(policy.cursor == EventCursor(since: 2, generation: "g2", epoch: 1234))
@@ -134,7 +136,7 @@ import Testing
     @Test func aBoardThatKeepsAskingForAResetIsReadAnywayRatherThanLooping() {
         var policy = primedPolicy()
         let reset = EventsAnswer(
-            epoch: 1234, generation: "g2", events: [event(1, "chat_9", .failed)], next: 1, resetRequired: true)
+            epoch: 1234, generation: "g2", events: [event(1, "chat_9", .known(.failed))], next: 1, resetRequired: true)
         #expect(policy.receive(reset) == [.readAgain])
         #expect(alerts(policy.receive(reset)) == ["failed chat_9"])
     }
@@ -145,10 +147,10 @@ import Testing
             alerts(
                 policy.receive(
                     EventsAnswer(
-                        epoch: 1, generation: "g1", events: [event(1, "chat_1", .completed)], next: 1))
+                        epoch: 1, generation: "g1", events: [event(1, "chat_1", .known(.completed))], next: 1))
             ).count == 1)
         // The board's state directory was recreated: new epoch, new generation, ids from 1 again.
-        let fresh = EventsAnswer(epoch: 2, generation: "g9", events: [event(1, "chat_1", .completed)], next: 1)
+        let fresh = EventsAnswer(epoch: 2, generation: "g9", events: [event(1, "chat_1", .known(.completed))], next: 1)
         #expect(policy.receive(fresh) == [.readAgain])
         #expect(policy.cursor == EventCursor(since: 0, generation: "g9", epoch: 2))
         #expect(alerts(policy.receive(fresh)) == ["completed chat_1"])
@@ -165,7 +167,7 @@ import Testing
     @Test func truncatedReportsMissedTransitionsAndContinues() {
         var policy = primedPolicy()
         let answer = EventsAnswer(
-            epoch: 1234, generation: "g1", events: [event(300, "chat_1", .failed)], next: 300, truncated: true)
+            epoch: 1234, generation: "g1", events: [event(300, "chat_1", .known(.failed))], next: 300, truncated: true)
         let outputs = policy.receive(answer)
         #expect(outputs.first == .eventsMissed)
         #expect(alerts(outputs) == ["failed chat_1"])
@@ -177,18 +179,20 @@ import Testing
         let history = EventsAnswer(
             epoch: 1234, generation: "g1",
             events: [
-                event(1, "chat_1", .completed), event(2, "chat_2", .handoff),
+                event(1, "chat_1", .known(.completed)), event(2, "chat_2", .known(.handoff)),
             ], next: 2, truncated: true)
         #expect(policy.receive(history).isEmpty)  // neither old alerts nor "missed" for history
         #expect(policy.record.hasReadEvents)
         #expect(policy.record.contains(.task(epoch: 1234, requestID: "chat_2", transition: .handoff)))
-        let next = EventsAnswer(epoch: 1234, generation: "g1", events: [event(3, "chat_2", .completed)], next: 3)
+        let next = EventsAnswer(
+            epoch: 1234, generation: "g1", events: [event(3, "chat_2", .known(.completed))], next: 3)
         #expect(alerts(policy.receive(next)) == ["completed chat_2"])
     }
 
     @Test func theFirstReadCanAlertToo() {
         var policy = AlertPolicy(firstRead: .alert)
-        let history = EventsAnswer(epoch: 1234, generation: "g1", events: [event(1, "chat_1", .handoff)], next: 1)
+        let history = EventsAnswer(
+            epoch: 1234, generation: "g1", events: [event(1, "chat_1", .known(.handoff))], next: 1)
         #expect(alerts(policy.receive(history)) == ["handoff chat_1"])
     }
 
@@ -201,7 +205,7 @@ import Testing
 
     @Test func alertKeysIncludeTheEpochFromTheCursorWhenTheAnswerOmitsIt() {
         var policy = primedPolicy(epoch: 77)
-        let answer = EventsAnswer(epoch: nil, generation: "g1", events: [event(1, "chat_1", .failed)], next: 1)
+        let answer = EventsAnswer(epoch: nil, generation: "g1", events: [event(1, "chat_1", .known(.failed))], next: 1)
         #expect(alerts(policy.receive(answer)) == ["failed chat_1"])
         #expect(policy.record.contains(.task(epoch: 77, requestID: "chat_1", transition: .failed)))
     }

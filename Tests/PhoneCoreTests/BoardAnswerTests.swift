@@ -1,4 +1,5 @@
 import Testing
+import WireFormat
 
 @testable import PhoneCore
 
@@ -30,9 +31,9 @@ import Testing
         let text =
             #"{"status":"ok","extra":[1,2],"live_activity":{"request_id":"chat_2","status":"paused","#
             + #""phase":"dreaming","progress":"half","can_stop":1,"revision":-3,"future_field":{"a":1}}}"#
-        let expected = BoardSnapshot(
-            requestID: "chat_2", status: BoardTaskStatus(rawValue: "paused"),
-            phase: BoardTaskPhase(rawValue: "dreaming"))
+        let expected = SnapshotView(
+            requestID: "chat_2", status: .unknown("paused"),
+            phase: .unknown("dreaming"))
         #expect(try BoardAnswer.current(from: bytes(text)) == .snapshot(expected))
     }
 
@@ -88,8 +89,9 @@ import Testing
                 == EventsAnswer(
                     epoch: 1234, generation: "9f2c",
                     events: [
-                        BoardEvent(id: 43, requestID: "chat_1", transition: .handoff, at: "2026-06-12T07:00:02Z"),
-                        BoardEvent(id: 44, requestID: "chat_1", transition: BoardTransition(rawValue: "teleported")),
+                        BoardEvent(
+                            id: 43, requestID: "chat_1", transition: .known(.handoff), at: "2026-06-12T07:00:02Z"),
+                        BoardEvent(id: 44, requestID: "chat_1", transition: .unknown("teleported")),
                     ], next: 44))
     }
 

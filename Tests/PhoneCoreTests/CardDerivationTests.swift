@@ -1,25 +1,26 @@
 import Testing
+import WireFormat
 
 @testable import PhoneCore
 
 @Suite struct CardDerivationTests {
-    private func status(_ snapshot: BoardSnapshot, _ status: BoardTaskStatus?) -> BoardSnapshot {
+    private func status(_ snapshot: SnapshotView, _ status: OpenEnum<TaskStatus>?) -> SnapshotView {
         var copy = snapshot
         copy.status = status
         return copy
     }
 
     @Test func everyStateFromItsSnapshot() {
-        let table: [(BoardSnapshot, CardState)] = [
+        let table: [(SnapshotView, CardState)] = [
             (Fixtures.running, .running),
             (Fixtures.needsApp, .needsApp),
             (Fixtures.handoff, .handoff),
-            (status(Fixtures.handoff, .needsApp), .handoff),  // a person must act: the most urgent
+            (status(Fixtures.handoff, .known(.needsApp)), .handoff),  // a person must act: the most urgent
             (Fixtures.ended(.completed), .completed),
             (Fixtures.ended(.failed, error: "Settings crashed"), .failed),
             (Fixtures.ended(.canceled), .canceled),
-            (status(Fixtures.handoff, .completed), .completed),  // an ended task is over, whatever its phase
-            (status(Fixtures.running, BoardTaskStatus(rawValue: "paused")), .running),
+            (status(Fixtures.handoff, .known(.completed)), .completed),  // an ended task is over, whatever its phase
+            (status(Fixtures.running, .unknown("paused")), .running),
             (status(Fixtures.running, nil), .running),
         ]
         for (snapshot, state) in table {

@@ -1,4 +1,5 @@
 import Testing
+import WireFormat
 
 @testable import PhoneCore
 
@@ -7,14 +8,14 @@ import Testing
         Card.derive(link: link, answer: answer, problem: problem)
     }
 
-    static var longError: BoardSnapshot {
+    static var longError: SnapshotView {
         Fixtures.ended(
             .failed,
             error: "The Settings app stopped responding while the agent was typing the Wi-Fi "
                 + "password, and the retry budget of three attempts is spent")
     }
 
-    static var hostileTitle: BoardSnapshot {
+    static var hostileTitle: SnapshotView {
         var snapshot = Fixtures.running
         snapshot.taskTitle = "Evil\u{1B}[2J\ntitle"
         snapshot.currentStep = "tab\there"

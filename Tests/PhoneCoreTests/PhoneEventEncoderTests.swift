@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WireFormat
 
 @testable import PhoneCore
 
@@ -33,7 +34,7 @@ import Testing
                     + #"this host is not on the board's USB link","problem_kind":"forbidden","state":"disconnected"}"#
             ),
             (
-                card(.snapshot(BoardSnapshot(requestID: "chat_9", status: .completed, taskTitle: "Copy a/b"))),
+                card(.snapshot(SnapshotView(requestID: "chat_9", status: .known(.completed), taskTitle: "Copy a/b"))),
                 #"{"at":"2026-06-12T07:00:05.250Z","event":"card","request_id":"chat_9","state":"completed","#
                     + #""status":"completed","task_title":"Copy a/b"}"#
             ),

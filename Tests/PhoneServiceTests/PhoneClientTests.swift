@@ -1,5 +1,6 @@
 import Foundation
 import PhoneCore
+import PhoneTestSupport
 import Platform
 import TestSupport
 import Testing

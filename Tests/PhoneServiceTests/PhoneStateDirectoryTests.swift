@@ -71,7 +71,7 @@ import Testing
             EventsAnswer(
                 epoch: 7, generation: "7-g",
                 events: [
-                    BoardEvent(id: 1, requestID: "chat_1", transition: .handoff)
+                    BoardEvent(id: 1, requestID: "chat_1", transition: .known(.handoff))
                 ], next: 1))
         try directory.saveAlertRecord(policy.record)
         fileSystem.crash()

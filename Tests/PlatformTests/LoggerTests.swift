@@ -1,3 +1,4 @@
+import Logging
 import TestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import Logging
 import Platform
 import Synchronization
 

@@ -1,16 +1,15 @@
-import PhoneCore
-import Platform
-import USBLink
+import Logging
 import WakeProtocol
+import WireFormat
 
 /// The phone client's decisions in one pure value: Wakes, USB presence, board answers, timers and
 /// app-state requests go in with the time they happened; effects come out (send this request, arm
 /// the timer, show this event, give this alert, save the record). No I/O, no clock: `PhoneClient`
 /// performs the effects and feeds results back, and tests drive it with timeline tables.
 ///
-/// It composes the PhoneCore parts: `WakeFilter` → `FetchScheduler` → a fetch (`/status` when the
-/// connection needs naming, then `current`, then `events`, again on `.readAgain`) → `Card` and
-/// `AlertPolicy`.
+/// It composes the other PhoneCore parts: `WakeFilter` → `FetchScheduler` → a fetch (`/status` when
+/// the connection needs naming, then `current`, then `events`, again on `.readAgain`) → `Card` and
+/// `AlertPolicy`; `USBSessionTracker` for the link.
 package struct PhoneSession: Sendable {
     package struct Settings: Sendable, Equatable {
         package var phoneID: String
@@ -44,7 +43,7 @@ package struct PhoneSession: Sendable {
         /// The Wake source's state changed.
         case wakeLink(LinkState.Wake)
         /// A hotplug event for the board's VID:PID.
-        case usb(USBHotplugWatcher.Event)
+        case usb(USBEvent)
         /// The transport finished a request.
         case answer(BoardRequest, BoardResponse)
         /// The timer armed by the last `.scheduleDeadline` fired.

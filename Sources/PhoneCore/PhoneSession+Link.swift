@@ -1,6 +1,4 @@
-import PhoneCore
-import Platform
-import USBLink
+import WireFormat
 
 /// Links and app state: the Wake source, USB presence, the `connected` alert, `POST app-state`.
 extension PhoneSession {
@@ -15,7 +13,7 @@ extension PhoneSession {
         if state == .connected { perform(scheduler.handle(.connected, at: now), &effects) }
     }
 
-    mutating func usbEvent(_ event: USBHotplugWatcher.Event, at now: Duration, _ effects: inout [Effect]) {
+    mutating func usbEvent(_ event: USBEvent, at now: Duration, _ effects: inout [Effect]) {
         guard settings.usbMonitored else { return }
         let changes: [USBSessionTracker.Change]
         switch event {

@@ -1,8 +1,7 @@
 import Foundation
-import PhoneCore
 import Testing
 
-@testable import PhoneService
+@testable import PhoneCore
 
 @Suite struct BoardRequestTests {
     @Test func targetsHeadersAndBodies() throws {
@@ -21,7 +20,10 @@ import Testing
         #expect(post.target == "/api/phone/app-state")
         let body = try #require(try JSONSerialization.jsonObject(with: Data(post.body)) as? [String: String])
         #expect(body == ["state": "background", "phone_id": "phone_1"])
-        #expect(BoardRequest.jsonEscaped("a\"b\\c\u{1}") == #"a\"b\\c\u0001"#)
+        // Quoted with the shared escaper (its exact output is tested in WireFormatTests): any id survives.
+        let odd = BoardRequest.appState(.foreground, phoneID: "a\"b\\c\u{1}")
+        let oddBody = try #require(try JSONSerialization.jsonObject(with: Data(odd.body)) as? [String: String])
+        #expect(oddBody == ["state": "foreground", "phone_id": "a\"b\\c\u{1}"])
     }
 
     @Test func statusAnswers() {
@@ -32,17 +34,5 @@ import Testing
         #expect(BoardStatusAnswer(body: Array(#"{"status":"ok","instance_id":"a b"}"#.utf8)) == .noInstance)
         #expect(BoardStatusAnswer(body: Array("not json".utf8)) == .unreadable)
         #expect(BoardStatusAnswer(body: Array(#"{"status":"error"}"#.utf8)) == .unreadable)
-    }
-
-    @Test func alertWording() {
-        #expect(
-            AlertText.line(Alert(transition: .connected, connectionID: "usb-1-7"))
-                == "Connected to the board (usb-1-7)")
-        #expect(
-            AlertText.line(Alert(transition: .handoff, requestID: "chat_1", epoch: 1))
-                == "Your turn: the task needs you on the phone (chat_1)")
-        #expect(
-            Set(AlertTransition.allCases.map { AlertText.headline(Alert(transition: $0)) }).count
-                == AlertTransition.allCases.count)
     }
 }

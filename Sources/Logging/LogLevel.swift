@@ -1,5 +1,8 @@
 /// Severity of a log line; the raw value is the syslog/journald priority, written as the
 /// `<N>` prefix that journald reads from a service's stderr.
+///
+/// Its own pure target so that cores can return "log this" effects (`PhoneSession.Effect.log`)
+/// without importing `Platform`, whose `Logger` writes them.
 package enum LogLevel: Int, Comparable, Sendable, CaseIterable {
     case error = 3
     case warning = 4

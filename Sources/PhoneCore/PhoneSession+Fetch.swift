@@ -1,6 +1,3 @@
-import PhoneCore
-import Platform
-
 /// The fetch: `/status` (when the connection needs naming), `current`, `events` (again on
 /// `.readAgain`), then the result goes back to the scheduler.
 extension PhoneSession {

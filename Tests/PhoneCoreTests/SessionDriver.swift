@@ -1,8 +1,7 @@
-import PhoneCore
-import USBLink
+import PhoneTestSupport
 import WakeProtocol
 
-@testable import PhoneService
+@testable import PhoneCore
 
 /// Drives a `PhoneSession` on a hand-moved clock against a `FakeBoard`: requests are answered at
 /// once (unless `holdRequests`), and every effect is kept for the test to read.

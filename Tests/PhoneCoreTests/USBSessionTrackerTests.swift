@@ -1,5 +1,5 @@
+import PhoneCore
 import Testing
-import USBLink
 
 /// Arrivals and departures in the orders libusb may report them, and the sessions they make.
 @Suite struct USBSessionTrackerTests {

@@ -1,9 +1,8 @@
-import PhoneCore
+import PhoneTestSupport
 import Testing
-import USBLink
 import WakeProtocol
 
-@testable import PhoneService
+@testable import PhoneCore
 
 /// The pure session on a hand-moved clock against a fake board: what it asks, shows and alerts.
 @Suite struct PhoneSessionTests {

@@ -1,4 +1,4 @@
-import PhoneCore
+import WireFormat
 
 /// One HTTP request the phone makes to the board, as a value: the pure session decides which one,
 /// a `BoardTransport` performs it and answers with a `BoardResponse`.
@@ -44,8 +44,9 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     package var body: [UInt8] {
         guard case let .appState(state, phoneID) = self else { return [] }
         // Both values are from fixed alphabets (the state names, the phone-id alphabet): no escaping needed,
-        // but escape anyway so a future id rule cannot break the JSON.
-        return Array(#"{"state":"\#(state.rawValue)","phone_id":"\#(Self.jsonEscaped(phoneID))"}"#.utf8)
+        // but quote properly anyway so a future id rule cannot break the JSON.
+        let text = #"{"state":"# + JSONString.quote(state.rawValue) + #","phone_id":"# + JSONString.quote(phoneID) + "}"
+        return Array(text.utf8)
     }
 
     package var description: String { "\(method) \(target)" }
@@ -62,21 +63,6 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
             default:
                 let hex = Array("0123456789ABCDEF".unicodeScalars)
                 out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
-            }
-        }
-        return out
-    }
-
-    static func jsonEscaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

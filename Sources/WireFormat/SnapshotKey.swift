@@ -1,0 +1,40 @@
+/// Every member of a task snapshot's JSON (CONTRACT §4), named once. The board's strict
+/// `TaskSnapshot`, the agent's write bodies and the tolerant `SnapshotView` that the phone and
+/// aidenctl read all take their keys from here, and each of them switches over `allCases`
+/// exhaustively, so a new field does not compile until every reader and writer has it.
+package enum SnapshotKey: String, CodingKey, CaseIterable, Sendable {
+    case requestID = "request_id"
+    case phoneID = "phone_id"
+    case status
+    case phase
+    case taskTitle = "task_title"
+    case currentStep = "current_step"
+    case currentAction = "current_action"
+    case currentTarget = "current_target"
+    case currentApp = "current_app"
+    case lastToolName = "last_tool_name"
+    case lastError = "last_error"
+    case progress
+    case showsProgress = "shows_progress"
+    case canStop = "can_stop"
+    case requiresApp = "requires_app"
+    case startedAt = "started_at"
+    case updatedAt = "updated_at"
+    case endedAt = "ended_at"
+    case revision
+}
+
+/// Members of the agent's write bodies that are not snapshot fields.
+package enum WriteKey: String, CodingKey, CaseIterable, Sendable {
+    /// The task's `revision` the writer last saw; the write is refused if the task moved on.
+    case expectedRevision = "expected_revision"
+}
+
+/// Members of one entry of the board's transition ring (CONTRACT §5):
+/// `{"id":43,"request_id":"…","transition":"handoff","at":"…"}`.
+package enum EventKey: String, CodingKey, CaseIterable, Sendable {
+    case id
+    case requestID = "request_id"
+    case transition
+    case at
+}

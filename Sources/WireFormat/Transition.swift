@@ -1,0 +1,22 @@
+/// An alert-worthy change of a task (CONTRACT §5). Raw values are the JSON names. The board
+/// records them (`TransitionLog`); the phone reads them as `OpenEnum<Transition>`.
+package enum Transition: String, Codable, Sendable, Hashable, CaseIterable {
+    case started
+    /// The task entered `phase == waiting_user` with `current_action == request_user_input`.
+    case handoff
+    /// The task entered `status == needs_app`.
+    case foregroundRecovery = "foreground_recovery"
+    case completed
+    case failed
+    case canceled
+
+    /// The transition for reaching a terminal status.
+    package init?(ending status: TaskStatus) {
+        switch status {
+        case .completed: self = .completed
+        case .failed: self = .failed
+        case .canceled: self = .canceled
+        case .running, .needsApp: return nil
+        }
+    }
+}
