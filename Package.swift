@@ -89,7 +89,8 @@ let package = Package(
         // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
         // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
         // release build of everything still builds it.
-        .target(name: "TestSupport", dependencies: ["DBus", "DBusModel", "Logging", "Platform"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["DBus", "DBusModel", "Logging", "Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         // The shared vocabulary, and that the board's strict encoder and the tolerant view agree on every key.
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "LiveActivity"]),
