@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Agent write throughput of a running aiden-board over its Unix socket (keep-alive, one client).
 
 usage: bench/agent-writes.py SOCKET [SECONDS] [--only updates|pairs] [--json]
