@@ -21,3 +21,9 @@ static inline const union MHD_ConnectionInfo *aiden_mhd_client_address(struct MH
 static inline const union MHD_ConnectionInfo *aiden_mhd_connection_fd(struct MHD_Connection *c) {
     return MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
 }
+
+// What the connection-notify callback stored for this connection (its "socket context").
+static inline void *aiden_mhd_socket_context(struct MHD_Connection *c) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}

@@ -54,9 +54,46 @@ let accessHandler: MHD_AccessHandlerCallback = {
             collectValues(connection, kind: .HEADER_KIND).map { ($0.name.lowercased(), $0.value) },
             uniquingKeysWith: { first, _ in first }),
         body: state.body,
-        peer: context.isUnixSocket ? .unixSocket : peerAddress(connection),
-        localAddress: context.isUnixSocket ? nil : localAddress(connection))
+        peer: context.isUnixSocket ? .unixSocket : addresses(of: connection).peer,
+        localAddress: context.isUnixSocket ? nil : addresses(of: connection).local)
     return queue(context.handler(request), on: connection)
+}
+
+/// Looks up a TCP connection's two addresses once, when it opens, and forgets them when it closes:
+/// the requests of a keep-alive connection reuse them instead of a getsockname(2) each.
+let connectionNotified: MHD_NotifyConnectionCallback = { _, connection, socketContext, code in
+    guard let connection, let socketContext else { return }
+    // MHD_CONNECTION_NOTIFY_STARTED = 0, MHD_CONNECTION_NOTIFY_CLOSED = 1 (the names do not import).
+    switch code.rawValue {
+    case 0:
+        let addresses = ConnectionAddresses(peer: peerAddress(connection), local: localAddress(connection))
+        socketContext.pointee = Unmanaged.passRetained(addresses).toOpaque()
+    case 1:
+        if let stored = socketContext.pointee { Unmanaged<ConnectionAddresses>.fromOpaque(stored).release() }
+        socketContext.pointee = nil
+    default:
+        break
+    }
+}
+
+/// The addresses of one TCP connection, fixed for its life.
+final class ConnectionAddresses {
+    let peer: HTTPRequest.Peer
+    let local: IPAddress?
+
+    init(peer: HTTPRequest.Peer, local: IPAddress?) {
+        self.peer = peer
+        self.local = local
+    }
+}
+
+/// The connection's addresses from its open, or looked up now when MHD did not tell us it opened.
+private func addresses(of connection: OpaquePointer) -> (peer: HTTPRequest.Peer, local: IPAddress?) {
+    if let stored = aiden_mhd_socket_context(connection) {
+        let addresses = Unmanaged<ConnectionAddresses>.fromOpaque(stored).takeUnretainedValue()
+        return (addresses.peer, addresses.local)
+    }
+    return (peerAddress(connection), localAddress(connection))
 }
 
 /// Releases the per-request state when MHD is done with the request (answered, timed out or reset).

@@ -82,6 +82,11 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
                 MHD_OptionItem(
                     option: .PER_IP_CONNECTION_LIMIT,
                     value: limits.perPeerConnectionLimit, ptr_value: nil))
+            options.append(
+                MHD_OptionItem(
+                    option: .NOTIFY_CONNECTION,
+                    value: unsafeBitCast(connectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
+                    ptr_value: nil))
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
