@@ -50,7 +50,11 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Shells (each imports exactly one C module, internally)
-        .target(name: "Platform", dependencies: ["CSystemd", "Logging", "NetworkAddress"], swiftSettings: strict),
+        // Logger, the time seam (Runtime, SerialRuntime), atomic files, UDP sockets, signals: no C library, so
+        // the BlueZ lifecycles and everything else that only needs time and logs build without one.
+        .target(name: "Platform", dependencies: ["Logging", "NetworkAddress"], swiftSettings: strict),
+        // sd_notify and the watchdog that pets it: the one target that imports libsystemd.
+        .target(name: "ServiceManager", dependencies: ["CSystemd", "Platform"], swiftSettings: strict),
         .target(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),
@@ -69,6 +73,7 @@ let package = Package(
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
+                "ServiceManager",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
@@ -77,6 +82,7 @@ let package = Package(
             dependencies: [
                 "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
+                "ServiceManager",
             ],
             swiftSettings: strict),
 
@@ -89,7 +95,8 @@ let package = Package(
         // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
         // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
         // release build of everything still builds it.
-        .target(name: "TestSupport", dependencies: ["DBus", "DBusModel", "Logging", "Platform"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["DBus", "DBusModel", "Logging", "Platform"], path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         // The shared vocabulary, and that the board's strict encoder and the tolerant view agree on every key.
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "LiveActivity"]),
@@ -142,7 +149,7 @@ let package = Package(
             exclude: ["vm"]),
         .testTarget(
             name: "CLibrarySmokeTests",
-            dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
+            dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "ServiceManager"]),
     ],
     swiftLanguageModes: [.v6]
 )

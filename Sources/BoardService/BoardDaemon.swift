@@ -6,6 +6,7 @@ import HTTPServer
 import Logging
 import NetworkAddress
 import Platform
+import ServiceManager
 import WakeProtocol
 
 #if canImport(Glibc)
