@@ -132,7 +132,7 @@ extension GattPeripheral {
 
     private func authorize(_ what: String, _ call: DBusMessage) throws(DBusError) {
         let device = call.body.first?.objectPathValue?.rawValue ?? "?"
-        let allowed = state.withLock { $0.lifecycle.authorizesPairing(at: runtime.now()) }
+        let allowed = state.withLock { $0.lifecycle.authorizesPairing(at: runtime.monotonicNow()) }
         guard allowed else {
             logger.notice("refused \(what) for \(device): no pairing window is open")
             throw Self.rejected("no pairing window is open (POST /api/bluetooth/pairing/start opens one)")

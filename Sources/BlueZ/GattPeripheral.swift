@@ -52,14 +52,14 @@ package final class GattPeripheral: Sendable {
     }
 
     let bus: any MessageBus
-    let runtime: any BlueZRuntime
+    let runtime: any Runtime
     let logger: Logger
     package let configuration: Configuration
     let flags: [String]
     let state: Mutex<State>
 
     package init(
-        bus: any MessageBus, configuration: Configuration, runtime: any BlueZRuntime = SystemBlueZRuntime(),
+        bus: any MessageBus, configuration: Configuration, runtime: any Runtime,
         logger: Logger
     ) throws(WakeCharacteristicFlagsError) {
         self.bus = bus
@@ -136,7 +136,7 @@ package final class GattPeripheral: Sendable {
     package func send(_ bytes: [UInt8]) -> Result<Void, DBusError> {
         let facts = state.withLock { state in
             state.value = bytes
-            return state.lifecycle.facts(at: runtime.now())
+            return state.lifecycle.facts(at: runtime.monotonicNow())
         }
         guard facts.gattRegistered else {
             return .failure(.failed("not registered with bluetoothd: \(facts.problem ?? "registration in progress")"))
@@ -154,7 +154,7 @@ package final class GattPeripheral: Sendable {
     /// Opens (or extends) the pairing window; returns how long it stays open (at most 300 s).
     @discardableResult
     package func openPairingWindow(for duration: Duration) -> Duration {
-        let now = runtime.now()
+        let now = runtime.monotonicNow()
         var closesAt = now
         post { lifecycle, now in
             let opening = lifecycle.openPairingWindow(for: duration, at: now)
@@ -166,7 +166,7 @@ package final class GattPeripheral: Sendable {
     }
 
     package var facts: PeripheralFacts {
-        state.withLock { $0.lifecycle.facts(at: runtime.now()) }
+        state.withLock { $0.lifecycle.facts(at: runtime.monotonicNow()) }
     }
 
     /// The characteristic's current value (what `ReadValue` at offset 0 answers).
@@ -187,7 +187,7 @@ package final class GattPeripheral: Sendable {
 
     /// Feeds one event to the lifecycle and re-arms the timer under the lock, then performs the actions outside it.
     func post(_ event: (inout PeripheralLifecycle, Duration) -> [PeripheralLifecycle.Action]) {
-        let now = runtime.now()
+        let now = runtime.monotonicNow()
         let (actions, registeredNow, problem) = state.withLock {
             state -> ([PeripheralLifecycle.Action], Bool, String??) in
             guard !state.stopped else { return ([], false, nil) }

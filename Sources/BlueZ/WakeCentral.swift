@@ -54,13 +54,13 @@ package final class WakeCentral: Sendable {
     }
 
     private let bus: any MessageBus
-    private let runtime: any BlueZRuntime
+    private let runtime: any Runtime
     private let logger: Logger
     package let configuration: Configuration
     private let state: Mutex<State>
 
     package init(
-        bus: any MessageBus, configuration: Configuration, runtime: any BlueZRuntime = SystemBlueZRuntime(),
+        bus: any MessageBus, configuration: Configuration, runtime: any Runtime,
         logger: Logger
     ) {
         self.bus = bus
@@ -136,7 +136,7 @@ package final class WakeCentral: Sendable {
     }
 
     private func post(_ event: (inout CentralLifecycle, Duration) -> [CentralLifecycle.Action]) {
-        let now = runtime.now()
+        let now = runtime.monotonicNow()
         let (actions, handlers) = state.withLock { state -> ([CentralLifecycle.Action], Handlers?) in
             guard !state.stopped else { return ([], nil) }
             let actions = event(&state.lifecycle, now)
