@@ -34,7 +34,9 @@ let package = Package(
         .target(
             name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress", "WireFormat"],
             swiftSettings: strict),
-        .target(name: "AgentCLI", dependencies: ["WireFormat"], swiftSettings: strict),
+        // One command-line syntax for the three programs: `--opt value` and `--opt=value`, `-h`, `--`.
+        .target(name: "CommandLineSyntax", swiftSettings: strict),
+        .target(name: "AgentCLI", dependencies: ["CommandLineSyntax", "WireFormat"], swiftSettings: strict),
         // D-Bus as values: names, signatures, messages, match rules, exported objects and the `MessageBus`
         // seam, so everything that talks to BlueZ compiles and is tested without libdbus.
         .target(name: "DBusModel", swiftSettings: strict),
@@ -71,7 +73,7 @@ let package = Package(
         .target(
             name: "BoardService",
             dependencies: [
-                "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
+                "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
                 "ServiceManager",
             ],
@@ -80,7 +82,7 @@ let package = Package(
         .target(
             name: "PhoneService",
             dependencies: [
-                "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging",
+                "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging", "CommandLineSyntax",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
                 "ServiceManager",
             ],
@@ -131,6 +133,7 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "WireFormat"]),
+        .testTarget(name: "CommandLineSyntaxTests", dependencies: ["CommandLineSyntax"]),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "TestSupport"]),
