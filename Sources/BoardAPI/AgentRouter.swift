@@ -21,7 +21,9 @@ package struct AgentRouter: Sendable {
             guard method == "GET" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"]))
             }
-            return RouteResult(response: BoardStatusBody.status(facts: facts, store: state.store, epoch: state.epoch, request: request))
+            return RouteResult(
+                response: BoardStatusBody.status(facts: facts, store: state.store, epoch: state.epoch, request: request)
+            )
         case (1, "tasks"):
             switch method {
             case "GET":

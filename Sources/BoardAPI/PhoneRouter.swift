@@ -36,11 +36,13 @@ package struct PhoneRouter: Sendable {
             return RouteResult(response: liveActivity(request, board: board, facts: facts, now: now))
         case "/api/bluetooth/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
-            return RouteResult(response: BoardStatusBody.bluetooth(facts: facts(), epoch: board.epoch, request: request))
+            return RouteResult(
+                response: BoardStatusBody.bluetooth(facts: facts(), epoch: board.epoch, request: request))
         case "/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
             return RouteResult(
-                response: BoardStatusBody.status(facts: facts(), store: board.store, epoch: board.epoch, request: request))
+                response: BoardStatusBody.status(
+                    facts: facts(), store: board.store, epoch: board.epoch, request: request))
         case "/api/bluetooth/pairing/start":
             guard request.method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))

@@ -1,18 +1,36 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A file descriptor written whole text at a time under a lock, so lines from different threads
-/// never interleave and every line is out (flushed) when `write` returns. A closed reader (EPIPE;
-/// SIGPIPE is ignored by the daemon) drops the text rather than killing the client.
+/// A file descriptor written whole text at a time by its own queue, from a bounded backlog: the
+/// client's executor and the loggers only hand text over, so a terminal paused with Ctrl-S or a
+/// `--json` reader that stopped reading never stalls Wake handling. Text from different threads
+/// never interleaves.
+///
+/// When the reader falls more than `capacity` texts behind, the oldest waiting text is dropped and
+/// counted; once writing resumes a line says how many were lost, and `takeLostOutput()` tells the
+/// terminal card to start afresh instead of erasing rows it cannot know are there. A closed reader
+/// (EPIPE; SIGPIPE is ignored by the daemon) drops the text rather than killing the client.
 package final class OutputChannel: Sendable {
-    package let descriptor: Int32
-    private let lock = Mutex(())
+    private struct Backlog {
+        var pending: [String] = []
+        var dropped = 0
+        var writing = false
+        var lostOutput = false
+    }
 
-    package init(descriptor: Int32) {
+    package let descriptor: Int32
+    private let capacity: Int
+    private let backlog = Mutex(Backlog())
+    private let queue: DispatchQueue
+
+    package init(descriptor: Int32, capacity: Int = 1_024) {
         self.descriptor = descriptor
+        self.capacity = max(1, capacity)
+        queue = DispatchQueue(label: "aiden.phone.output.\(descriptor)")
     }
 
     package static let standardOutput = OutputChannel(descriptor: 1)
@@ -28,21 +46,67 @@ package final class OutputChannel: Sendable {
         return Int(size.ws_col)
     }
 
+    /// Queues `text` to be written; returns at once.
     package func write(_ text: String) {
+        let startWriter = backlog.withLock { backlog -> Bool in
+            if backlog.pending.count >= capacity {
+                backlog.pending.removeFirst()
+                backlog.dropped += 1
+            }
+            backlog.pending.append(text)
+            guard !backlog.writing else { return false }
+            backlog.writing = true
+            return true
+        }
+        if startWriter { queue.async { [self] in writePending() } }
+    }
+
+    /// Waits until everything queued so far is written (shutdown, tests), or at most `limit`:
+    /// a reader that never reads must not hold up an exit.
+    package func flush(limit: Duration = .seconds(2)) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        let (seconds, attoseconds) = limit.components
+        _ = done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+    }
+
+    /// Whether text was dropped since the last call: whatever was drawn on the screen is unknown.
+    package func takeLostOutput() -> Bool {
+        backlog.withLock { backlog in
+            defer { backlog.lostOutput = false }
+            return backlog.lostOutput
+        }
+    }
+
+    private func writePending() {
+        while true {
+            let (texts, dropped) = backlog.withLock { backlog -> ([String], Int) in
+                let taken = (backlog.pending, backlog.dropped)
+                backlog.pending.removeAll(keepingCapacity: true)
+                backlog.dropped = 0
+                if taken.0.isEmpty { backlog.writing = false }
+                if taken.1 > 0 { backlog.lostOutput = true }
+                return taken
+            }
+            guard !texts.isEmpty else { return }
+            if dropped > 0 { writeNow("\n[aiden-phone: output was blocked; \(dropped) writes dropped]\n") }
+            texts.forEach(writeNow)
+        }
+    }
+
+    private func writeNow(_ text: String) {
         let bytes = Array(text.utf8)
-        lock.withLock { _ in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { buffer in
-                    Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                }
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
             }
         }
     }

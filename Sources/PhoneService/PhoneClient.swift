@@ -1,58 +1,58 @@
+import Dispatch
 import PhoneCore
 import Platform
 import Synchronization
 
-/// Runs a `PhoneSession`: takes inputs from any thread (Wake receiver, USB thread, HTTP queue,
-/// timers, signals) into one serial mailbox, and performs the effects the session returns, in
-/// order. Nothing here decides; it only moves values between the session and the world.
+/// Runs a `PhoneSession` on the runtime's serial executor: the Wake receiver (libdbus or UDP), the
+/// USB thread, HTTP answers, timers and signals only hand inputs over with `submit`; each input is
+/// one step of the session, and its effects are performed in order on the executor. Nothing here
+/// decides; it only moves values between the session and the world.
 ///
-/// The mailbox is drained by whichever thread finds it idle; inputs arriving meanwhile (including
-/// answers a transport delivers synchronously) wait their turn, so effects never interleave.
-/// Nothing is done under the lock but the session step itself.
+/// No effect blocks the executor for long: output goes to bounded queues (`OutputChannel`), HTTP to
+/// the transport's own queue, the alert record to a writer queue that keeps only the newest record,
+/// desktop notifications to the bus asynchronously.
 package final class PhoneClient: Sendable {
     private struct State: Sendable {
         var session: PhoneSession
-        var pending: [PhoneSession.Input] = []
-        var draining = false
-        /// Only the newest armed timer delivers `deadlineReached`.
-        var timerGeneration: UInt64 = 0
-        /// When the current drain began (nil: idle), for the watchdog.
-        var drainingSince: Duration?
+        /// The one armed session deadline; re-arming cancels the previous one.
+        var timer: (any ScheduledWork)?
+        /// When the current step began (nil: idle), for the watchdog.
+        var busySince: Duration?
     }
 
-    /// How long one drain of the mailbox may take before the client counts as wedged.
+    /// How long one step may take before the client counts as wedged.
     private static let stuckAfter: Duration = .seconds(10)
 
+    /// Touched only on the executor, except `busySince`, which the watchdog reads.
     private let state: Mutex<State>
     private let transport: any BoardTransport
-    private let timers: any ClientTimers
-    private let clock: any ClientClock
+    private let runtime: any Runtime
     private let output: any PhoneOutput
     private let notifiers: [any AlertNotifier]
-    private let saveRecord: @Sendable (AlertRecord) throws(FileSystemError) -> Void
+    private let recordWriter: RecordWriter
     private let logger: Logger
 
     package init(
-        session: PhoneSession, transport: any BoardTransport, timers: any ClientTimers,
-        clock: any ClientClock, output: any PhoneOutput, notifiers: [any AlertNotifier],
-        saveRecord: @escaping @Sendable (AlertRecord) throws(FileSystemError) -> Void, logger: Logger
+        session: PhoneSession, transport: any BoardTransport, runtime: any Runtime,
+        output: any PhoneOutput, notifiers: [any AlertNotifier],
+        saveRecord: @escaping @Sendable (AlertRecord) throws(FileSystemError) -> Void, logger: Logger,
+        recordQueue: DispatchQueue? = DispatchQueue(label: "aiden.phone.record")
     ) {
         self.state = Mutex(State(session: session))
         self.transport = transport
-        self.timers = timers
-        self.clock = clock
+        self.runtime = runtime
         self.output = output
         self.notifiers = notifiers
-        self.saveRecord = saveRecord
+        self.recordWriter = RecordWriter(save: saveRecord, queue: recordQueue, logger: logger)
         self.logger = logger
     }
 
-    /// Whether the client is alive for the watchdog: its lock can be taken, and no drain of the
-    /// mailbox has been running for longer than `stuckAfter` (effects never block that long).
+    /// Whether the client is alive for the watchdog: no step has been running for longer than
+    /// `stuckAfter` (effects never block that long).
     package func isResponsive() -> Bool {
-        let now = clock.monotonicNow()
+        let now = runtime.monotonicNow()
         return state.withLock { state in
-            guard let since = state.drainingSince else { return true }
+            guard let since = state.busySince else { return true }
             return now - since < Self.stuckAfter
         }
     }
@@ -60,35 +60,20 @@ package final class PhoneClient: Sendable {
     /// The session as it is now (for status and tests).
     package var session: PhoneSession { state.withLock { $0.session } }
 
-    /// Queues an input; processes the mailbox unless another thread already is.
+    /// Hands an input to the executor; returns at once.
     package func submit(_ input: PhoneSession.Input) {
-        let drain = state.withLock { state -> Bool in
-            state.pending.append(input)
-            guard !state.draining else { return false }
-            state.draining = true
-            state.drainingSince = clock.monotonicNow()
-            return true
-        }
-        if drain { self.drain() }
+        runtime.enqueue { [self] in step(input) }
     }
 
-    private func drain() {
-        while true {
-            let batch = state.withLock { state -> [PhoneSession.Input] in
-                let batch = state.pending
-                state.pending.removeAll(keepingCapacity: true)
-                if batch.isEmpty {
-                    state.draining = false
-                    state.drainingSince = nil
-                }
-                return batch
-            }
-            guard !batch.isEmpty else { return }
-            for input in batch {
-                let effects = state.withLock { $0.session.handle(input, at: clock.monotonicNow()) }
-                effects.forEach(perform)
-            }
+    /// One step of the session and its effects, on the executor.
+    private func step(_ input: PhoneSession.Input) {
+        let effects = state.withLock { state in
+            let now = runtime.monotonicNow()
+            state.busySince = now
+            return state.session.handle(input, at: now)
         }
+        effects.forEach(perform)
+        state.withLock { $0.busySince = nil }
     }
 
     private func perform(_ effect: PhoneSession.Effect) {
@@ -96,31 +81,73 @@ package final class PhoneClient: Sendable {
         case let .send(request):
             transport.send(request) { [weak self] response in self?.submit(.answer(request, response)) }
         case let .scheduleDeadline(at):
-            let generation = state.withLock { state -> UInt64 in
-                state.timerGeneration += 1
-                return state.timerGeneration
+            let timer = runtime.schedule(at: at) { [weak self] in self?.step(.deadlineReached) }
+            let previous = state.withLock { state in
+                defer { state.timer = timer }
+                return state.timer
             }
-            timers.schedule(after: max(.zero, at - clock.monotonicNow())) { [weak self] in
-                self?.timerFired(generation)
-            }
+            previous?.cancel()
         case let .emit(event):
-            output.emit(event, at: clock.wallNow())
+            output.emit(event, at: runtime.wallNow())
         case let .alert(alert):
             logger.notice("alert: \(AlertText.line(alert))")
             notifiers.forEach { $0.deliver(alert) }
         case let .saveRecord(record):
-            do {
-                try saveRecord(record)
-            } catch {
-                logger.error("could not save the alert record (a restart may repeat alerts): \(error)")
-            }
+            recordWriter.save(record)
         case let .log(level, message):
             logger.log(level, message)
         }
     }
 
-    private func timerFired(_ generation: UInt64) {
-        let current = state.withLock { $0.timerGeneration == generation }
-        if current { submit(.deadlineReached) }
+    /// Waits until the newest alert record is saved (shutdown, tests).
+    package func flushRecord() {
+        recordWriter.flush()
+    }
+}
+
+/// Saves the alert record off the executor, newest first: an fsync on a slow disk delays only the
+/// record, and a record superseded while waiting is never written.
+private final class RecordWriter: Sendable {
+    private let save: @Sendable (AlertRecord) throws(FileSystemError) -> Void
+    private let queue: DispatchQueue?
+    private let newest = Mutex<AlertRecord?>(nil)
+    private let logger: Logger
+
+    init(
+        save: @escaping @Sendable (AlertRecord) throws(FileSystemError) -> Void, queue: DispatchQueue?,
+        logger: Logger
+    ) {
+        self.save = save
+        self.queue = queue
+        self.logger = logger
+    }
+
+    func save(_ record: AlertRecord) {
+        let idle = newest.withLock { newest in
+            defer { newest = record }
+            return newest == nil
+        }
+        guard idle else { return }  // the pending write will take this newer record
+        if let queue { queue.async { [self] in writeNewest() } } else { writeNewest() }
+    }
+
+    func flush() { queue?.sync {} }
+
+    private func writeNewest() {
+        guard let record = newest.withLock({ $0 }) else { return }
+        do {
+            try save(record)
+        } catch {
+            logger.error("could not save the alert record (a restart may repeat alerts): \(error)")
+        }
+        // A newer record that arrived during the write goes next.
+        let again = newest.withLock { newest -> Bool in
+            if newest == record {
+                newest = nil
+                return false
+            }
+            return true
+        }
+        if again { writeNewest() }
     }
 }

@@ -51,7 +51,8 @@ package enum PhoneDaemon {
             logger.error("\(error)")
             return error.exitCode
         }
-        let watchdog = startWatchdog(wiring.client, logger: logger)
+        let client = wiring.client
+        let watchdog = Watchdog.start(label: "aiden.phone.watchdog", logger: logger) { client.isResponsive() }
         withExtendedLifetime(watchdog) {
             signals.wait { number in handleSignal(number, wiring: wiring, logger: logger) }
         }
@@ -60,6 +61,7 @@ package enum PhoneDaemon {
     /// The running client and what must be stopped at exit.
     struct Wiring: Sendable {
         let client: PhoneClient
+        let output: any PhoneOutput
         let wakeSource: any WakeSource
         let watcher: USBHotplugWatcher?
         let configuration: PhoneConfiguration
@@ -109,7 +111,8 @@ package enum PhoneDaemon {
 
         let relay = InputRelay()
         let (watcher, monitoring) = startUSBWatcher(configuration, relay: relay)
-        let clock = SystemClientClock()
+        // The phone's one executor: every input is a step of the session there.
+        let runtime = SerialRuntime(label: "aiden.phone")
         let output: any PhoneOutput
         let notifiers: [any AlertNotifier]
         let desktop = DesktopAlertNotifier(logger: logger.child("notify"))
@@ -118,7 +121,7 @@ package enum PhoneDaemon {
             output = terminal
             notifiers = [terminal, desktop]
         } else {
-            let lines = JSONLinesOutput(clock: clock)
+            let lines = JSONLinesOutput(wallClock: { runtime.wallNow() })
             output = lines
             notifiers = [lines, desktop]
         }
@@ -129,7 +132,7 @@ package enum PhoneDaemon {
             record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board.url),
-            timers: DispatchClientTimers(), clock: clock, output: output, notifiers: notifiers,
+            runtime: runtime, output: output, notifiers: notifiers,
             saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
@@ -164,7 +167,7 @@ package enum PhoneDaemon {
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
         return Wiring(
-            client: client, wakeSource: wakeSource, watcher: watcher, configuration: configuration,
+            client: client, output: output, wakeSource: wakeSource, watcher: watcher, configuration: configuration,
             phoneID: identity.id)
     }
 
@@ -212,21 +215,6 @@ package enum PhoneDaemon {
         }
     }
 
-    /// Pets the systemd watchdog (the unit sets WatchdogSec=) from a timer that first proves the
-    /// client's mailbox is not wedged.
-    private static func startWatchdog(_ client: PhoneClient, logger: Logger) -> (any DispatchSourceProtocol)? {
-        guard let interval = Systemd.watchdogIntervalMicroseconds else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.phone.watchdog"))
-        let period = DispatchTimeInterval.microseconds(Int(clamping: interval / 2))
-        timer.schedule(deadline: .now() + period, repeating: period)
-        timer.setEventHandler {
-            if client.isResponsive() { Systemd.notify("WATCHDOG=1") }
-        }
-        timer.resume()
-        logger.info("watchdog every \(interval / 2_000) ms")
-        return timer
-    }
-
     /// Tells the board the app is gone (short timeouts: exiting must not hang on an unplugged board),
     /// then stops receiving.
     static func stop(_ wiring: Wiring, logger: Logger) {
@@ -234,6 +222,8 @@ package enum PhoneDaemon {
         defer {
             wiring.wakeSource.stop()
             wiring.watcher?.stop()
+            wiring.client.flushRecord()
+            wiring.output.flush()
         }
         let transport = HTTPBoardTransport(
             board: wiring.configuration.board.url,

@@ -50,7 +50,11 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         }
         guard changed else { return }
         if mode.inPlace {
-            channel.write(screen.withLock { $0.draw(lines) })
+            let lost = channel.takeLostOutput()
+            screen.withLock { screen in
+                if lost { screen.forget() }
+                channel.write(screen.draw(lines))
+            }
         } else {
             channel.write(lines.joined(separator: "\n") + "\n\n")
         }
@@ -60,7 +64,7 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         let line = ">> " + AlertText.line(alert)
         if mode.inPlace {
             let painted = mode.color ? "\u{1B}[1m" + line + "\u{1B}[0m" : line
-            channel.write("\u{07}" + screen.withLock { $0.printAbove(painted) })
+            screen.withLock { channel.write("\u{07}" + $0.printAbove(painted)) }
         } else {
             channel.write(line + "\n\n")
         }
@@ -69,6 +73,11 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
     /// A log line shown above the card, for when stderr is the same terminal (a plain write there
     /// would tear the card).
     package func printAbove(_ line: String) {
-        channel.write(screen.withLock { $0.printAbove(line) })
+        screen.withLock { channel.write($0.printAbove(line)) }
+    }
+
+    /// Waits until everything shown so far is on the terminal (shutdown).
+    package func flush() {
+        channel.flush()
     }
 }

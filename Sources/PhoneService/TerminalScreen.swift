@@ -25,6 +25,12 @@ package struct TerminalScreen: Sendable, Equatable {
         erase() + line + "\n" + cardLines.map { $0 + "\n" }.joined()
     }
 
+    /// Forgets the card drawn before (text was lost on the way to the terminal): the next draw
+    /// starts on a fresh line instead of erasing rows that may not be there.
+    package mutating func forget() {
+        cardRows = 0
+    }
+
     private func erase() -> String {
         guard cardRows > 0 else { return "" }
         return "\r\u{1B}[\(cardRows)A\u{1B}[J"

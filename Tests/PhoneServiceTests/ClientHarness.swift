@@ -7,50 +7,6 @@ import WakeProtocol
 
 @testable import PhoneService
 
-/// A clock moved by hand.
-final class ManualClock: ClientClock, @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private var now: Duration = .zero
-
-    func monotonicNow() -> Duration { lock.withLock { now } }
-    func wallNow() -> Date { Date(timeIntervalSince1970: 1_781_247_600 + Double(monotonicNow().components.seconds)) }
-    func set(_ time: Duration) { lock.withLock { now = time } }
-}
-
-/// Timers that fire only when the test says so.
-final class ManualTimers: ClientTimers, @unchecked Sendable {  // guarded by `lock`
-    private let lock = NSLock()
-    private let clock: ManualClock
-    private var armed: [(due: Duration, work: @Sendable () -> Void)] = []
-
-    init(clock: ManualClock) {
-        self.clock = clock
-    }
-
-    var pendingDeadlines: [Duration] { lock.withLock { armed.map(\.due).sorted() } }
-
-    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) {
-        let due = clock.monotonicNow() + delay
-        lock.withLock { armed.append((due, work)) }
-    }
-
-    /// Moves the clock to `time` and runs every timer due by then, earliest first.
-    func advance(to time: Duration) {
-        clock.set(time)
-        while true {
-            let next = lock.withLock { () -> (@Sendable () -> Void)? in
-                guard
-                    let index = armed.indices.filter({ armed[$0].due <= time })
-                        .min(by: { armed[$0].due < armed[$1].due })
-                else { return nil }
-                return armed.remove(at: index).work
-            }
-            guard let next else { return }
-            next()
-        }
-    }
-}
-
 /// Records what the client shows and alerts.
 final class RecordingOutput: PhoneOutput, AlertNotifier, @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
@@ -93,8 +49,7 @@ final class FakeWakeSource: WakeSource, @unchecked Sendable {  // guarded by `lo
 
 /// A `PhoneClient` wired to fakes, the way `PhoneDaemon` wires the real parts.
 struct ClientHarness {
-    let clock = ManualClock()
-    let timers: ManualTimers
+    let runtime = ManualRuntime(wallOrigin: Date(timeIntervalSince1970: 1_781_247_600))
     let transport: FakeBoardTransport
     let output = RecordingOutput()
     let wakeSource = FakeWakeSource()
@@ -108,7 +63,6 @@ struct ClientHarness {
         board: FakeBoard = FakeBoard(), fileSystem: InMemoryFileSystem = InMemoryFileSystem(),
         usbMonitored: Bool = false
     ) {
-        timers = ManualTimers(clock: clock)
         transport = FakeBoardTransport(board: board)
         let directory = PhoneStateDirectory(path: "/state", fileSystem: fileSystem)
         try? directory.prepare()
@@ -118,8 +72,9 @@ struct ClientHarness {
         let record = directory.loadAlertRecord().record
         client = PhoneClient(
             session: PhoneSession(settings: .init(phoneID: "p1", usbMonitored: usbMonitored), record: record),
-            transport: transport, timers: timers, clock: clock, output: output, notifiers: [output],
-            saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) }, logger: logger)
+            transport: transport, runtime: runtime, output: output, notifiers: [output],
+            saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) }, logger: logger,
+            recordQueue: nil)
     }
 
     /// Starts the Wake source into the client, then the client.

@@ -42,19 +42,19 @@ import Testing
         let harness = ClientHarness()
         harness.board.mode = .unreachable("refused")
         try harness.start()
-        #expect(harness.timers.pendingDeadlines == [.milliseconds(250)])
+        #expect(harness.runtime.pendingTimers == [.milliseconds(250)])
         harness.board.mode = .normal
-        harness.timers.advance(to: .milliseconds(250))
+        harness.runtime.advance(to: .milliseconds(250))
         #expect(harness.output.cards.last?.state == .standby)
-        #expect(harness.timers.pendingDeadlines == [.milliseconds(60_250)])
+        #expect(harness.runtime.pendingTimers == [.milliseconds(60_250)])
 
         // A Wake fetches and re-arms the safety timer; the earlier one must not fetch when it fires.
-        harness.timers.advance(to: .seconds(10))
+        harness.runtime.advance(to: .seconds(10))
         harness.wakeSource.wake(seq: 1)
         let fetched = harness.board.currentRequests
-        harness.timers.advance(to: .milliseconds(60_250))
+        harness.runtime.advance(to: .milliseconds(60_250))
         #expect(harness.board.currentRequests == fetched, "the superseded timer is ignored")
-        harness.timers.advance(to: .seconds(70))
+        harness.runtime.advance(to: .seconds(70))
         #expect(harness.board.currentRequests == fetched + 1)
     }
 
@@ -95,11 +95,12 @@ import Testing
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
         let writer = OutputChannel(descriptor: descriptors[1])
-        let lines = JSONLinesOutput(channel: writer, clock: ManualClock())
+        let lines = JSONLinesOutput(channel: writer, wallClock: { Date(timeIntervalSince1970: 60) })
         lines.emit(
             .card(Card(state: .standby, link: LinkState(usb: .unmonitored, wake: .connected))),
             at: Date(timeIntervalSince1970: 0))
         lines.deliver(Alert(transition: .connected, connectionID: "board-1"))
+        lines.flush()
         close(descriptors[1])
         let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
         let text = String(decoding: data, as: UTF8.self)

@@ -34,6 +34,7 @@ import Testing
         output.emit(.card(standby), at: Date())
         output.emit(.error(kind: "unreachable", message: "x"), at: Date())
         output.deliver(Alert(transition: .completed, requestID: "chat_1"))
+        output.flush()
         close(descriptors[1])
         let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
         let text = String(decoding: data, as: UTF8.self)

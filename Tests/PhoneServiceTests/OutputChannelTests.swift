@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PhoneService
+
+/// The phone's output never blocks whoever writes: a reader that stops reading costs the oldest
+/// waiting text, said plainly, never a stalled client.
+@Suite struct OutputChannelTests {
+    @Test func aReaderThatStopsReadingNeverBlocksTheWriter() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let channel = OutputChannel(descriptor: descriptors[1], capacity: 4)
+        let chunk = String(repeating: "x", count: 16 * 1024) + "\n"
+        // Four chunks fill the pipe (64 KiB); the channel's writer then blocks inside write(2) on the fifth.
+        for _ in 0..<5 { channel.write(chunk) }
+        // Everything from here waits in the backlog of 4, the oldest dropped: these calls return at once.
+        let before = Date()
+        for index in 0..<20 { channel.write("line \(index)\n") }
+        #expect(Date().timeIntervalSince(before) < 5, "write must not wait for the reader")
+        #expect(!channel.takeLostOutput(), "nothing counts as lost until the writer comes back")
+
+        let reader = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
+        let collected = Mutex<String?>(nil)
+        let readerThread = Thread {
+            let data = reader.readDataToEndOfFile()
+            collected.withLock { $0 = String(decoding: data, as: UTF8.self) }
+        }
+        readerThread.start()
+        channel.flush(limit: .seconds(20))
+        close(descriptors[1])
+        let deadline = Date().addingTimeInterval(20)
+        while collected.withLock({ $0 == nil }), Date() < deadline { usleep(10_000) }
+        let output = collected.withLock { $0 } ?? ""
+        #expect(output.contains("writes dropped]"), "the loss is said")
+        #expect(output.contains("line 19\n"), "the newest text is kept")
+        #expect(!output.contains("line 0\n"), "the oldest waiting text went first")
+        #expect(channel.takeLostOutput(), "the card learns it must start afresh")
+        #expect(!channel.takeLostOutput())
+    }
+
+    @Test func textIsWrittenInOrderAndFlushWaitsForIt() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let channel = OutputChannel(descriptor: descriptors[1])
+        for index in 0..<100 { channel.write("\(index)\n") }
+        channel.flush()
+        close(descriptors[1])
+        let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
+        #expect(String(decoding: data, as: UTF8.self) == (0..<100).map { "\($0)\n" }.joined())
+    }
+}
