@@ -93,6 +93,15 @@ let package = Package(
         .executableTarget(name: "aiden-phone", dependencies: ["PhoneService", "Platform"], swiftSettings: strict),
         .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
+        // bench/: the final state after bursts of changes, on the real engine and client in simulated time.
+        .executableTarget(
+            name: "aiden-bench-bursts",
+            dependencies: [
+                "BoardAPI", "BoardService", "LiveActivity", "Logging", "NetworkAddress", "PhoneCore", "PhoneService",
+                "Platform", "TestSupport", "WakeProtocol",
+            ],
+            path: "bench/WakeBursts", swiftSettings: strict),
+
         // MARK: Tests
         // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
         // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
