@@ -34,7 +34,9 @@ let package = Package(
         .target(
             name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress", "WireFormat"],
             swiftSettings: strict),
-        .target(name: "AgentCLI", dependencies: ["WireFormat"], swiftSettings: strict),
+        // One command-line syntax for the three programs: `--opt value` and `--opt=value`, `-h`, `--`.
+        .target(name: "CommandLineSyntax", swiftSettings: strict),
+        .target(name: "AgentCLI", dependencies: ["CommandLineSyntax", "WireFormat"], swiftSettings: strict),
         // D-Bus as values: names, signatures, messages, match rules, exported objects and the `MessageBus`
         // seam, so everything that talks to BlueZ compiles and is tested without libdbus.
         .target(name: "DBusModel", swiftSettings: strict),
@@ -50,7 +52,11 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Shells (each imports exactly one C module, internally)
-        .target(name: "Platform", dependencies: ["CSystemd", "Logging", "NetworkAddress"], swiftSettings: strict),
+        // Logger, the time seam (Runtime, SerialRuntime), atomic files, UDP sockets, signals: no C library, so
+        // the BlueZ lifecycles and everything else that only needs time and logs build without one.
+        .target(name: "Platform", dependencies: ["Logging", "NetworkAddress"], swiftSettings: strict),
+        // sd_notify and the watchdog that pets it: the one target that imports libsystemd.
+        .target(name: "ServiceManager", dependencies: ["CSystemd", "Platform"], swiftSettings: strict),
         .target(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),
@@ -67,16 +73,18 @@ let package = Package(
         .target(
             name: "BoardService",
             dependencies: [
-                "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress",
+                "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
+                "ServiceManager",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "PhoneService",
             dependencies: [
-                "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging",
+                "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging", "CommandLineSyntax",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
+                "ServiceManager",
             ],
             swiftSettings: strict),
 
@@ -134,6 +142,7 @@ let package = Package(
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "WireFormat"]),
+        .testTarget(name: "CommandLineSyntaxTests", dependencies: ["CommandLineSyntax"]),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "TestSupport"]),
@@ -152,7 +161,7 @@ let package = Package(
             exclude: ["vm"]),
         .testTarget(
             name: "CLibrarySmokeTests",
-            dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "Platform"]),
+            dependencies: ["HTTPServer", "HTTPClient", "DBus", "BluetoothHCI", "USBLink", "ServiceManager"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import CommandLineSyntax
+
 /// Turns argv (without the program name) into an `Invocation` or a `UsageError`. All validation happens
 /// here, apart from running, so a bad command line never reaches the daemon.
 package enum CommandLineParser {
@@ -6,13 +8,13 @@ package enum CommandLineParser {
     )
         throws(UsageError) -> Invocation
     {
-        let tokens = ArgumentTokens(arguments)
+        let tokens = ArgumentTokens<OptionName>(arguments)
         let resolved = resolve(tokens.words)
-        if tokens.flags.contains(.help) {
+        if tokens.wantsHelp {
             return Invocation(socketPath: Invocation.defaultSocketPath, json: false, command: .help(resolved.topic))
         }
         let topic = resolved.topic
-        if let problem = tokens.problem { throw UsageError(problem, topic: topic) }
+        if let problem = tokens.problem { throw UsageError(describe(problem), topic: topic) }
         if let problem = resolved.problem { throw UsageError(problem, topic: topic) }
         try checkApplicable(tokens, topic: topic)
         let values = OptionValues(tokens.options, topic: topic)
@@ -47,7 +49,15 @@ package enum CommandLineParser {
         }
     }
 
-    private static func checkApplicable(_ tokens: ArgumentTokens, topic: HelpTopic) throws(UsageError) {
+    private static func describe(_ problem: ArgumentTokens<OptionName>.Problem) -> String {
+        switch problem {
+        case .unknownOption(let spelling): "unknown option \(TerminalText.quoted(spelling))"
+        case .missingValue(let option): "missing value for \(option.spelling)"
+        case .unexpectedValue(let option): "option \(option.spelling) takes no value"
+        }
+    }
+
+    private static func checkApplicable(_ tokens: ArgumentTokens<OptionName>, topic: HelpTopic) throws(UsageError) {
         let accepted = OptionName.accepted(by: topic)
         var seen: Set<OptionName> = []
         for (option, _) in tokens.options {

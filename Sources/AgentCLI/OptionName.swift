@@ -1,5 +1,7 @@
+import CommandLineSyntax
+
 /// Every `--option` aidenctl knows. All take a value except the two flags.
-enum OptionName: String, CaseIterable, Sendable {
+enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case socket
     case json
     case help
@@ -19,8 +21,6 @@ enum OptionName: String, CaseIterable, Sendable {
     case error
 
     var takesValue: Bool { self != .json && self != .help }
-
-    var spelling: String { "--" + rawValue }
 
     /// The options a command accepts besides the global `--socket`, `--json` and `--help`.
     static func accepted(by topic: HelpTopic) -> Set<OptionName> {

@@ -1,3 +1,4 @@
+import CommandLineSyntax
 import WireFormat
 
 /// The valued options of one command line (each given at most once), read and checked into command fields.

@@ -44,7 +44,7 @@ extension GattPeripheral {
                     .constant("Flags", .strings(flags)),
                     DBusProperty("Value", type: "ay") { [weak self] in self.map { .bytes($0.value) } },
                     DBusProperty("Notifying", type: "b") { [weak self] in
-                        self.map { peripheral in .boolean(peripheral.state.withLock { $0.lifecycle.isNotifying }) }
+                        self.map { peripheral in .boolean(peripheral.driver.withLifecycle { $0.isNotifying }) }
                     },
                 ])
         ])
@@ -110,17 +110,16 @@ extension GattPeripheral {
 
     /// The advertisement as bluetoothd should see it now (address from the adapter, discoverable while pairing).
     var advertisement: WakeAdvertisement {
-        state.withLock { state in
+        driver.withLifecycle { lifecycle in
             WakeAdvertisement(
-                adapterAddress: state.lifecycle.adapterAddress,
-                discoverable: state.lifecycle.advertisesDiscoverable)
+                adapterAddress: lifecycle.adapterAddress, discoverable: lifecycle.advertisesDiscoverable)
         }
     }
 
     private func notifyCall(_ call: DBusMessage, start: Bool) throws(DBusError) {
         let sender = call.sender ?? ""
-        let result = state.withLock { state in
-            start ? state.lifecycle.startNotify(from: sender) : state.lifecycle.stopNotify(from: sender)
+        let result = driver.withLifecycle { lifecycle in
+            start ? lifecycle.startNotify(from: sender) : lifecycle.stopNotify(from: sender)
         }
         switch result {
         case .success:
@@ -132,7 +131,8 @@ extension GattPeripheral {
 
     private func authorize(_ what: String, _ call: DBusMessage) throws(DBusError) {
         let device = call.body.first?.objectPathValue?.rawValue ?? "?"
-        let allowed = state.withLock { $0.lifecycle.authorizesPairing(at: runtime.now()) }
+        let now = runtime.monotonicNow()
+        let allowed = driver.withLifecycle { $0.authorizesPairing(at: now) }
         guard allowed else {
             logger.notice("refused \(what) for \(device): no pairing window is open")
             throw Self.rejected("no pairing window is open (POST /api/bluetooth/pairing/start opens one)")

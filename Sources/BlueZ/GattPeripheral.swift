@@ -40,26 +40,24 @@ package final class GattPeripheral: Sendable {
         package var adapterPath: DBusObjectPath { BlueZNames.adapterPath(adapter) }
     }
 
+    /// What the shell keeps beside the lifecycle (which the driver holds): the characteristic's value, and
+    /// what it last logged, so each change is logged once.
     struct State: Sendable {
-        var lifecycle: PeripheralLifecycle
         var value: [UInt8]
-        var tokens: [DBusMatchToken] = []
-        /// A `NameOwnerChanged` arrived: a later `GetNameOwner` answer is older than it.
-        var ownerSignalSeen = false
-        var timer = TimerSlot()
-        var stopped = false
         var lastLoggedProblem: String?
+        var registrations: UInt64 = 0
     }
 
     let bus: any MessageBus
-    let runtime: any BlueZRuntime
+    let runtime: any Runtime
     let logger: Logger
     package let configuration: Configuration
     let flags: [String]
     let state: Mutex<State>
+    let driver: LifecycleDriver<PeripheralLifecycle>
 
     package init(
-        bus: any MessageBus, configuration: Configuration, runtime: any BlueZRuntime = SystemBlueZRuntime(),
+        bus: any MessageBus, configuration: Configuration, runtime: any Runtime,
         logger: Logger
     ) throws(WakeCharacteristicFlagsError) {
         self.bus = bus
@@ -69,7 +67,10 @@ package final class GattPeripheral: Sendable {
         flags = try WakeCharacteristicFlags.validate(configuration.characteristicFlags)
         let settings = PeripheralLifecycle.Settings(
             adapterPath: configuration.adapterPath, backoff: configuration.backoff)
-        state = Mutex(State(lifecycle: PeripheralLifecycle(settings: settings), value: configuration.initialValue))
+        state = Mutex(State(value: configuration.initialValue))
+        driver = LifecycleDriver(
+            PeripheralLifecycle(settings: settings), bus: bus, runtime: runtime, logger: logger)
+        driver.attach { [weak self] actions, lifecycle, now in self?.performAll(actions, after: lifecycle, at: now) }
     }
 
     // MARK: Start and stop
@@ -83,43 +84,13 @@ package final class GattPeripheral: Sendable {
         try bus.export(DBusExportedObject.objectManager, at: WakeGATT.Paths.application)
         try bus.export(advertisementObject(), at: WakeGATT.Paths.advertisement)
         try bus.export(agentObject(), at: WakeGATT.Paths.agent)
-
-        var tokens: [DBusMatchToken] = []
-        tokens.append(
-            try await bus.watchNameOwner(BlueZNames.service) { [weak self] owner in
-                self?.ownerChanged(owner)
-            })
-        tokens.append(
-            try await bus.addMatch(
-                DBusMatchRule(sender: BlueZNames.service, interface: DBusStandardInterfaces.objectManager, path: .root)
-            ) { [weak self] message in self?.signalArrived(message) })
-        tokens.append(
-            try await bus.addMatch(
-                .propertiesChanged(sender: BlueZNames.service, pathNamespace: configuration.adapterPath)
-            ) { [weak self] message in self?.signalArrived(message) })
-        state.withLock { $0.tokens = tokens }
-
-        let owner: String?
-        do {
-            owner = try await bus.nameOwner(BlueZNames.service, timeout: configuration.callTimeout)
-        } catch {
-            logger.warning("cannot ask the bus who owns org.bluez: \(error)")
-            owner = nil
-        }
-        let fresh = state.withLock { !$0.ownerSignalSeen }
-        if fresh { post { lifecycle, now in lifecycle.bluezOwnerChanged(owner, at: now) } }
+        try await driver.start(adapterPath: configuration.adapterPath, callTimeout: configuration.callTimeout)
     }
 
     /// Removes the objects and signal subscriptions. bluetoothd drops our registrations when this connection
     /// closes; the objects going away is enough for it to stop using them.
     package func stop() async {
-        let tokens = state.withLock { state in
-            state.stopped = true
-            state.timer.cancel()
-            defer { state.tokens = [] }
-            return state.tokens
-        }
-        for token in tokens { await bus.removeMatch(token) }
+        _ = await driver.stop()
         for path in [
             WakeGATT.Paths.agent, WakeGATT.Paths.advertisement, WakeGATT.Paths.characteristic, WakeGATT.Paths.service,
             WakeGATT.Paths.application,
@@ -134,10 +105,8 @@ package final class GattPeripheral: Sendable {
     /// bluetoothd notifies every phone that enabled notifications. Fails when not registered (the value still
     /// changes, for `ReadValue`) or when the signal cannot be sent.
     package func send(_ bytes: [UInt8]) -> Result<Void, DBusError> {
-        let facts = state.withLock { state in
-            state.value = bytes
-            return state.lifecycle.facts(at: runtime.now())
-        }
+        state.withLock { $0.value = bytes }
+        let facts = self.facts
         guard facts.gattRegistered else {
             return .failure(.failed("not registered with bluetoothd: \(facts.problem ?? "registration in progress")"))
         }
@@ -154,7 +123,7 @@ package final class GattPeripheral: Sendable {
     /// Opens (or extends) the pairing window; returns how long it stays open (at most 300 s).
     @discardableResult
     package func openPairingWindow(for duration: Duration) -> Duration {
-        let now = runtime.now()
+        let now = runtime.monotonicNow()
         var closesAt = now
         post { lifecycle, now in
             let opening = lifecycle.openPairingWindow(for: duration, at: now)
@@ -166,7 +135,8 @@ package final class GattPeripheral: Sendable {
     }
 
     package var facts: PeripheralFacts {
-        state.withLock { $0.lifecycle.facts(at: runtime.now()) }
+        let now = runtime.monotonicNow()
+        return driver.withLifecycle { $0.facts(at: now) }
     }
 
     /// The characteristic's current value (what `ReadValue` at offset 0 answers).
@@ -174,45 +144,29 @@ package final class GattPeripheral: Sendable {
 
     // MARK: Events into the lifecycle
 
-    private func ownerChanged(_ owner: String?) {
-        state.withLock { $0.ownerSignalSeen = true }
-        logger.notice(owner.map { "bluetoothd is on the bus as \($0)" } ?? "bluetoothd left the bus")
-        post { lifecycle, now in lifecycle.bluezOwnerChanged(owner, at: now) }
-    }
-
-    private func signalArrived(_ message: DBusMessage) {
-        guard let signal = BlueZSignal(message) else { return }
-        post { lifecycle, now in lifecycle.received(signal, at: now) }
-    }
-
-    /// Feeds one event to the lifecycle and re-arms the timer under the lock, then performs the actions outside it.
+    /// Feeds one event to the lifecycle (through the driver, which re-arms the timer and performs the actions).
     func post(_ event: (inout PeripheralLifecycle, Duration) -> [PeripheralLifecycle.Action]) {
-        let now = runtime.now()
-        let (actions, registeredNow, problem) = state.withLock {
-            state -> ([PeripheralLifecycle.Action], Bool, String??) in
-            guard !state.stopped else { return ([], false, nil) }
-            let before = state.lifecycle.facts(at: now)
-            let actions = event(&state.lifecycle, now)
-            let after = state.lifecycle.facts(at: now)
-            state.timer.update(to: state.lifecycle.nextDeadline, runtime: runtime) { [weak self] deadline in
-                self?.timerFired(deadline)
-            }
+        driver.post(event)
+    }
+
+    /// Logs what changed for the people reading the journal, then performs the lifecycle's actions.
+    private func performAll(
+        _ actions: [PeripheralLifecycle.Action], after lifecycle: PeripheralLifecycle, at now: Duration
+    ) {
+        let facts = lifecycle.facts(at: now)
+        let (registeredNow, problem) = state.withLock { state -> (Bool, String??) in
             var problem: String??
-            if after.problem != state.lastLoggedProblem {
-                state.lastLoggedProblem = after.problem
-                problem = .some(after.problem)
+            if facts.problem != state.lastLoggedProblem {
+                state.lastLoggedProblem = facts.problem
+                problem = .some(facts.problem)
             }
-            return (actions, after.registrations > before.registrations, problem)
+            defer { state.registrations = max(state.registrations, facts.registrations) }
+            return (facts.registrations > state.registrations, problem)
         }
         if let problem { logger.notice(problem.map { "bluez: \($0)" } ?? "bluez: the problem is gone") }
         if registeredNow {
             logger.notice("Wake service and advertisement registered on \(configuration.adapter)")
         }
         for action in actions { perform(action) }
-    }
-
-    private func timerFired(_ deadline: Duration) {
-        state.withLock { $0.timer.fired(deadline) }
-        post { lifecycle, now in lifecycle.timerFired(at: now) }
     }
 }

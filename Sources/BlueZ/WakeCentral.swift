@@ -44,23 +44,15 @@ package final class WakeCentral: Sendable {
         var problem: ProblemHandler
     }
 
-    private struct State: Sendable {
-        var lifecycle: CentralLifecycle
-        var handlers: Handlers?
-        var tokens: [DBusMatchToken] = []
-        var ownerSignalSeen = false
-        var timer = TimerSlot()
-        var stopped = false
-    }
-
     private let bus: any MessageBus
-    private let runtime: any BlueZRuntime
+    private let runtime: any Runtime
     private let logger: Logger
     package let configuration: Configuration
-    private let state: Mutex<State>
+    private let handlers = Mutex<Handlers?>(nil)
+    private let driver: LifecycleDriver<CentralLifecycle>
 
     package init(
-        bus: any MessageBus, configuration: Configuration, runtime: any BlueZRuntime = SystemBlueZRuntime(),
+        bus: any MessageBus, configuration: Configuration, runtime: any Runtime,
         logger: Logger
     ) {
         self.bus = bus
@@ -70,7 +62,8 @@ package final class WakeCentral: Sendable {
         let settings = CentralLifecycle.Settings(
             adapter: configuration.adapter, boardAddress: configuration.boardAddress, backoff: configuration.backoff,
             bondLostRetry: configuration.bondLostRetry)
-        state = Mutex(State(lifecycle: CentralLifecycle(settings: settings)))
+        driver = LifecycleDriver(CentralLifecycle(settings: settings), bus: bus, runtime: runtime, logger: logger)
+        driver.attach { [weak self] actions, _, _ in self?.performAll(actions) }
     }
 
     /// Subscribes to bluetoothd's signals, asks who owns `org.bluez`, and from there finds, connects and
@@ -79,78 +72,27 @@ package final class WakeCentral: Sendable {
         deliver: @escaping Deliver, state stateHandler: @escaping StateHandler,
         problem: @escaping ProblemHandler = { _ in }
     ) async throws(DBusError) {
-        state.withLock { $0.handlers = Handlers(deliver: deliver, state: stateHandler, problem: problem) }
-        let adapterPath = BlueZNames.adapterPath(configuration.adapter)
-        var tokens: [DBusMatchToken] = []
-        tokens.append(
-            try await bus.watchNameOwner(BlueZNames.service) { [weak self] owner in
-                self?.ownerChanged(owner)
-            })
-        tokens.append(
-            try await bus.addMatch(
-                DBusMatchRule(sender: BlueZNames.service, interface: DBusStandardInterfaces.objectManager, path: .root)
-            ) { [weak self] message in self?.signalArrived(message) })
-        tokens.append(
-            try await bus.addMatch(.propertiesChanged(sender: BlueZNames.service, pathNamespace: adapterPath)) {
-                [weak self] message in self?.signalArrived(message)
-            })
-        state.withLock { $0.tokens = tokens }
-        let owner: String?
-        do {
-            owner = try await bus.nameOwner(BlueZNames.service, timeout: configuration.callTimeout)
-        } catch {
-            logger.warning("cannot ask the bus who owns org.bluez: \(error)")
-            owner = nil
-        }
-        if state.withLock({ !$0.ownerSignalSeen }) {
-            post { lifecycle, now in lifecycle.bluezOwnerChanged(owner, at: now) }
-        }
+        handlers.withLock { $0 = Handlers(deliver: deliver, state: stateHandler, problem: problem) }
+        try await driver.start(
+            adapterPath: BlueZNames.adapterPath(configuration.adapter), callTimeout: configuration.callTimeout)
     }
 
     /// Stops listening, turns discovery off if it is on, and disconnects the board if linked.
     package func stop() async {
-        let (tokens, searching, device) = state.withLock { state in
-            state.stopped = true
-            state.timer.cancel()
-            defer { state.tokens = [] }
-            return (state.tokens, state.lifecycle.isSearching, state.lifecycle.activeDevice)
-        }
-        for token in tokens { await bus.removeMatch(token) }
-        if searching { try? await adapterCall("StopDiscovery") }
-        if let device { try? await deviceCall(device, "Disconnect") }
+        let lifecycle = await driver.stop()
+        if lifecycle.isSearching { try? await adapterCall("StopDiscovery") }
+        if let device = lifecycle.activeDevice { try? await deviceCall(device, "Disconnect") }
     }
 
-    package var facts: CentralFacts { state.withLock { $0.lifecycle.facts } }
-
-    // MARK: Events
-
-    private func ownerChanged(_ owner: String?) {
-        state.withLock { $0.ownerSignalSeen = true }
-        logger.notice(owner.map { "bluetoothd is on the bus as \($0)" } ?? "bluetoothd left the bus")
-        post { lifecycle, now in lifecycle.bluezOwnerChanged(owner, at: now) }
-    }
-
-    private func signalArrived(_ message: DBusMessage) {
-        guard let signal = BlueZSignal(message) else { return }
-        post { lifecycle, now in lifecycle.received(signal, at: now) }
-    }
+    package var facts: CentralFacts { driver.withLifecycle { $0.facts } }
 
     private func post(_ event: (inout CentralLifecycle, Duration) -> [CentralLifecycle.Action]) {
-        let now = runtime.now()
-        let (actions, handlers) = state.withLock { state -> ([CentralLifecycle.Action], Handlers?) in
-            guard !state.stopped else { return ([], nil) }
-            let actions = event(&state.lifecycle, now)
-            state.timer.update(to: state.lifecycle.nextDeadline, runtime: runtime) { [weak self] deadline in
-                self?.timerFired(deadline)
-            }
-            return (actions, state.handlers)
-        }
-        for action in actions { perform(action, handlers) }
+        driver.post(event)
     }
 
-    private func timerFired(_ deadline: Duration) {
-        state.withLock { $0.timer.fired(deadline) }
-        post { lifecycle, now in lifecycle.timerFired(at: now) }
+    private func performAll(_ actions: [CentralLifecycle.Action]) {
+        let handlers = handlers.withLock { $0 }
+        for action in actions { perform(action, handlers) }
     }
 
     // MARK: Actions

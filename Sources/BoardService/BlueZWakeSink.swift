@@ -31,42 +31,59 @@ package final class BlueZWakeSink: WakeSink {
 
     private struct State: Sendable {
         var value: [UInt8]
-        var peripheral: GattPeripheral?
-        var connection: DBusConnection?
         var busProblem: String? = "connecting to the D-Bus system bus"
-        var failures = 0
-        var stopped = false
         /// A pairing window asked for before the peripheral existed: opened as soon as it does.
         var pendingPairing: Duration?
     }
 
     private let settings: Settings
     private let logger: Logger
+    private let runtime: any Runtime
     private let state: Mutex<State>
+    private let supervisor: BusSupervisor<GattPeripheral>
 
-    /// Checks the settings and starts connecting in the background.
-    package init(settings: Settings, initialValue: WakeEnvelope, logger: Logger) throws(WakeCharacteristicFlagsError) {
+    /// Checks the settings and starts connecting in the background. The peripheral's timers and the
+    /// reconnection's backoff run on `runtime`.
+    package init(
+        settings: Settings, initialValue: WakeEnvelope, runtime: any Runtime, logger: Logger
+    ) throws(WakeCharacteristicFlagsError) {
         _ = try WakeCharacteristicFlags.validate(settings.characteristicFlags)
         self.settings = settings
         self.logger = logger
+        self.runtime = runtime
         state = Mutex(State(value: initialValue.bytes))
-        Task { await self.connect() }
+        supervisor = BusSupervisor(backoff: settings.reconnect, runtime: runtime, logger: logger)
+        supervisor.start(
+            BusSupervisor.Hooks(
+                connect: { [address = settings.address] () async throws(DBusError) in
+                    try await DBusConnection.connect(to: address, timeout: .seconds(5))
+                },
+                open: { [weak self] connection async throws(DBusError) in
+                    guard let self else { throw DBusError.failed("the Wake sink is gone") }
+                    return try await startPeripheral(on: connection)
+                },
+                close: { peripheral in await peripheral.stop() },
+                changed: { [weak self] event in self?.busChanged(event) }))
     }
 
     package var transportName: String { "bluez" }
 
     package func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
-        let (peripheral, problem) = state.withLock { state in
+        let problem = state.withLock { state in
             state.value = envelope.bytes
-            return (state.peripheral, state.busProblem)
+            return state.busProblem
         }
-        guard let peripheral else { return .failure(WakeSinkError(problem ?? "not connected to the system bus")) }
+        guard let peripheral = supervisor.session else {
+            return .failure(WakeSinkError(problem ?? "not connected to the system bus"))
+        }
         return peripheral.send(envelope.bytes).mapError { WakeSinkError($0.message.isEmpty ? $0.name : $0.message) }
     }
 
     package func bluetoothFacts() -> BluetoothFacts {
-        let (peripheral, problem) = state.withLock { ($0.peripheral, $0.busProblem) }
-        guard let peripheral else { return BluetoothFacts(adapter: settings.adapter, problem: problem) }
+        let problem = state.withLock { $0.busProblem }
+        guard let peripheral = supervisor.session else {
+            return BluetoothFacts(adapter: settings.adapter, problem: problem)
+        }
         let facts = peripheral.facts
         return BluetoothFacts(
             adapter: settings.adapter, adapterPresent: facts.adapterPresent, powered: facts.powered,
@@ -77,9 +94,11 @@ package final class BlueZWakeSink: WakeSink {
     }
 
     package func openPairingWindow(for duration: Duration) -> Result<Void, WakeSinkError> {
+        // Under the lock, so a peripheral connecting meanwhile either sees the pending window or is seen here.
         let peripheral = state.withLock { state in
-            if state.peripheral == nil { state.pendingPairing = duration }
-            return state.peripheral
+            let peripheral = supervisor.session
+            if peripheral == nil { state.pendingPairing = duration }
+            return peripheral
         }
         peripheral?.openPairingWindow(for: duration)
         return .success(())
@@ -87,77 +106,44 @@ package final class BlueZWakeSink: WakeSink {
 
     /// Stops the peripheral and closes the bus connection (tests; the daemon simply exits).
     package func stop() async {
-        let (peripheral, connection) = state.withLock { state in
-            state.stopped = true
-            return (state.peripheral, state.connection)
-        }
-        await peripheral?.stop()
-        connection?.close()
+        await supervisor.stop()
     }
 
     /// The peripheral's facts, for tests and the doctor.
-    package var peripheralFacts: PeripheralFacts? { state.withLock { $0.peripheral?.facts } }
+    package var peripheralFacts: PeripheralFacts? { supervisor.session?.facts }
 
     // MARK: Connection supervision
 
-    private func connect() async {
-        while !state.withLock({ $0.stopped }) {
-            do throws(DBusError) {
-                let connection = try await DBusConnection.connect(to: settings.address, timeout: .seconds(5))
-                let peripheral = try makePeripheral(connection)
-                try await peripheral.start()
-                let (stopped, pairing) = state.withLock { state in
-                    state.connection = connection
-                    state.peripheral = peripheral
-                    state.busProblem = nil
-                    state.failures = 0
-                    defer { state.pendingPairing = nil }
-                    return (state.stopped, state.pendingPairing)
-                }
-                if stopped {
-                    await peripheral.stop()
-                    connection.close()
-                    return
-                }
-                if let pairing { peripheral.openPairingWindow(for: pairing) }
-                logger.info("on the system bus as \(connection.uniqueName); waiting for bluetoothd")
-                connection.onDisconnect { [weak self] in self?.connectionLost() }
-                return
-            } catch {
-                let delay = state.withLock { state in
-                    state.failures += 1
-                    state.busProblem = "the D-Bus system bus is not reachable: \(error)"
-                    return settings.reconnect.delay(afterFailures: state.failures)
-                }
-                logger.warning("system bus: \(error); retrying in \(delay)")
-                try? await Task.sleep(for: delay)
-            }
-        }
-    }
-
-    private func makePeripheral(_ connection: DBusConnection) throws(DBusError) -> GattPeripheral {
+    private func startPeripheral(on connection: any BusConnection) async throws(DBusError) -> GattPeripheral {
         let value = state.withLock { $0.value }
+        let peripheral: GattPeripheral
         do {
-            return try GattPeripheral(
+            peripheral = try GattPeripheral(
                 bus: connection,
                 configuration: GattPeripheral.Configuration(
                     adapter: settings.adapter, characteristicFlags: settings.characteristicFlags, initialValue: value),
-                logger: logger)
+                runtime: runtime, logger: logger)
         } catch {
-            connection.close()
             throw DBusError.invalidArgs("\(error)")
         }
+        try await peripheral.start()
+        return peripheral
     }
 
-    private func connectionLost() {
-        let stopped = state.withLock { state in
-            state.peripheral = nil
-            state.connection = nil
-            state.busProblem = "the connection to the D-Bus system bus was lost"
-            return state.stopped
+    private func busChanged(_ event: BusSupervisor<GattPeripheral>.Event) {
+        switch event {
+        case .connected(let peripheral, let uniqueName):
+            let pairing = state.withLock { state in
+                state.busProblem = nil
+                defer { state.pendingPairing = nil }
+                return state.pendingPairing
+            }
+            if let pairing { peripheral.openPairingWindow(for: pairing) }
+            logger.info("on the system bus as \(uniqueName); waiting for bluetoothd")
+        case .failed(let error, _):
+            state.withLock { $0.busProblem = "the D-Bus system bus is not reachable: \(error)" }
+        case .lost:
+            state.withLock { $0.busProblem = "the connection to the D-Bus system bus was lost" }
         }
-        guard !stopped else { return }
-        logger.warning("lost the system bus; reconnecting")
-        Task { await self.connect() }
     }
 }

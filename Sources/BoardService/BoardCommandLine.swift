@@ -1,9 +1,12 @@
+import CommandLineSyntax
+
 /// What `aiden-board` was asked to do (CONTRACT.md §7). Parsing is apart from running so it is
-/// tested as a table.
+/// tested as a table. `explicitConfig`: `--config` was given (either spelling), so a missing file is an
+/// error rather than "defaults".
 package enum BoardCommand: Equatable, Sendable {
-    case run(configPath: String)
-    case doctor(configPath: String)
-    case gadget(up: Bool, configPath: String, configfs: String?, udc: String?)
+    case run(configPath: String, explicitConfig: Bool)
+    case doctor(configPath: String, explicitConfig: Bool)
+    case gadget(up: Bool, configPath: String, explicitConfig: Bool, configfs: String?, udc: String?)
     case help(String)
     case version
 }
@@ -11,6 +14,13 @@ package enum BoardCommand: Equatable, Sendable {
 package struct BoardUsageError: Error, Equatable, Sendable, CustomStringConvertible {
     package let message: String
     package var description: String { "aiden-board: \(message) (see aiden-board --help)" }
+}
+
+/// Every `--option` aiden-board knows.
+enum BoardOption: String, CommandLineOption {
+    case config, configfs, udc, help, version
+
+    var takesValue: Bool { self != .help && self != .version }
 }
 
 package enum BoardCommandLine {
@@ -25,62 +35,42 @@ package enum BoardCommandLine {
         """
 
     package static func parse(_ arguments: [String]) throws(BoardUsageError) -> BoardCommand {
-        var rest = arguments[...]
-        var verb: String?
-        var direction: String?
-        var config = defaultConfigPath
-        var configfs: String?
-        var udc: String?
-        var seen: Set<String> = []
-        while var word = rest.popFirst() {
-            // `--opt value` and `--opt=value` alike, as aiden-phone and aidenctl take them.
-            var attached: String?
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-                attached = String(word[word.index(after: equals)...])
-                word = String(word[..<equals])
-            }
-            switch word {
-            case "--help" where attached != nil, "--version" where attached != nil:
-                throw BoardUsageError(message: "\(word) takes no value")
-            case "-h", "--help":
-                return .help(usage)
-            case "--version":
-                return .version
-            case "--config", "--configfs", "--udc":
-                guard seen.insert(word).inserted else { throw BoardUsageError(message: "\(word) given twice") }
-                guard let value = attached ?? rest.popFirst(), !value.isEmpty, attached != nil || !value.hasPrefix("--")
-                else {
-                    throw BoardUsageError(message: "\(word) needs a value")
-                }
-                switch word {
-                case "--config": config = value
-                case "--configfs": configfs = value
-                default: udc = value
-                }
-            case _ where word.hasPrefix("-"):
-                throw BoardUsageError(message: "unknown option \(word)")
-            case "doctor" where verb == nil, "gadget" where verb == nil:
-                verb = word
-            case "up" where verb == "gadget" && direction == nil, "down" where verb == "gadget" && direction == nil:
-                direction = word
-            default:
-                throw BoardUsageError(message: "unexpected argument '\(word)'")
-            }
+        // The same tokens as aiden-phone and aidenctl: asking for help wins over any other problem.
+        let tokens = ArgumentTokens<BoardOption>(arguments)
+        if tokens.wantsHelp { return .help(usage) }
+        switch tokens.problem {
+        case .unknownOption(let spelling): throw BoardUsageError(message: "unknown option \(spelling)")
+        case .missingValue(let option): throw BoardUsageError(message: "\(option.spelling) needs a value")
+        case .unexpectedValue(let option): throw BoardUsageError(message: "\(option.spelling) takes no value")
+        case nil: break
         }
+        if let repeated = tokens.firstRepeated { throw BoardUsageError(message: "\(repeated.spelling) given twice") }
+        if tokens.flags.contains(.version) { return .version }
+        for (option, value) in tokens.options where value.isEmpty {
+            throw BoardUsageError(message: "\(option.spelling) needs a value")
+        }
+        let config = tokens.value(.config)
+        let configPath = config ?? defaultConfigPath
+        let configfs = tokens.value(.configfs)
+        let udc = tokens.value(.udc)
+
+        var words = tokens.words[...]
+        let verb = words.first == "doctor" || words.first == "gadget" ? words.popFirst() : nil
+        let direction = verb == "gadget" && (words.first == "up" || words.first == "down") ? words.popFirst() : nil
+        if let extra = words.first { throw BoardUsageError(message: "unexpected argument '\(extra)'") }
         switch verb {
-        case nil:
-            guard configfs == nil, udc == nil else {
-                throw BoardUsageError(message: "--configfs and --udc belong to 'gadget up|down'")
-            }
-            return .run(configPath: config)
-        case "doctor":
-            guard configfs == nil, udc == nil else {
-                throw BoardUsageError(message: "--configfs and --udc belong to 'gadget up|down'")
-            }
-            return .doctor(configPath: config)
-        default:
+        case "gadget":
             guard let direction else { throw BoardUsageError(message: "gadget needs 'up' or 'down'") }
-            return .gadget(up: direction == "up", configPath: config, configfs: configfs, udc: udc)
+            return .gadget(
+                up: direction == "up", configPath: configPath, explicitConfig: config != nil, configfs: configfs,
+                udc: udc)
+        default:
+            guard configfs == nil, udc == nil else {
+                throw BoardUsageError(message: "--configfs and --udc belong to 'gadget up|down'")
+            }
+            return verb == "doctor"
+                ? .doctor(configPath: configPath, explicitConfig: config != nil)
+                : .run(configPath: configPath, explicitConfig: config != nil)
         }
     }
 }

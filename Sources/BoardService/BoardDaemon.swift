@@ -6,6 +6,7 @@ import HTTPServer
 import Logging
 import NetworkAddress
 import Platform
+import ServiceManager
 import WakeProtocol
 
 #if canImport(Glibc)
@@ -83,7 +84,7 @@ package enum BoardDaemon {
             "state \(directory.path): epoch \(loaded.wake.epoch)\(loaded.isNewEpoch ? " (new)" : ""), "
                 + "\(loaded.store.count) tasks, sequence mark \(loaded.wake.sequenceHighWater)")
 
-        let sink = try makeSink(configuration, loaded: loaded, logger: logger)
+        let sink = try makeSink(configuration, loaded: loaded, runtime: runtime, logger: logger)
         let listen = configuration.http.listen
         let engine = BoardEngine(
             settings: BoardEngine.Settings(
@@ -157,7 +158,7 @@ package enum BoardDaemon {
     }
 
     private static func makeSink(
-        _ configuration: BoardConfiguration, loaded: BoardStateDirectory.Loaded,
+        _ configuration: BoardConfiguration, loaded: BoardStateDirectory.Loaded, runtime: any Runtime,
         logger: Logger
     ) throws(BoardStartError) -> any WakeSink {
         switch configuration.wake.transport {
@@ -174,7 +175,7 @@ package enum BoardDaemon {
                     settings: BlueZWakeSink.Settings(
                         adapter: configuration.wake.adapter,
                         characteristicFlags: configuration.wake.characteristicFlags),
-                    initialValue: loaded.wake.readValueBeforeFirstWake, logger: logger.child("bluez"))
+                    initialValue: loaded.wake.readValueBeforeFirstWake, runtime: runtime, logger: logger.child("bluez"))
             } catch {
                 throw .transport("[wake] \(error)")
             }

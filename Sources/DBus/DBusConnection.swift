@@ -5,7 +5,7 @@ import Glibc
 ///
 /// Every method call is bounded by a timeout. Handlers (exported methods, signal handlers) run on the bus
 /// thread and must not block. Call `close()` when done; dropping the last reference closes it too.
-package final class DBusConnection: MessageBus {
+package final class DBusConnection: BusConnection {
     /// Which bus to connect to.
     package enum Address: Sendable, Hashable {
         /// `DBUS_SYSTEM_BUS_ADDRESS`, else `unix:path=/var/run/dbus/system_bus_socket` (where bluetoothd is).

@@ -30,44 +30,47 @@ package final class BlueZWakeSource: WakeSource {
 
     private struct State: Sendable {
         var deliver: (@Sendable (WakeSourceEvent) -> Void)?
-        var connection: DBusConnection?
-        var central: WakeCentral?
-        var stopped = false
-        var failures = 0
         var received: UInt64 = 0
         var lastState: CentralState?
     }
 
     private let settings: Settings
     private let logger: Logger
+    private let runtime: any Runtime
     private let state = Mutex(State())
+    private let supervisor: BusSupervisor<WakeCentral>
 
-    package init(settings: Settings, logger: Logger) {
+    /// The central's timers and the reconnection's backoff run on `runtime` (the default stands in until
+    /// `PhoneDaemon` passes the daemon's own).
+    package init(settings: Settings, runtime: any Runtime = SerialRuntime(label: "aiden.phone.ble"), logger: Logger) {
         self.settings = settings
         self.logger = logger
+        self.runtime = runtime
+        supervisor = BusSupervisor(backoff: settings.reconnect, runtime: runtime, logger: logger)
     }
 
     package func start(deliver: @escaping @Sendable (WakeSourceEvent) -> Void) throws(WakeSourceError) {
         state.withLock { $0.deliver = deliver }
         deliver(.state(.connecting))
-        Task { await self.connect() }
+        supervisor.start(
+            BusSupervisor.Hooks(
+                connect: { [address = settings.address] () async throws(DBusError) in
+                    try await DBusConnection.connect(to: address, timeout: .seconds(5))
+                },
+                open: { [weak self] connection async throws(DBusError) in
+                    guard let self else { throw DBusError.failed("the Wake source is gone") }
+                    return try await startCentral(on: connection)
+                },
+                close: { central in await central.stop() },
+                changed: { [weak self] event in self?.busChanged(event) }))
     }
 
     package func stop() {
-        let (central, connection) = state.withLock { state in
-            state.stopped = true
-            state.deliver = nil
-            return (state.central, state.connection)
-        }
-        guard let central else {
-            connection?.close()
-            return
-        }
+        state.withLock { $0.deliver = nil }
         // Disconnects the board politely; bounded by the central's own call timeouts.
         let done = DispatchSemaphore(value: 0)
         Task {
-            await central.stop()
-            connection?.close()
+            await supervisor.stop()
             done.signal()
         }
         _ = done.wait(timeout: .now() + .seconds(6))
@@ -76,7 +79,7 @@ package final class BlueZWakeSource: WakeSource {
     package var facts: WakeSourceFacts {
         state.withLock { state in
             WakeSourceFacts(
-                transport: "bluez", endpoint: state.central?.facts.boardAddress ?? settings.boardAddress,
+                transport: "bluez", endpoint: supervisor.session?.facts.boardAddress ?? settings.boardAddress,
                 received: state.received)
         }
     }
@@ -98,42 +101,24 @@ package final class BlueZWakeSource: WakeSource {
         deliver?(event)
     }
 
-    private func connect() async {
-        while !state.withLock({ $0.stopped }) {
-            do throws(DBusError) {
-                let connection = try await DBusConnection.connect(to: settings.address, timeout: .seconds(5))
-                let central = WakeCentral(
-                    bus: connection,
-                    configuration: WakeCentral.Configuration(
-                        adapter: settings.adapter, boardAddress: settings.boardAddress),
-                    logger: logger)
-                try await central.start(
-                    deliver: { [weak self] bytes in self?.emit(.value(bytes, fullLength: bytes.count)) },
-                    state: { [weak self] central in self?.centralChanged(central) },
-                    problem: { [weak self] problem in self?.logger.warning("BLE: \(problem)") })
-                let stopped = state.withLock { state in
-                    state.connection = connection
-                    state.central = central
-                    state.failures = 0
-                    return state.stopped
-                }
-                if stopped {
-                    await central.stop()
-                    connection.close()
-                    return
-                }
-                logger.info("on the system bus as \(connection.uniqueName); looking for the board over BLE")
-                connection.onDisconnect { [weak self] in self?.connectionLost() }
-                return
-            } catch {
-                let delay = state.withLock { state in
-                    state.failures += 1
-                    return settings.reconnect.delay(afterFailures: state.failures)
-                }
-                emit(.state(.disconnected))
-                logger.warning("system bus: \(error); retrying in \(delay)")
-                try? await Task.sleep(for: delay)
-            }
+    private func startCentral(on connection: any BusConnection) async throws(DBusError) -> WakeCentral {
+        let central = WakeCentral(
+            bus: connection,
+            configuration: WakeCentral.Configuration(adapter: settings.adapter, boardAddress: settings.boardAddress),
+            runtime: runtime, logger: logger)
+        try await central.start(
+            deliver: { [weak self] bytes in self?.emit(.value(bytes, fullLength: bytes.count)) },
+            state: { [weak self] central in self?.centralChanged(central) },
+            problem: { [weak self] problem in self?.logger.warning("BLE: \(problem)") })
+        return central
+    }
+
+    private func busChanged(_ event: BusSupervisor<WakeCentral>.Event) {
+        switch event {
+        case .connected(_, let uniqueName):
+            logger.info("on the system bus as \(uniqueName); looking for the board over BLE")
+        case .failed, .lost:
+            emit(.state(.disconnected))
         }
     }
 
@@ -155,17 +140,5 @@ package final class BlueZWakeSource: WakeSource {
             logger.info("BLE: \(central)")
         }
         emit(.state(Self.linkState(central)))
-    }
-
-    private func connectionLost() {
-        let stopped = state.withLock { state in
-            state.central = nil
-            state.connection = nil
-            return state.stopped
-        }
-        guard !stopped else { return }
-        emit(.state(.disconnected))
-        logger.warning("lost the system bus; reconnecting")
-        Task { await self.connect() }
     }
 }

@@ -1,3 +1,5 @@
+import CommandLineSyntax
+
 /// What `aiden-phone` was asked to do (CONTRACT.md §7). Parsing is apart from running so it is
 /// tested as a table.
 package enum PhoneCommand: Equatable, Sendable {
@@ -10,6 +12,13 @@ package enum PhoneCommand: Equatable, Sendable {
 package struct PhoneUsageError: Error, Equatable, Sendable, CustomStringConvertible {
     package let message: String
     package var description: String { "aiden-phone: \(message) (see aiden-phone --help)" }
+}
+
+/// Every `--option` aiden-phone knows.
+enum PhoneOption: String, CommandLineOption {
+    case config, json, help, version
+
+    var takesValue: Bool { self == .config }
 }
 
 package enum PhoneCommandLine {
@@ -31,37 +40,21 @@ package enum PhoneCommandLine {
         """
 
     package static func parse(_ arguments: [String]) throws(PhoneUsageError) -> PhoneCommand {
-        // Asking for help wins over any other problem on the line.
-        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
-        var rest = arguments[...]
-        var config: String?
-        var json = false
-        while let word = rest.popFirst() {
-            switch word {
-            case "-h", "--help":
-                return .help
-            case "--version":
-                return .version
-            case "--json":
-                guard !json else { throw PhoneUsageError(message: "--json given twice") }
-                json = true
-            case "--config":
-                guard config == nil else { throw PhoneUsageError(message: "--config given twice") }
-                guard let value = rest.popFirst(), !value.isEmpty, !value.hasPrefix("-") else {
-                    throw PhoneUsageError(message: "--config needs a file")
-                }
-                config = value
-            case _ where word.hasPrefix("--config="):
-                guard config == nil else { throw PhoneUsageError(message: "--config given twice") }
-                let value = String(word.dropFirst("--config=".count))
-                guard !value.isEmpty else { throw PhoneUsageError(message: "--config needs a file") }
-                config = value
-            case _ where word.hasPrefix("-"):
-                throw PhoneUsageError(message: "unknown option \(word)")
-            default:
-                throw PhoneUsageError(message: "unexpected argument '\(word)'")
-            }
+        // The same tokens as aiden-board and aidenctl: asking for help wins over any other problem.
+        let tokens = ArgumentTokens<PhoneOption>(arguments)
+        if tokens.wantsHelp { return .help }
+        switch tokens.problem {
+        case .unknownOption(let spelling): throw PhoneUsageError(message: "unknown option \(spelling)")
+        case .missingValue(let option): throw PhoneUsageError(message: "\(option.spelling) needs a file")
+        case .unexpectedValue(let option): throw PhoneUsageError(message: "\(option.spelling) takes no value")
+        case nil: break
         }
-        return .run(configPath: config ?? defaultConfigPath, explicitConfig: config != nil, json: json)
+        if let repeated = tokens.firstRepeated { throw PhoneUsageError(message: "\(repeated.spelling) given twice") }
+        if tokens.flags.contains(.version) { return .version }
+        if let word = tokens.words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
+        let config = tokens.value(.config)
+        if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }
+        return .run(
+            configPath: config ?? defaultConfigPath, explicitConfig: config != nil, json: tokens.flags.contains(.json))
     }
 }

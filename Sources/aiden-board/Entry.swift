@@ -23,17 +23,15 @@ enum Entry {
         case .version:
             print("aiden-board \(BuildInfo.version)")
             exit(0)
-        case let .run(configPath):
-            exit(BoardDaemon.run(configPath: configPath, explicitConfig: arguments.contains("--config")))
-        case let .doctor(configPath):
-            let findings = BoardDoctor.examine(configPath: configPath, explicitConfig: arguments.contains("--config"))
+        case let .run(configPath, explicitConfig):
+            exit(BoardDaemon.run(configPath: configPath, explicitConfig: explicitConfig))
+        case let .doctor(configPath, explicitConfig):
+            let findings = BoardDoctor.examine(configPath: configPath, explicitConfig: explicitConfig)
             findings.forEach { print($0) }
             exit(findings.contains { $0.severity == .problem } ? 1 : 0)
-        case let .gadget(up, configPath, configfs, udc):
+        case let .gadget(up, configPath, explicitConfig, configfs, udc):
             let outcome = GadgetCommand.run(
-                up: up, configPath: configPath,
-                explicitConfig: arguments.contains("--config"),
-                configfs: configfs, udc: udc)
+                up: up, configPath: configPath, explicitConfig: explicitConfig, configfs: configfs, udc: udc)
             if outcome.exitCode == 0 { print(outcome.message) } else { printError(outcome.message) }
             exit(outcome.exitCode)
         }

@@ -14,6 +14,8 @@ enum Entry {
             command = try PhoneCommandLine.parse(arguments)
         } catch {
             OutputChannel.standardError.write("\(error)\n")
+            // The channel writes on its own queue: wait for it, or exit() takes the message along.
+            OutputChannel.standardError.flush()
             exit(64)
         }
         switch command {

@@ -21,7 +21,8 @@ struct BoardPeripheralIntegrationTests {
             settings: BlueZWakeSink.Settings(
                 adapter: "hci0", characteristicFlags: ["encrypt-read", "notify"], address: .address(bus.address),
                 reconnect: Backoff(base: .milliseconds(100), cap: .seconds(1))),
-            initialValue: WakeEnvelope(reason: .system, epoch: Self.epoch, sequence: 10), logger: logger)
+            initialValue: WakeEnvelope(reason: .system, epoch: Self.epoch, sequence: 10),
+            runtime: SerialRuntime(label: "test.sink"), logger: logger)
         return (sink, logs)
     }
 

@@ -30,7 +30,7 @@ struct CentralIntegrationTests {
             configuration: WakeCentral.Configuration(
                 adapter: "hci0", backoff: Backoff(base: .milliseconds(200), cap: .seconds(1)),
                 bondLostRetry: .seconds(60)),
-            logger: logger)
+            runtime: SerialRuntime(label: "test.central"), logger: logger)
         try await central.start(
             deliver: { bytes in
                 if let envelope = try? WakeEnvelope(bytes: bytes) { recorder.values.withLock { $0.append(envelope) } }

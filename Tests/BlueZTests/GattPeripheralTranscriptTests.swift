@@ -122,7 +122,7 @@ struct GattPeripheralTranscriptTests {
         #expect(throws: WakeCharacteristicFlagsError.noNotify(["read"])) {
             _ = try GattPeripheral(
                 bus: FakeMessageBus(), configuration: .init(characteristicFlags: ["read"], initialValue: Self.initial),
-                logger: Logger.capturing().0)
+                runtime: ManualRuntime(), logger: Logger.capturing().0)
         }
     }
 
@@ -208,7 +208,7 @@ struct GattPeripheralTranscriptTests {
         fixture.bluez.setRunning(":1.9")
         await fixture.runtime.drain()
         // At once: no timer between bluetoothd returning and the registration (CONTRACT: within 2 s).
-        #expect(fixture.runtime.now() == .zero && fixture.runtime.pendingTimers.isEmpty)
+        #expect(fixture.runtime.monotonicNow() == .zero && fixture.runtime.pendingTimers.isEmpty)
         #expect(fixture.callsSinceMark() == Self.registration)
         facts = fixture.peripheral.facts
         #expect(facts.bluezRunning == true && facts.gattRegistered && facts.advertising && facts.registrations == 2)

@@ -4,22 +4,30 @@ import Testing
 
 @Suite struct BoardCommandLineTests {
     @Test(arguments: [
-        ([], BoardCommand.run(configPath: "/etc/aiden/board.toml")),
-        (["--config", "/tmp/b.toml"], .run(configPath: "/tmp/b.toml")),
-        (["doctor"], .doctor(configPath: "/etc/aiden/board.toml")),
-        (["doctor", "--config", "x.toml"], .doctor(configPath: "x.toml")),
-        (["--config", "x.toml", "doctor"], .doctor(configPath: "x.toml")),
-        (["gadget", "up"], .gadget(up: true, configPath: "/etc/aiden/board.toml", configfs: nil, udc: nil)),
+        ([], BoardCommand.run(configPath: "/etc/aiden/board.toml", explicitConfig: false)),
+        (["--config", "/tmp/b.toml"], .run(configPath: "/tmp/b.toml", explicitConfig: true)),
+        (["doctor"], .doctor(configPath: "/etc/aiden/board.toml", explicitConfig: false)),
+        (["doctor", "--config", "x.toml"], .doctor(configPath: "x.toml", explicitConfig: true)),
+        (["--config", "x.toml", "doctor"], .doctor(configPath: "x.toml", explicitConfig: true)),
+        (
+            ["gadget", "up"],
+            .gadget(up: true, configPath: "/etc/aiden/board.toml", explicitConfig: false, configfs: nil, udc: nil)
+        ),
         (
             ["gadget", "down", "--configfs", "/tmp/cfs", "--udc", "dummy_udc.0"],
-            .gadget(up: false, configPath: "/etc/aiden/board.toml", configfs: "/tmp/cfs", udc: "dummy_udc.0")
+            .gadget(
+                up: false, configPath: "/etc/aiden/board.toml", explicitConfig: false, configfs: "/tmp/cfs",
+                udc: "dummy_udc.0")
         ),
         (["--version"], .version),
-        (["--config=/tmp/b.toml"], .run(configPath: "/tmp/b.toml")),
+        // `--config=FILE` is as explicit as `--config FILE`: a missing file is then an error, not "defaults".
+        (["--config=/tmp/b.toml"], .run(configPath: "/tmp/b.toml", explicitConfig: true)),
+        (["doctor", "--config=x.toml"], .doctor(configPath: "x.toml", explicitConfig: true)),
         (
             ["gadget", "up", "--configfs=/tmp/cfs", "--udc=dummy_udc.0", "--config=x.toml"],
-            .gadget(up: true, configPath: "x.toml", configfs: "/tmp/cfs", udc: "dummy_udc.0")
+            .gadget(up: true, configPath: "x.toml", explicitConfig: true, configfs: "/tmp/cfs", udc: "dummy_udc.0")
         ),
+        (["--", "doctor"], .doctor(configPath: "/etc/aiden/board.toml", explicitConfig: false)),
     ])
     func parses(arguments: [String], expected: BoardCommand) throws {
         #expect(try BoardCommandLine.parse(arguments) == expected)
@@ -28,6 +36,7 @@ import Testing
     @Test func helpWinsAnywhere() throws {
         #expect(try BoardCommandLine.parse(["doctor", "--help"]) == .help(BoardCommandLine.usage))
         #expect(try BoardCommandLine.parse(["-h"]) == .help(BoardCommandLine.usage))
+        #expect(try BoardCommandLine.parse(["--bogus", "gadget", "--help"]) == .help(BoardCommandLine.usage))
     }
 
     @Test(arguments: [
@@ -38,6 +47,8 @@ import Testing
         (["doctor", "doctor"], "unexpected argument 'doctor'"),
         (["--config="], "--config needs a value"), (["--config=a", "--config", "b"], "--config given twice"),
         (["--version=2"], "--version takes no value"), (["--verbose=1"], "unknown option --verbose"),
+        (["--config", "--udc", "x"], "--config needs a value"), (["-v"], "unknown option -v"),
+        (["--config", ""], "--config needs a value"), (["--version", "--version"], "--version given twice"),
     ])
     func rejects(arguments: [String], message: String) {
         #expect(throws: BoardUsageError(message: message)) { try BoardCommandLine.parse(arguments) }

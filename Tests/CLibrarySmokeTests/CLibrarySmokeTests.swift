@@ -4,7 +4,7 @@ import Testing
 @testable import DBus
 @testable import HTTPClient
 @testable import HTTPServer
-@testable import Platform
+@testable import ServiceManager
 @testable import USBLink
 
 /// Each C library is linked for real: these call into it through the one shell module that imports it.

@@ -13,6 +13,8 @@ import Testing
         (["-h"], .help),
         (["--bogus", "--help"], .help),
         (["--version"], .version),
+        (["--json", "-h"], .help),
+        (["--config", "-p.toml"], .run(configPath: "-p.toml", explicitConfig: true, json: false)),
     ]
 
     @Test(arguments: valid)
@@ -28,6 +30,9 @@ import Testing
         (["--config", "a", "--config", "b"], "--config given twice"),
         (["--json", "--json"], "--json given twice"),
         (["run"], "unexpected argument 'run'"),
+        (["--json=yes"], "--json takes no value"),
+        (["--config=a", "--config", "b"], "--config given twice"),
+        (["-v"], "unknown option -v"),
     ]
 
     @Test(arguments: invalid)

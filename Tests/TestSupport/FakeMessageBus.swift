@@ -9,7 +9,7 @@ import Synchronization
 /// Exported objects answer through the same registry as `DBusConnection` (same errors, same standard
 /// interfaces), and every outgoing message is marshalled through libdbus (no bus), so a value the real bus
 /// would refuse fails here too. Nothing waits on a clock: a scripted timeout fails at once.
-package final class FakeMessageBus: MessageBus {
+package final class FakeMessageBus: BusConnection {
     /// One thing the code under test did on the bus, or that the test did to it.
     package enum Event: Sendable, Hashable, CustomStringConvertible {
         /// The code under test called a method.
@@ -66,6 +66,8 @@ package final class FakeMessageBus: MessageBus {
         var nameOwners: [String: String] = [:]
         var matches: [DBusMatchToken: DBusMatchRule] = [:]
         var serial: UInt32 = 0
+        var connected = true
+        var disconnectHandlers: [@Sendable () -> Void] = []
     }
 
     package let uniqueName: String
@@ -156,10 +158,39 @@ package final class FakeMessageBus: MessageBus {
         state.withLock { $0.matches.sorted { $0.key.id < $1.key.id }.map(\.value) }
     }
 
+    /// The bus goes away (dbus-daemon restarted): `onDisconnect` handlers run once, and calls fail with
+    /// `Disconnected` from now on.
+    package func disconnect() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.connected else { return [] }
+            state.connected = false
+            defer { state.disconnectHandlers = [] }
+            return state.disconnectHandlers
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// Whether `disconnect()` or `close()` has happened.
+    package var isConnected: Bool { state.withLock { $0.connected } }
+
+    // MARK: BusConnection (the code under test's side)
+
+    package func onDisconnect(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.connected else { return true }
+            state.disconnectHandlers.append(handler)
+            return false
+        }
+        if now { handler() }
+    }
+
+    package func close() { disconnect() }
+
     // MARK: MessageBus (the code under test's side)
 
     package func call(_ message: DBusMessage, timeout: Duration) async throws(DBusError) -> DBusMessage {
         guard message.type == .methodCall else { throw .invalidArgs("only a method call can be awaited") }
+        guard isConnected else { throw .disconnected("the fake bus was disconnected") }
         try checkMarshals(message)
         var message = message
         message.sender = uniqueName

@@ -1,4 +1,5 @@
 import Dispatch
+import Platform
 
 /// Pets systemd's watchdog (the unit's `WatchdogSec=`) at half its interval, but only while the
 /// daemon proves it is alive, so a wedged daemon is restarted instead of kept. The check runs on

@@ -1,0 +1,136 @@
+import DBusModel
+import Platform
+import Synchronization
+
+/// The events every BlueZ lifecycle takes, whichever side of the link it plays: who owns `org.bluez`,
+/// bluetoothd's signals, and its one timer.
+protocol BlueZLifecycle: Sendable {
+    associatedtype Action: Sendable
+
+    /// When `timerFired` is due next; nil: no timer.
+    var nextDeadline: Duration? { get }
+
+    mutating func bluezOwnerChanged(_ owner: String?, at now: Duration) -> [Action]
+    mutating func received(_ signal: BlueZSignal, at now: Duration) -> [Action]
+    mutating func timerFired(at now: Duration) -> [Action]
+}
+
+extension PeripheralLifecycle: BlueZLifecycle {}
+extension CentralLifecycle: BlueZLifecycle {}
+
+/// Drives one pure lifecycle for a BlueZ shell (`GattPeripheral`, `WakeCentral`): follows bluetoothd's name
+/// and signals, feeds every event to the lifecycle under one lock, keeps the lifecycle's one timer armed on
+/// the runtime, and hands the actions (with the lifecycle as the event left it) to the shell, outside the lock.
+/// Handlers run on the bus thread or the runtime's executor: nothing here blocks.
+final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
+    /// Performs `actions`; `after` is the lifecycle as the event left it, at `now`.
+    typealias Perform = @Sendable (_ actions: [Lifecycle.Action], _ after: Lifecycle, _ now: Duration) -> Void
+
+    private struct State: Sendable {
+        var lifecycle: Lifecycle
+        var perform: Perform?
+        var tokens: [DBusMatchToken] = []
+        /// A `NameOwnerChanged` arrived: a later `GetNameOwner` answer is older than it.
+        var ownerSignalSeen = false
+        var timer = TimerSlot()
+        var stopped = false
+    }
+
+    private let bus: any MessageBus
+    private let runtime: any Runtime
+    private let logger: Logger
+    private let state: Mutex<State>
+
+    init(_ lifecycle: Lifecycle, bus: any MessageBus, runtime: any Runtime, logger: Logger) {
+        self.bus = bus
+        self.runtime = runtime
+        self.logger = logger
+        state = Mutex(State(lifecycle: lifecycle))
+    }
+
+    /// Who performs the actions: the shell, once its own initialisation is done (it holds this driver).
+    func attach(_ perform: @escaping Perform) {
+        state.withLock { $0.perform = perform }
+    }
+
+    /// Subscribes to `org.bluez`'s owner, its ObjectManager signals and the `PropertiesChanged` under
+    /// `adapterPath`, then asks who owns `org.bluez`; the lifecycle goes on from there. Throws when a match
+    /// cannot be added.
+    func start(adapterPath: DBusObjectPath, callTimeout: Duration) async throws(DBusError) {
+        var tokens: [DBusMatchToken] = []
+        tokens.append(
+            try await bus.watchNameOwner(BlueZNames.service) { [weak self] owner in
+                self?.ownerChanged(owner)
+            })
+        tokens.append(
+            try await bus.addMatch(
+                DBusMatchRule(sender: BlueZNames.service, interface: DBusStandardInterfaces.objectManager, path: .root)
+            ) { [weak self] message in self?.signalArrived(message) })
+        tokens.append(
+            try await bus.addMatch(.propertiesChanged(sender: BlueZNames.service, pathNamespace: adapterPath)) {
+                [weak self] message in self?.signalArrived(message)
+            })
+        state.withLock { $0.tokens = tokens }
+
+        let owner: String?
+        do {
+            owner = try await bus.nameOwner(BlueZNames.service, timeout: callTimeout)
+        } catch {
+            logger.warning("cannot ask the bus who owns org.bluez: \(error)")
+            owner = nil
+        }
+        if state.withLock({ !$0.ownerSignalSeen }) {
+            post { lifecycle, now in lifecycle.bluezOwnerChanged(owner, at: now) }
+        }
+    }
+
+    /// Stops feeding the lifecycle, cancels its timer and removes the subscriptions; returns the lifecycle as
+    /// it was, for what the shell still has to undo on the bus.
+    func stop() async -> Lifecycle {
+        let (tokens, lifecycle) = state.withLock { state in
+            state.stopped = true
+            state.timer.cancel()
+            defer { state.tokens = [] }
+            return (state.tokens, state.lifecycle)
+        }
+        for token in tokens { await bus.removeMatch(token) }
+        return lifecycle
+    }
+
+    /// Feeds one event to the lifecycle and re-arms the timer under the lock, then performs the actions
+    /// outside it. Does nothing once stopped.
+    func post(_ event: (inout Lifecycle, Duration) -> [Lifecycle.Action]) {
+        let now = runtime.monotonicNow()
+        let outcome = state.withLock { state -> ([Lifecycle.Action], Lifecycle, Perform?)? in
+            guard !state.stopped else { return nil }
+            let actions = event(&state.lifecycle, now)
+            state.timer.update(to: state.lifecycle.nextDeadline, runtime: runtime) { [weak self] deadline in
+                self?.timerFired(deadline)
+            }
+            return (actions, state.lifecycle, state.perform)
+        }
+        guard let (actions, after, perform) = outcome else { return }
+        perform?(actions, after, now)
+    }
+
+    /// Reads (or changes, without actions) the lifecycle under the lock.
+    func withLifecycle<Value>(_ body: (inout Lifecycle) -> Value) -> Value {
+        state.withLock { body(&$0.lifecycle) }
+    }
+
+    private func ownerChanged(_ owner: String?) {
+        state.withLock { $0.ownerSignalSeen = true }
+        logger.notice(owner.map { "bluetoothd is on the bus as \($0)" } ?? "bluetoothd left the bus")
+        post { lifecycle, now in lifecycle.bluezOwnerChanged(owner, at: now) }
+    }
+
+    private func signalArrived(_ message: DBusMessage) {
+        guard let signal = BlueZSignal(message) else { return }
+        post { lifecycle, now in lifecycle.received(signal, at: now) }
+    }
+
+    private func timerFired(_ deadline: Duration) {
+        state.withLock { $0.timer.fired(deadline) }
+        post { lifecycle, now in lifecycle.timerFired(at: now) }
+    }
+}

@@ -1,0 +1,14 @@
+/// An option a program knows, by its name without the dashes (`config` for `--config`), and whether it
+/// takes a value. Each program lists its own options as an enum conforming to this.
+package protocol CommandLineOption: RawRepresentable, Hashable, Sendable where RawValue == String {
+    /// Whether the option takes a value (`--config FILE`) or is a flag (`--json`).
+    var takesValue: Bool { get }
+
+    /// The help flag, which `-h` also spells.
+    static var help: Self { get }
+}
+
+extension CommandLineOption {
+    /// The option as typed: `--config`.
+    package var spelling: String { "--" + rawValue }
+}
