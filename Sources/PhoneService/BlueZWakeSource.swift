@@ -42,7 +42,7 @@ package final class BlueZWakeSource: WakeSource {
 
     /// The central's timers and the reconnection's backoff run on `runtime` (the default stands in until
     /// `PhoneDaemon` passes the daemon's own).
-    package init(settings: Settings, runtime: any Runtime = SerialRuntime(label: "aiden.phone.ble"), logger: Logger) {
+    package init(settings: Settings, runtime: any Runtime, logger: Logger) {
         self.settings = settings
         self.logger = logger
         self.runtime = runtime

@@ -3,6 +3,7 @@ import Dispatch
 import Logging
 import PhoneCore
 import Platform
+import ServiceManager
 import USBLink
 import WireFormat
 
@@ -146,7 +147,7 @@ package enum PhoneDaemon {
                     settings: BlueZWakeSource.Settings(
                         adapter: configuration.wake.adapter,
                         boardAddress: configuration.wake.address),
-                    logger: logger.child("ble"))
+                    runtime: runtime, logger: logger.child("ble"))
             }
         do {
             try wakeSource.start { event in
