@@ -122,7 +122,7 @@ package enum BoardDaemon {
         let agentServer: HTTPServer
         do {
             phoneServer = try HTTPServer(
-                sockets: ecmSockets, limits: HTTPServerLimits(),
+                sockets: ecmSockets, limits: HTTPServerLimits(connectionMemoryBytes: 8 * 1024),
                 handler: { engine.handlePhone($0) })
         } catch {
             close(agentSocket.descriptor)

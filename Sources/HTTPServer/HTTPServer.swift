@@ -72,6 +72,7 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(
                 option: .NOTIFY_COMPLETED,
                 value: unsafeBitCast(requestCompleted as MHD_RequestCompletedCallback, to: Int.self),

@@ -8,14 +8,20 @@ package struct HTTPServerLimits: Sendable, Equatable {
     package var perPeerConnectionLimit: Int = 16
     /// A connection idle (or trickling) this long is closed.
     package var idleTimeoutSeconds: Int = 10
+    /// libmicrohttpd's per-connection memory pool, which holds the request line and headers being
+    /// read (the body is streamed to us in pieces). MHD clears the pool for every request on a
+    /// keep-alive connection, so its size is a per-request cost; a request whose headers do not
+    /// fit is answered 431.
+    package var connectionMemoryBytes: Int = 32 * 1024
 
     package init(
         maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 16,
-        idleTimeoutSeconds: Int = 10
+        idleTimeoutSeconds: Int = 10, connectionMemoryBytes: Int = 32 * 1024
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
         self.perPeerConnectionLimit = perPeerConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.connectionMemoryBytes = connectionMemoryBytes
     }
 }

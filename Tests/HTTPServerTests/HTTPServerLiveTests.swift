@@ -102,6 +102,26 @@ import Glibc
         #expect(response.bodyText.hasSuffix("body=1024"))
     }
 
+    /// The ECM listener's small pool (8 KiB): ordinary requests, bodies larger than the pool, and
+    /// a keep-alive series all work; headers that do not fit are refused, and the server goes on.
+    @Test func aSmallConnectionPoolServesOrdinaryRequestsAndRefusesHugeHeaders() throws {
+        let (server, port) = try startServer(limits: HTTPServerLimits(connectionMemoryBytes: 8 * 1024))
+        defer { server.stop() }
+        let connection = try RawHTTPConnection(port: port)
+        for index in 0..<3 {
+            let response = try connection.request(
+                "GET", "/n\(index)", headers: ["Cookie": String(repeating: "c", count: 2_000)])
+            #expect(response.status == 200)
+        }
+        let body = try connection.request("POST", "/big", body: [UInt8](repeating: 66, count: 16 * 1024))
+        #expect(body.bodyText.hasSuffix("body=16384"), "the body is streamed, not held in the pool")
+        let huge = try RawHTTPConnection(port: port)
+        huge.send("GET /x HTTP/1.1\r\nHost: localhost\r\nCookie: \(String(repeating: "c", count: 12_000))\r\n\r\n")
+        let refused = try huge.readResponse()
+        #expect(refused.status == 431)
+        #expect(try RawHTTPConnection(port: port).request("GET", "/after").status == 200)
+    }
+
     @Test func closesIdleAndTricklingConnections() throws {
         let (server, port) = try startServer(limits: HTTPServerLimits(idleTimeoutSeconds: 1))
         defer { server.stop() }
