@@ -63,7 +63,6 @@ package struct PhoneRouter: Sendable {
     )
         -> HTTPResponse
     {
-        let etag = board.etag
         switch request.path {
         case "/api/live-activity/current":
             let phone = request.queryValue("phone_id") ?? ""
@@ -71,18 +70,18 @@ package struct PhoneRouter: Sendable {
                 return Responses.invalidParameter("phone_id", QueryRules.identifierRule)
             }
             guard let snapshot = board.store.current(forPhone: phone, now: now, retention: facts.retention) else {
-                return Responses.json(200, JSONBody.notFound, etag: etag, request: request)
+                return board.json(200, JSONBody.notFound, request: request)
             }
-            return Responses.json(200, board.liveActivityBody(snapshot), etag: etag, request: request)
+            return board.json(200, board.liveActivityBody(snapshot), request: request)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard QueryRules.isValidIdentifier(id) else {
                 return Responses.invalidParameter("request_id", QueryRules.identifierRule)
             }
             guard let snapshot = board.store.task(id: id) else {
-                return Responses.json(404, JSONBody.notFound, etag: etag, request: request)
+                return board.json(404, JSONBody.notFound, request: request)
             }
-            return Responses.json(200, board.liveActivityBody(snapshot), etag: etag, request: request)
+            return board.json(200, board.liveActivityBody(snapshot), request: request)
         default:  // events
             var since: UInt64 = 0
             if let text = request.queryValue("since") {
@@ -97,7 +96,7 @@ package struct PhoneRouter: Sendable {
                 "epoch": board.epoch, "generation": page.generation, "events": page.events, "next": page.next,
                 "truncated": page.truncated, "reset_required": page.resetRequired,
             ])
-            return Responses.json(200, body, etag: etag, request: request)
+            return board.json(200, body, request: request)
         }
     }
 

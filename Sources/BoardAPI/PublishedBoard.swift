@@ -11,6 +11,27 @@ package struct PublishedBoard: Sendable {
     package let etag: String
     /// `{"status":"ok","live_activity":…}` per request id, encoded at `revision`.
     let bodies: [String: (revision: UInt64, body: [UInt8])]
+    /// The header fields of a 200 and of a 304 for `etag`, built once per publication.
+    let okHeaders: [(name: String, value: String)]
+    let notModifiedHeaders: [(name: String, value: String)]
+
+    init(store: TaskStore, epoch: UInt16, etag: String, bodies: [String: (revision: UInt64, body: [UInt8])]) {
+        self.store = store
+        self.epoch = epoch
+        self.etag = etag
+        self.bodies = bodies
+        okHeaders = Responses.jsonHeaders + [("ETag", etag)]
+        notModifiedHeaders = Responses.notModifiedHeaders(etag: etag)
+    }
+
+    /// A JSON answer with this publication's ETag; `304 Not Modified` when the client has it already.
+    func json(_ status: Int, _ body: [UInt8], request: HTTPRequest) -> HTTPResponse {
+        if status == 200, ETag.matches(ifNoneMatch: request.header("if-none-match"), tag: etag) {
+            return HTTPResponse(status: 304, headers: notModifiedHeaders)
+        }
+        return HTTPResponse(
+            status: status, headers: status == 200 ? okHeaders : Responses.jsonHeaders + [("ETag", etag)], body: body)
+    }
 
     /// The answer body of `snapshot`, from this publication or (never for a published task) encoded now.
     func liveActivityBody(_ snapshot: TaskSnapshot) -> [UInt8] {

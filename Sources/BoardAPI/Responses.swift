@@ -7,9 +7,13 @@ enum Responses {
     /// A JSON answer with an ETag; `304 Not Modified` when the client already has it.
     static func json(_ status: Int, _ body: [UInt8], etag: String, request: HTTPRequest) -> HTTPResponse {
         if status == 200, ETag.matches(ifNoneMatch: request.header("if-none-match"), tag: etag) {
-            return HTTPResponse(status: 304, headers: [("ETag", etag), ("Cache-Control", "no-cache")])
+            return HTTPResponse(status: 304, headers: notModifiedHeaders(etag: etag))
         }
         return HTTPResponse(status: status, headers: jsonHeaders + [("ETag", etag)], body: body)
+    }
+
+    static func notModifiedHeaders(etag: String) -> [(name: String, value: String)] {
+        [("ETag", etag), ("Cache-Control", "no-cache")]
     }
 
     static func error(_ error: JSONError) -> HTTPResponse {

@@ -112,7 +112,11 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MH
     guard let mhdResponse else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
     for header in response.headers {
-        guard MHD_add_response_header(mhdResponse, header.name, header.value) == .YES else { return .NO }
+        // withCString hands over the strings' own bytes (no C copy is allocated, unlike implicit bridging).
+        let added = header.name.withCString { name in
+            header.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+        }
+        guard added == .YES else { return .NO }
     }
     return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
 }
