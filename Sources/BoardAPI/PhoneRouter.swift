@@ -6,9 +6,15 @@ import LiveActivity
 /// immutable board and changes nothing: what a phone request asks of the board comes back as an effect.
 package struct PhoneRouter: Sendable {
     package let policy: AccessPolicy
+    /// `[live_activity] enabled` and `retention_seconds`, fixed for the daemon's life: the hot path
+    /// reads them here rather than building the board's facts for every request.
+    package let liveActivityEnabled: Bool
+    package let retention: Duration
 
-    package init(policy: AccessPolicy) {
+    package init(policy: AccessPolicy, liveActivityEnabled: Bool, retention: Duration) {
         self.policy = policy
+        self.liveActivityEnabled = liveActivityEnabled
+        self.retention = retention
     }
 
     package func handle(
@@ -26,14 +32,13 @@ package struct PhoneRouter: Sendable {
         switch request.path {
         case "/api/live-activity/current", "/api/live-activity/status", "/api/live-activity/events":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
-            let facts = facts()
-            guard facts.liveActivityEnabled else {
+            guard liveActivityEnabled else {
                 return RouteResult(
                     response: Responses.error(
                         JSONError(
                             status: 503, code: "disabled", message: "live activity is disabled on this board")))
             }
-            return RouteResult(response: liveActivity(request, board: board, facts: facts, now: now))
+            return RouteResult(response: liveActivity(request, board: board, now: now))
         case "/api/bluetooth/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
             return RouteResult(
@@ -59,7 +64,7 @@ package struct PhoneRouter: Sendable {
     }
 
     private func liveActivity(
-        _ request: HTTPRequest, board: PublishedBoard, facts: BoardFacts, now: Date
+        _ request: HTTPRequest, board: PublishedBoard, now: Date
     )
         -> HTTPResponse
     {
@@ -69,7 +74,7 @@ package struct PhoneRouter: Sendable {
             guard phone.isEmpty || QueryRules.isValidIdentifier(phone) else {
                 return Responses.invalidParameter("phone_id", QueryRules.identifierRule)
             }
-            guard let snapshot = board.store.current(forPhone: phone, now: now, retention: facts.retention) else {
+            guard let snapshot = board.store.current(forPhone: phone, now: now, retention: retention) else {
                 return board.json(200, JSONBody.notFound, request: request)
             }
             return board.json(200, board.liveActivityBody(snapshot), request: request)

@@ -4,7 +4,7 @@ import LiveActivity
 /// The board as the phone may see it: an immutable value the engine's writer publishes after each
 /// change is durable, which the phone's handlers read without waiting on the writer or the disk.
 /// Every task's answer body is encoded already, so serving one copies no JSON.
-package struct PublishedBoard: Sendable {
+package final class PublishedBoard: Sendable {
     package let store: TaskStore
     package let epoch: UInt16
     /// The strong validator of everything derived from `store` (`BoardState.storeETag`).

@@ -93,7 +93,8 @@ package final class BoardEngine: Sendable {
         usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") }
     ) {
         self.settings = settings
-        self.phoneRouter = PhoneRouter(policy: policy)
+        self.phoneRouter = PhoneRouter(
+            policy: policy, liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention)
         self.directory = directory
         self.sink = sink
         self.runtime = runtime

@@ -24,7 +24,8 @@ struct PairingRouteTests {
         let request = HTTPRequest(
             method: method, path: "/api/bluetooth/pairing/start", headers: ["host": "192.168.42.1:8080"],
             body: Array(body.utf8), peer: .ip(IPAddress(peer) ?? .v4(0)), localAddress: IPAddress(v4: 192, 168, 42, 1))
-        return PhoneRouter(policy: policy).handle(request, board: state.published(), facts: facts, now: Self.now)
+        return PhoneRouter(policy: policy, liveActivityEnabled: true, retention: .seconds(600)).handle(
+            request, board: state.published(), facts: facts, now: Self.now)
     }
 
     func json(_ result: RouteResult) throws -> [String: Any] {
@@ -80,7 +81,8 @@ struct PairingRouteTests {
         let request = HTTPRequest(
             method: "GET", path: "/api/bluetooth/status", headers: ["host": "localhost"],
             peer: .ip(IPAddress(v4: 127, 0, 0, 1)), localAddress: IPAddress(v4: 127, 0, 0, 1))
-        let result = PhoneRouter(policy: policy).handle(request, board: state.published(), facts: facts, now: Self.now)
+        let result = PhoneRouter(policy: policy, liveActivityEnabled: true, retention: .seconds(600)).handle(
+            request, board: state.published(), facts: facts, now: Self.now)
         let body = try json(result)
         let pairing = try #require(body["pairing"] as? [String: Any])
         #expect(pairing["open"] as? Bool == true && pairing["closes_in_seconds"] as? Int == 42)

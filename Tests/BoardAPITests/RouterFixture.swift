@@ -13,14 +13,14 @@ struct RouterFixture {
         usb: USBLinkFacts(link: "unknown"))
     var now = Date(timeIntervalSince1970: 1_780_000_000)
     var random = CountingGenerator()
-    let phoneRouter: PhoneRouter
+    let policy: AccessPolicy
     let agentRouter = AgentRouter()
 
     init() throws {
         let policy = AccessPolicy(
             allowedSubnets: [try Subnet("192.168.42.0/24")],
             listenAddresses: [IPAddress(v4: 192, 168, 42, 1)])
-        phoneRouter = PhoneRouter(policy: policy)
+        self.policy = policy
     }
 
     /// A request from the phone on the ECM link, with a correct Host.
@@ -33,7 +33,10 @@ struct RouterFixture {
         request.peer = .ip(IPAddress(peer) ?? .v4(0))
         request.localAddress = IPAddress(v4: 192, 168, 42, 1)
         if request.header("host") == nil { request.headers["host"] = "192.168.42.1:8080" }
-        let result = phoneRouter.handle(request, board: state.published(), facts: facts, now: now)
+        // The engine builds its router from the same settings its facts report.
+        let router = PhoneRouter(
+            policy: policy, liveActivityEnabled: facts.liveActivityEnabled, retention: facts.retention)
+        let result = router.handle(request, board: state.published(), facts: facts, now: now)
         // The engine's part: remember what the phone reported.
         if case let .recordPhoneAppState(reported) = result.effect { facts.phoneApp = reported }
         return result
