@@ -13,12 +13,12 @@ import WakeProtocol
     @Test func aNewDirectoryGetsADurableEpochAtOnce() throws {
         let fileSystem = InMemoryFileSystem()
         let directory = BoardStateDirectory(path: "/state", fileSystem: fileSystem)
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix64(seed: 7)
         let loaded = try directory.load(now: now, using: &random)
         #expect(loaded.isNewEpoch)
         #expect(loaded.wake.epoch != 0)
         fileSystem.crash()
-        var again = SeededGenerator(state: 99)
+        var again = SplitMix64(seed: 99)
         let reloaded = try directory.load(now: now, using: &again)
         #expect(!reloaded.isNewEpoch)
         #expect(reloaded.wake == loaded.wake)
@@ -30,7 +30,7 @@ import WakeProtocol
             "/state/tasks.json": Array(#"{"tasks": [garbage"#.utf8),
         ])
         let directory = BoardStateDirectory(path: "/state", fileSystem: fileSystem)
-        var random = SeededGenerator(state: 1)
+        var random = SplitMix64(seed: 1)
         let loaded = try directory.load(now: now, using: &random)
         #expect(loaded.wake == WakeState(epoch: 4660, sequenceHighWater: 2048))
         #expect(loaded.store.count == 0)
@@ -46,9 +46,9 @@ import WakeProtocol
         // Tasks survive, but the sequence space cannot be trusted: new epoch, new ring generation.
         let seedFS = InMemoryFileSystem()
         let seedDirectory = BoardStateDirectory(path: "/state", fileSystem: seedFS)
-        var random = SeededGenerator(state: 3)
+        var random = SplitMix64(seed: 3)
         var store = try seedDirectory.load(now: now, using: &random).store
-        var ids = SeededGenerator(state: 4)
+        var ids = SplitMix64(seed: 4)
         _ = try store.start(TaskDraft(taskTitle: "Kept"), idempotencyKey: nil, now: now, using: &ids)
         try seedDirectory.saveTasks(store)
         let tasks = try seedFS.readFile(at: "/state/tasks.json")
@@ -57,7 +57,7 @@ import WakeProtocol
             "/state/wake.json": Array(#"{"epoch":0,"sequence_high_water":5}"#.utf8), "/state/tasks.json": tasks,
         ])
         let directory = BoardStateDirectory(path: "/state", fileSystem: fileSystem)
-        var fresh = SeededGenerator(state: 5)
+        var fresh = SplitMix64(seed: 5)
         let loaded = try directory.load(now: now, using: &fresh)
         #expect(loaded.isNewEpoch)
         #expect(loaded.wake.sequenceHighWater == 0)
@@ -71,7 +71,7 @@ import WakeProtocol
         let fileSystem = InMemoryFileSystem()
         fileSystem.inject(.failOnce, atOperation: 0)
         let directory = BoardStateDirectory(path: "/state", fileSystem: fileSystem)
-        var random = SeededGenerator(state: 1)
+        var random = SplitMix64(seed: 1)
         #expect {
             try directory.load(now: now, using: &random)
         } throws: { error in

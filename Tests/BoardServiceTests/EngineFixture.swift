@@ -31,18 +31,6 @@ final class RecordingSink: WakeSink {
     var envelopes: [WakeEnvelope] { wakes.map(\.envelope) }
 }
 
-/// Deterministic randomness for epochs and ids.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A board engine over an in-memory file system, a manual runtime, and a recording sink.
 struct EngineFixture {
     let runtime: ManualRuntime
@@ -61,7 +49,7 @@ struct EngineFixture {
         self.fileSystem = fileSystem
         sink = RecordingSink(clock: runtime)
         directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: fileSystem)
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         loaded = try directory.load(now: runtime.wallNow(), using: &random)
         var settings = BoardEngine.Settings(
             version: "test", liveActivityEnabled: true, retention: retention,

@@ -19,7 +19,7 @@ import WakeProtocol
 
 let arguments = CommandLine.arguments
 let bursts = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
-var random = SplitMix(state: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1)
+var random = SplitMix64(seed: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1)
 
 let runtime = ManualRuntime()
 let quiet = Logger(component: "bench", minimumLevel: .error) { _, _ in }
@@ -155,17 +155,4 @@ final class CardLog: PhoneOutput {
     }
 
     func firstShown(_ step: String) -> Duration? { shown.withLock { $0[step] } }
-}
-
-/// A small seeded generator, so a run can be repeated exactly.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
