@@ -64,14 +64,22 @@ package final class USBHotplugWatcher: Sendable {
     }
 }
 
-/// The callback's context: the deliver closure, reached from C through `Unmanaged`.
+/// The callback's context: the deliver closure and this boot's name, reached from C through `Unmanaged`.
 private final class CallbackBox: Sendable {
     let deliver: @Sendable (USBEvent) -> Void
     let keepRunning = Atomic<Bool>(true)
+    /// Read once: device addresses restart at boot, so connection ids carry the boot.
+    let boot = USBDeviceLocation.bootName(fromBootID: readBootID())
 
     init(deliver: @escaping @Sendable (USBEvent) -> Void) {
         self.deliver = deliver
     }
+}
+
+/// The kernel's random id of this boot, or "" when it cannot be read.
+private func readBootID() -> String {
+    guard let bytes = try? POSIXFileSystem().readFile(at: "/proc/sys/kernel/random/boot_id") else { return "" }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// A libusb context with one registered hotplug callback and the thread handling its events.
@@ -144,7 +152,8 @@ private func runEvents(_ context: ContextPointer, while box: CallbackBox) {
 private let hotplugCallback: libusb_hotplug_callback_fn = { _, device, event, userData in
     guard let device, let userData else { return 0 }
     let box = Unmanaged<CallbackBox>.fromOpaque(userData).takeUnretainedValue()
-    let location = USBDeviceLocation(bus: libusb_get_bus_number(device), address: libusb_get_device_address(device))
+    let location = USBDeviceLocation(
+        boot: box.boot, bus: libusb_get_bus_number(device), address: libusb_get_device_address(device))
     if event == LIBUSB_HOTPLUG_EVENT_DEVICE_ARRIVED {
         box.deliver(.arrived(location))
     } else if event == LIBUSB_HOTPLUG_EVENT_DEVICE_LEFT {

@@ -55,3 +55,26 @@ import Testing
         #expect(tracker.isUp == (current != nil))
     }
 }
+
+/// Device addresses start again at every boot; the connection id carries the boot, so the first
+/// plug-in after a reboot is a new session (and alerts), while a client restart within a boot is not.
+@Suite struct USBConnectionIDTests {
+    @Test func theBootIsPartOfTheID() {
+        let before = USBDeviceLocation(boot: "6f9c01ab", bus: 1, address: 7)
+        let afterReboot = USBDeviceLocation(boot: "d2e4a0c3", bus: 1, address: 7)
+        #expect(before.connectionID == "usb-6f9c01ab-1-7")
+        #expect(before.connectionID != afterReboot.connectionID)
+        #expect(before.connectionID == USBDeviceLocation(boot: "6f9c01ab", bus: 1, address: 7).connectionID)
+        #expect(USBDeviceLocation(bus: 1, address: 7).connectionID == "usb-1-7", "no boot id: bus and address")
+    }
+
+    @Test(arguments: [
+        ("6f9c01ab-5e2d-4c1b-9a3e-2b7f0c8d4e61\n", "6f9c01ab"),
+        ("6f9c01ab-5e2d-4c1b-9a3e-2b7f0c8d4e61", "6f9c01ab"),
+        ("", ""), ("\n", ""), ("6F9C01AB-5e2d", ""), ("6f9c01-ab", ""), ("6f9c01abz-1", ""),
+        ("../../etc/passwd", ""),
+    ])
+    func bootNamesComeOnlyFromABootID(text: String, expected: String) {
+        #expect(USBDeviceLocation.bootName(fromBootID: text) == expected)
+    }
+}
