@@ -73,10 +73,11 @@ package struct CardTextRenderer: Sendable {
             } else {
                 lines += field("Phase", snapshot?.phase.map { Self.humanize($0.rawValue) })
             }
+            // `can_stop` is not shown: nothing on this client can stop a task yet, and a line saying
+            // "available" would promise what no key or button delivers.
             if snapshot?.showsProgress == true, let progress = snapshot?.progress {
                 lines.append(progressBar(progress))
             }
-            if snapshot?.canStop == true { lines.append("Stop: available") }
         case .completed, .failed, .canceled:
             switch card.state {
             case .completed: lines.append("Completed.")

@@ -70,7 +70,6 @@ extension CardTextRendererTests {
             Step: Checking the current screen
             Phase: observing
             [######........................]  21%
-            Stop: available
             USB: up | Wake: connected
             """,
             """
@@ -78,7 +77,6 @@ extension CardTextRendererTests {
             Step: Checking the current screen
             Phase: observing
             [######........................]  21%
-            Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
             """
         ),
@@ -88,7 +86,6 @@ extension CardTextRendererTests {
             Bring the companion app to the foreground.
             Step: Waiting for the Aiden app
             Phase: waiting app
-            Stop: available
             USB: up | Wake: connected
             """,
             """
@@ -96,7 +93,6 @@ extension CardTextRendererTests {
             Bring the companion app to the foreground.
             Step: Waiting for the Aiden app
             Phase: waiting app
-            Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
             """
         ),
@@ -109,7 +105,6 @@ extension CardTextRendererTests {
             Target: Password field
             App: Settings
             [###############...............]  50%
-            Stop: available
             USB: up | Wake: connected
             """,
             """
@@ -120,7 +115,6 @@ extension CardTextRendererTests {
             Target: Password field
             App: Settings
             [###############...............]  50%
-            Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
             """
         ),
@@ -210,7 +204,6 @@ extension CardTextRendererTests {
             Step: Checking the current screen
             Phase: observing
             [######........................]  21%
-            Stop: available
             ! board unreachable: connection refused
             USB: up | Wake: connected
             """,
@@ -219,7 +212,6 @@ extension CardTextRendererTests {
             Step: Checking the current screen
             Phase: observing
             [######........................]  21%
-            Stop: available
             \u{1B}[1;31m! board unreachable: connection refused\u{1B}[0m
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
             """
@@ -283,7 +275,6 @@ extension CardTextRendererTests {
             Target: Password field
             App: Settings
             [#########........]  50%
-            Stop: available
             USB: up | Wake: conne...
             """,
             """
@@ -294,7 +285,6 @@ extension CardTextRendererTests {
             Target: Password field
             App: Settings
             [#########........]  50%
-            Stop: available
             \u{1B}[2mUSB: up | Wake: conne...\u{1B}[0m
             """
         ),
@@ -304,7 +294,6 @@ extension CardTextRendererTests {
             Step: tab here
             Phase: observing
             [######........................]  21%
-            Stop: available
             USB: up | Wake: connected
             """,
             """
@@ -312,7 +301,6 @@ extension CardTextRendererTests {
             Step: tab here
             Phase: observing
             [######........................]  21%
-            Stop: available
             \u{1B}[2mUSB: up | Wake: connected\u{1B}[0m
             """
         ),
@@ -348,7 +336,7 @@ extension CardTextRendererTests {
         let plain = CardTextRenderer().render(Self.card(.snapshot(Self.hostileTitle)))
         #expect(!plain.contains("\u{1B}"))
         #expect(!plain.contains("\t"))
-        #expect(plain.split(separator: "\n").count == 6)
+        #expect(plain.split(separator: "\n").count == 5, "no line break of the board's text reaches the terminal")
     }
 
     /// `[` + filled + empty + `]` and the percent, for the 30-cell bar of a 60-column card.
