@@ -11,9 +11,10 @@ import Glibc
 /// never interleaves.
 ///
 /// When the reader falls more than `capacity` texts behind, the oldest waiting text is dropped and
-/// counted; once writing resumes a line says how many were lost, and `takeLostOutput()` tells the
-/// terminal card to start afresh instead of erasing rows it cannot know are there. A closed reader
-/// (EPIPE; SIGPIPE is ignored by the daemon) drops the text rather than killing the client.
+/// counted; once writing resumes a line on stderr says how many were lost (never on stdout, which
+/// may be a `--json` stream), and `takeLostOutput()` tells the terminal card to start afresh
+/// instead of erasing rows it cannot know are there. A closed reader (EPIPE; SIGPIPE is ignored by
+/// the daemon) drops the text rather than killing the client.
 package final class OutputChannel: Sendable {
     private struct Backlog {
         var pending: [String] = []
@@ -27,8 +28,12 @@ package final class OutputChannel: Sendable {
     private let backlog = Mutex(Backlog())
     private let queue: DispatchQueue
 
-    package init(descriptor: Int32, capacity: Int = 1_024) {
+    /// Where the line about dropped writes goes (stderr; tests give their own).
+    private let noticeDescriptor: Int32
+
+    package init(descriptor: Int32, capacity: Int = 1_024, noticeDescriptor: Int32 = 2) {
         self.descriptor = descriptor
+        self.noticeDescriptor = noticeDescriptor
         self.capacity = max(1, capacity)
         queue = DispatchQueue(label: "aiden.phone.output.\(descriptor)")
     }
@@ -89,12 +94,17 @@ package final class OutputChannel: Sendable {
                 return taken
             }
             guard !texts.isEmpty else { return }
-            if dropped > 0 { writeNow("\n[aiden-phone: output was blocked; \(dropped) writes dropped]\n") }
-            texts.forEach(writeNow)
+            if dropped > 0 {
+                let what = descriptor == 1 ? "stdout" : descriptor == 2 ? "stderr" : "descriptor \(descriptor)"
+                Self.writeAll("aiden-phone: \(what) was blocked; \(dropped) writes dropped\n", to: noticeDescriptor)
+            }
+            for text in texts { Self.writeAll(text, to: descriptor) }
         }
     }
 
-    private func writeNow(_ text: String) {
+    /// Writes all of `text`, waiting for the descriptor to take it (also when it is non-blocking);
+    /// gives up only when the reader is gone or the descriptor is broken.
+    private static func writeAll(_ text: String, to descriptor: Int32) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -105,6 +115,9 @@ package final class OutputChannel: Sendable {
                 offset += written
             } else if written < 0 && errno == EINTR {
                 continue
+            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
             } else {
                 return
             }

@@ -53,7 +53,10 @@ package enum PhoneDaemon {
             return error.exitCode
         }
         let client = wiring.client
-        let watchdog = Watchdog.start(label: "aiden.phone.watchdog", logger: logger) { client.isResponsive() }
+        let runtime = wiring.runtime
+        let watchdog = Watchdog.start(label: "aiden.phone.watchdog", logger: logger) {
+            client.isResponsive() && runtime.isResponsive(within: .seconds(10))
+        }
         withExtendedLifetime(watchdog) {
             signals.wait { number in handleSignal(number, wiring: wiring, logger: logger) }
         }
@@ -62,6 +65,7 @@ package enum PhoneDaemon {
     /// The running client and what must be stopped at exit.
     struct Wiring: Sendable {
         let client: PhoneClient
+        let runtime: SerialRuntime
         let output: any PhoneOutput
         let wakeSource: any WakeSource
         let watcher: USBHotplugWatcher?
@@ -90,7 +94,11 @@ package enum PhoneDaemon {
         if let terminal, terminal.mode.inPlace, OutputChannel.standardError.isTerminal {
             return Logger(component: "aiden-phone", minimumLevel: minimum) { _, line in terminal.printAbove(line) }
         }
-        return Logger(component: "aiden-phone", minimumLevel: minimum)
+        // Otherwise through stderr's bounded backlog: a stalled reader (a paused terminal, a full
+        // pipe, a stuck journald) must not stall the executor or the bus thread that logs.
+        return Logger(component: "aiden-phone", minimumLevel: minimum) { level, line in
+            OutputChannel.standardError.write(Logger.journalLine(level, line))
+        }
     }
 
     private static func wire(
@@ -168,7 +176,8 @@ package enum PhoneDaemon {
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
         return Wiring(
-            client: client, output: output, wakeSource: wakeSource, watcher: watcher, configuration: configuration,
+            client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher,
+            configuration: configuration,
             phoneID: identity.id)
     }
 
@@ -223,8 +232,12 @@ package enum PhoneDaemon {
         defer {
             wiring.wakeSource.stop()
             wiring.watcher?.stop()
+            // No new inputs now; let the executor finish what is queued, then write out what it
+            // produced: the newest alert record, the last card, the last log lines.
+            wiring.runtime.perform {}
             wiring.client.flushRecord()
             wiring.output.flush()
+            OutputChannel.standardError.flush()
         }
         let transport = HTTPBoardTransport(
             board: wiring.configuration.board.url,

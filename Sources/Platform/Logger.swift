@@ -38,11 +38,15 @@ package struct Logger: Sendable {
     package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 
+    /// `<priority>line` and a newline: what journald reads from a service's stderr.
+    package static func journalLine(_ level: LogLevel, _ line: String) -> String {
+        "<\(level.rawValue)>\(line)\n"
+    }
+
     /// Writes one line per call with the journald priority prefix; a single write(2) keeps
     /// lines from concurrent threads whole.
     package static let stderrSink: Sink = { level, line in
-        let text = "<\(level.rawValue)>\(line)\n"
-        var bytes = Array(text.utf8)
+        var bytes = Array(journalLine(level, line).utf8)
         bytes.withUnsafeMutableBytes { buffer in
             _ = write(2, buffer.baseAddress, buffer.count)
         }

@@ -10,7 +10,9 @@ import Testing
     @Test func aReaderThatStopsReadingNeverBlocksTheWriter() throws {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
-        let channel = OutputChannel(descriptor: descriptors[1], capacity: 4)
+        var notices: [Int32] = [0, 0]
+        #expect(pipe(&notices) == 0)
+        let channel = OutputChannel(descriptor: descriptors[1], capacity: 4, noticeDescriptor: notices[1])
         let chunk = String(repeating: "x", count: 16 * 1024) + "\n"
         // Four chunks fill the pipe (64 KiB); the channel's writer then blocks inside write(2) on the fifth.
         for _ in 0..<5 { channel.write(chunk) }
@@ -31,7 +33,12 @@ import Testing
         let deadline = Date().addingTimeInterval(20)
         while collected.withLock({ $0 == nil }), Date() < deadline { usleep(10_000) }
         let output = collected.withLock { $0 } ?? ""
-        #expect(output.contains("writes dropped]"), "the loss is said")
+        close(notices[1])
+        let notice = String(
+            decoding: FileHandle(fileDescriptor: notices[0], closeOnDealloc: true).readDataToEndOfFile(), as: UTF8.self)
+        #expect(notice.hasPrefix("aiden-phone: descriptor \(descriptors[1]) was blocked; "), "the loss is said")
+        #expect(notice.hasSuffix(" writes dropped\n"))
+        #expect(!output.contains("dropped"), "never in the stream itself, which may be --json")
         #expect(output.contains("line 19\n"), "the newest text is kept")
         #expect(!output.contains("line 0\n"), "the oldest waiting text went first")
         #expect(channel.takeLostOutput(), "the card learns it must start afresh")
