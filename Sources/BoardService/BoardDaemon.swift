@@ -38,10 +38,14 @@ package enum BoardDaemon {
             component: "aiden-board",
             minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info)
         do {
-            let running = try start(configuration, logger: logger)
-            // The watchdog lives until the process exits.
+            let runtime = SerialRuntime(label: "aiden.board")
+            let running = try start(configuration, logger: logger, runtime: runtime)
+            // The watchdog lives until the process exits: alive while no writer job runs too long and
+            // the executor takes a probe in time (a stuck BlueZ timer would show there).
             let engine = running.engine
-            let watchdog = Watchdog.start(label: "aiden.board.watchdog", logger: logger) { engine.isResponsive() }
+            let watchdog = Watchdog.start(label: "aiden.board.watchdog", logger: logger) {
+                engine.isResponsive() && runtime.isResponsive(within: .seconds(20))
+            }
             withExtendedLifetime(watchdog) {
                 signals.wait { number in
                     logger.notice("signal \(number): stopping")
@@ -64,8 +68,7 @@ package enum BoardDaemon {
     }
 
     /// Opens state, transport and listeners, answers READY=1; no thread of its own is started
-    /// beyond libmicrohttpd's and the runtime's serial queue (the engine's writer). Used by `run` and
-    /// by tests.
+    /// beyond libmicrohttpd's and the runtime's serial queue (the engine's writer).
     package static func start(
         _ configuration: BoardConfiguration, logger: Logger,
         runtime: any Runtime = SerialRuntime(label: "aiden.board")

@@ -1,11 +1,14 @@
 import Dispatch
 import FoundationEssentials
+import Synchronization
 
 /// The real runtime: one serial Dispatch queue is the executor, `ContinuousClock` the monotonic clock.
 /// Idle means idle: nothing polls, and a timer is a single armed Dispatch deadline.
 package final class SerialRuntime: Runtime {
     private let queue: DispatchQueue
     private let origin = ContinuousClock.now
+    /// When the probe now waiting on the executor was handed to it (nil: none waiting).
+    private let probeSentAt = Mutex<Duration?>(nil)
 
     package init(label: String) {
         queue = DispatchQueue(label: label)
@@ -34,6 +37,21 @@ package final class SerialRuntime: Runtime {
 
     package func spawn(_ work: @escaping @Sendable () async -> Void) {
         Task { await work() }
+    }
+
+    /// Whether the executor keeps up, for the watchdog: a probe handed to it has not waited longer
+    /// than `limit`. Each call hands over a new probe when none is waiting, so a wedged job (whatever
+    /// its owner) shows within one watchdog period after `limit`.
+    package func isResponsive(within limit: Duration) -> Bool {
+        let now = monotonicNow()
+        let sendProbe = probeSentAt.withLock { sentAt -> Bool? in
+            if let sentAt { return now - sentAt < limit ? false : nil }
+            sentAt = now
+            return true
+        }
+        guard let sendProbe else { return false }
+        if sendProbe { queue.async { [self] in probeSentAt.withLock { $0 = nil } } }
+        return true
     }
 
     /// Whole nanoseconds in `duration`, clamped to what Dispatch accepts.
