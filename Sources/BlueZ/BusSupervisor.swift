@@ -141,21 +141,27 @@ package final class BusSupervisor<Session: Sendable>: Sendable {
     }
 
     private func lost(_ id: UInt64) {
-        let lost = state.withLock { state -> (Hooks, Session?)? in
+        let lost = state.withLock { state -> (Hooks, Session?, (any BusConnection)?)? in
             guard !state.stopped, state.connectionID == id, let hooks = state.hooks else { return nil }
             defer {
                 state.session = nil
                 state.connection = nil
             }
-            return (hooks, state.session)
+            return (hooks, state.session, state.connection)
         }
-        guard let (hooks, session) = lost else { return }
-        logger.warning("lost the system bus; reconnecting")
+        guard let (hooks, session, connection) = lost else { return }
+        // Never at once: a bus that accepts and then drops us must not be reconnected in a tight loop.
+        let delay = backoff.delay(afterFailures: 1)
+        logger.warning("lost the system bus; reconnecting in \(delay)")
         hooks.changed(.lost)
         runtime.spawn { [self] in
             // The old session's timers and subscriptions go with its connection.
             if let session { await hooks.close(session) }
-            await attempt()
+            connection?.close()
+            state.withLock { state in
+                guard !state.stopped else { return }
+                state.retry = runtime.schedule(after: delay) { [weak self] in self?.retryDue() }
+            }
         }
     }
 }

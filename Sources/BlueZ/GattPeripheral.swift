@@ -120,18 +120,13 @@ package final class GattPeripheral: Sendable {
         }
     }
 
-    /// Opens (or extends) the pairing window; returns how long it stays open (at most 300 s).
-    @discardableResult
-    package func openPairingWindow(for duration: Duration) -> Duration {
-        let now = runtime.monotonicNow()
-        var closesAt = now
-        post { lifecycle, now in
+    /// Opens (or extends) the pairing window, for at most 300 s (`facts.pairingClosesIn` says how long).
+    package func openPairingWindow(for duration: Duration) {
+        post { [logger] lifecycle, now in
             let opening = lifecycle.openPairingWindow(for: duration, at: now)
-            closesAt = opening.closesAt
+            logger.notice("pairing window open for \(opening.closesAt - now)")
             return opening.actions
         }
-        logger.notice("pairing window open for \(closesAt - now)")
-        return closesAt - now
     }
 
     package var facts: PeripheralFacts {
@@ -145,7 +140,7 @@ package final class GattPeripheral: Sendable {
     // MARK: Events into the lifecycle
 
     /// Feeds one event to the lifecycle (through the driver, which re-arms the timer and performs the actions).
-    func post(_ event: (inout PeripheralLifecycle, Duration) -> [PeripheralLifecycle.Action]) {
+    func post(_ event: @escaping @Sendable (inout PeripheralLifecycle, Duration) -> [PeripheralLifecycle.Action]) {
         driver.post(event)
     }
 

@@ -19,9 +19,12 @@ extension PeripheralLifecycle: BlueZLifecycle {}
 extension CentralLifecycle: BlueZLifecycle {}
 
 /// Drives one pure lifecycle for a BlueZ shell (`GattPeripheral`, `WakeCentral`): follows bluetoothd's name
-/// and signals, feeds every event to the lifecycle under one lock, keeps the lifecycle's one timer armed on
-/// the runtime, and hands the actions (with the lifecycle as the event left it) to the shell, outside the lock.
-/// Handlers run on the bus thread or the runtime's executor: nothing here blocks.
+/// and signals, feeds every event to the lifecycle, keeps the lifecycle's one timer armed on the runtime, and
+/// hands the actions (with the lifecycle as the event left it) to the shell.
+///
+/// Every event is handed to the runtime's executor (the bus thread, answers of spawned bus calls, HTTP
+/// threads asking for a pairing window only enqueue), so events are applied and their actions performed
+/// one at a time, in the order they arrived, with a clock that never goes backwards between them.
 final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
     /// Performs `actions`; `after` is the lifecycle as the event left it, at `now`.
     typealias Perform = @Sendable (_ actions: [Lifecycle.Action], _ after: Lifecycle, _ now: Duration) -> Void
@@ -97,9 +100,14 @@ final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
         return lifecycle
     }
 
-    /// Feeds one event to the lifecycle and re-arms the timer under the lock, then performs the actions
-    /// outside it. Does nothing once stopped.
-    func post(_ event: (inout Lifecycle, Duration) -> [Lifecycle.Action]) {
+    /// Hands one event to the executor, which feeds it to the lifecycle, re-arms the timer and performs
+    /// the actions. Does nothing once stopped.
+    func post(_ event: @escaping @Sendable (inout Lifecycle, Duration) -> [Lifecycle.Action]) {
+        runtime.enqueue { [weak self] in self?.apply(event) }
+    }
+
+    /// One event on the executor.
+    private func apply(_ event: (inout Lifecycle, Duration) -> [Lifecycle.Action]) {
         let now = runtime.monotonicNow()
         let outcome = state.withLock { state -> ([Lifecycle.Action], Lifecycle, Perform?)? in
             guard !state.stopped else { return nil }

@@ -86,7 +86,7 @@ package final class WakeCentral: Sendable {
 
     package var facts: CentralFacts { driver.withLifecycle { $0.facts } }
 
-    private func post(_ event: (inout CentralLifecycle, Duration) -> [CentralLifecycle.Action]) {
+    private func post(_ event: @escaping @Sendable (inout CentralLifecycle, Duration) -> [CentralLifecycle.Action]) {
         driver.post(event)
     }
 
