@@ -9,9 +9,11 @@ import WakeProtocol
 ///
 /// The writer is the runtime's serial executor: agent requests, retention expiry, lazy writes and
 /// Wake decisions run there, one at a time. A change is made on a copy, made durable as its
-/// `Durability` asks, and only then committed and published: nothing a crash would lose is ever
-/// visible or acknowledged, so nothing needs rolling back. Every accepted change then feeds the
-/// Wake coalescer, so the Wake follows the publication it announces.
+/// `Durability` asks, and only then committed and published. A change that must be durable (a
+/// start, an end, a handoff) is on disk before anyone sees it or it is acknowledged, so nothing
+/// needs rolling back; progress updates and retention pruning may be published up to a second
+/// before their lazy write (CONTRACT.md §6). Every accepted change then feeds the Wake coalescer,
+/// so the Wake follows the publication it announces.
 ///
 /// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value
 /// with every answer body encoded, and never wait for the writer or the disk.
