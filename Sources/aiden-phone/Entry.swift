@@ -26,10 +26,13 @@ enum Entry {
             print("aiden-phone \(BuildInfo.version)")
             exit(0)
         case let .run(configPath, explicitConfig, json):
-            exit(
-                PhoneDaemon.run(
-                    configPath: configPath, explicitConfig: explicitConfig, json: json,
-                    environment: ProcessEnvironment.current()))
+            let status = PhoneDaemon.run(
+                configPath: configPath, explicitConfig: explicitConfig, json: json,
+                environment: ProcessEnvironment.current())
+            // It only returns when it could not start: the reason is still in stderr's backlog.
+            OutputChannel.standardOutput.flush()
+            OutputChannel.standardError.flush()
+            exit(status)
         }
     }
 }
