@@ -189,11 +189,18 @@ extension CardTextRenderer {
         }
     }
 
-    /// Control characters (ESC, newlines, …) become spaces: board text must not drive the terminal.
+    /// Board text must not drive the terminal or reorder the card: control characters (ESC,
+    /// newlines, …) and line or paragraph separators become spaces; format characters (bidi
+    /// overrides and isolates, zero-width characters, soft hyphens) are removed, so a title cannot
+    /// flip the text after it or hide what it says.
     static func clean(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: scalars.append(" ")
+            case .format: continue
+            default: scalars.append(scalar)
+            }
         }
         return String(scalars)
     }

@@ -20,9 +20,10 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         }
 
         /// Decided from the terminal and the environment: in place and colored on a terminal,
-        /// colorless when `NO_COLOR` is set and not empty (no-color.org), plain text otherwise.
+        /// colorless when `NO_COLOR` is set and not empty (no-color.org), plain text otherwise,
+        /// also on a terminal that says it cannot move the cursor (`TERM=dumb`, Emacs' shell).
         package static func detect(channel: OutputChannel, environment: [String: String]) -> Mode {
-            let terminal = channel.isTerminal
+            let terminal = channel.isTerminal && environment["TERM"] != "dumb"
             let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
             let columns = channel.terminalColumns ?? Int(environment["COLUMNS"] ?? "") ?? 80
             return Mode(inPlace: terminal, color: terminal && !noColor, width: min(max(columns, 24), 60))

@@ -332,6 +332,17 @@ extension CardTextRendererTests {
         #expect(CardTextRenderer.Options(width: 3).width == CardTextRenderer.Options.minimumWidth)
     }
 
+    /// Bidi overrides and isolates, zero-width and other format characters are dropped; line and
+    /// paragraph separators become spaces like any control character.
+    @Test(arguments: [
+        ("pay\u{202E}lanoitan\u{202C}", "paylanoitan"), ("\u{2066}abc\u{2069}", "abc"),
+        ("a\u{200B}b\u{00AD}c\u{FEFF}", "abc"), ("one\u{2028}two\u{2029}three", "one two three"),
+        ("tab\there\u{1B}[2J", "tab here [2J"), ("Café 設定 ✅", "Café 設定 ✅"),
+    ])
+    func formatAndBidiCharactersAreStripped(text: String, expected: String) {
+        #expect(CardTextRenderer.clean(text) == expected)
+    }
+
     @Test func boardTextCannotDriveTheTerminal() {
         let plain = CardTextRenderer().render(Self.card(.snapshot(Self.hostileTitle)))
         #expect(!plain.contains("\u{1B}"))

@@ -22,6 +22,28 @@ import Testing
         #expect(narrow.width == 24)
     }
 
+    /// On a real terminal (a pseudo-terminal here) the card is drawn in place, unless the terminal
+    /// says it cannot move the cursor.
+    @Test func aDumbTerminalGetsPlainLines() throws {
+        // posix_openpt and friends do not import; these are their ioctls (asm-generic values, the same
+        // on x86-64 and arm64): TIOCSPTLCK unlocks the pair, TIOCGPTN names the terminal end.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        #expect(ioctl(master, 0x4004_5431, &unlock) == 0)
+        #expect(ioctl(master, 0x8004_5430, &number) == 0)
+        let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        let channel = OutputChannel(descriptor: terminal)
+        let xterm = TerminalOutput.Mode.detect(channel: channel, environment: ["TERM": "xterm-256color"])
+        #expect(xterm.inPlace && xterm.color)
+        let dumb = TerminalOutput.Mode.detect(channel: channel, environment: ["TERM": "dumb"])
+        #expect(!dumb.inPlace && !dumb.color)
+    }
+
     @Test func withoutATerminalEachChangedCardIsPrintedWholeWithABlankLine() throws {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
