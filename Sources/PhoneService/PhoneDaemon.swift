@@ -29,7 +29,7 @@ package enum PhoneDaemon {
         let bootstrap = Logger(component: "aiden-phone")
         // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
         // none is lost, whenever it comes.
-        let signals = SignalWaiter.block([SIGTERM, SIGINT, SIGUSR1, SIGUSR2])
+        let signals = SignalWaiter.block([SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGWINCH])
         let configuration: PhoneConfiguration
         do {
             configuration = try loadConfiguration(
@@ -58,7 +58,7 @@ package enum PhoneDaemon {
             client.isResponsive() && runtime.isResponsive(within: .seconds(10))
         }
         withExtendedLifetime(watchdog) {
-            signals.wait { number in handleSignal(number, wiring: wiring, logger: logger) }
+            signals.wait { number in handleSignal(number, wiring: wiring, terminal: terminal, logger: logger) }
         }
     }
 
@@ -212,8 +212,13 @@ package enum PhoneDaemon {
         }
     }
 
-    private static func handleSignal(_ number: Int32, wiring: Wiring, logger: Logger) {
+    private static func handleSignal(_ number: Int32, wiring: Wiring, terminal: TerminalOutput?, logger: Logger) {
         switch number {
+        case SIGWINCH:
+            // The terminal was resized: redraw the card at its new width, in order with the card's updates.
+            if let terminal, let columns = OutputChannel.standardOutput.terminalColumns {
+                wiring.runtime.enqueue { terminal.resize(columns: columns) }
+            }
         case SIGUSR1, SIGUSR2:
             let state: AppState = number == SIGUSR1 ? .foreground : .background
             logger.info("signal \(number): app state \(state.rawValue)")

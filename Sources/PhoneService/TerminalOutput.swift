@@ -26,28 +26,61 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
             let terminal = channel.isTerminal && environment["TERM"] != "dumb"
             let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
             let columns = channel.terminalColumns ?? Int(environment["COLUMNS"] ?? "") ?? 80
-            return Mode(inPlace: terminal, color: terminal && !noColor, width: min(max(columns, 24), 60))
+            return Mode(inPlace: terminal, color: terminal && !noColor, width: width(forColumns: columns))
+        }
+
+        /// The card's width on a terminal this wide: 24 to 60 columns.
+        package static func width(forColumns columns: Int) -> Int {
+            min(max(columns, 24), 60)
         }
     }
 
+    /// What is on the screen: the renderer for the current width, and the last card drawn.
+    private struct Drawn: Sendable {
+        var renderer: CardTextRenderer
+        var card: Card?
+        var lines: [String]?
+    }
+
+    /// As detected at start; the width follows the terminal (`resize(columns:)`).
     package let mode: Mode
     private let channel: OutputChannel
-    private let renderer: CardTextRenderer
+    private let drawn: Mutex<Drawn>
     private let screen = Mutex(TerminalScreen())
-    private let lastCard = Mutex<[String]?>(nil)
 
     package init(channel: OutputChannel = .standardOutput, mode: Mode) {
         self.channel = channel
         self.mode = mode
-        self.renderer = CardTextRenderer(options: .init(width: mode.width, color: mode.color))
+        drawn = Mutex(Drawn(renderer: CardTextRenderer(options: .init(width: mode.width, color: mode.color))))
+    }
+
+    /// The terminal is now `columns` wide (SIGWINCH): the card is drawn again at the new width, on
+    /// fresh lines, since the terminal may have rewrapped the old one.
+    package func resize(columns: Int) {
+        let width = Mode.width(forColumns: columns)
+        let lines = drawn.withLock { drawn -> [String]? in
+            guard drawn.renderer.options.width != width else { return nil }
+            drawn.renderer = CardTextRenderer(options: .init(width: width, color: mode.color))
+            guard let card = drawn.card else { return nil }
+            drawn.lines = drawn.renderer.lines(for: card)
+            return drawn.lines
+        }
+        guard let lines, mode.inPlace else { return }
+        screen.withLock { screen in
+            screen.forget()
+            channel.write(screen.draw(lines))
+        }
     }
 
     package func emit(_ event: PhoneEvent, at date: Date) {
         guard case let .card(card) = event else { return }
-        let lines = renderer.lines(for: card)
-        let changed = lastCard.withLock { last in
-            defer { last = lines }
-            return last != lines
+        let (lines, changed) = drawn.withLock { drawn -> ([String], Bool) in
+            let lines = drawn.renderer.lines(for: card)
+            defer {
+                drawn.card = card
+                drawn.lines = lines
+            }
+            return (lines, drawn.lines != lines)
         }
         guard changed else { return }
         if mode.inPlace {

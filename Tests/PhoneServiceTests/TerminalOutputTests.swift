@@ -44,6 +44,29 @@ import Testing
         #expect(!dumb.inPlace && !dumb.color)
     }
 
+    /// SIGWINCH: the card is drawn again at the new width, on fresh lines; the same width again is
+    /// not a change, and without a card there is nothing to draw.
+    @Test func aResizeRedrawsTheCardAtTheNewWidth() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let output = TerminalOutput(
+            channel: OutputChannel(descriptor: descriptors[1]),
+            mode: .init(inPlace: true, color: false, width: 60))
+        output.resize(columns: 40)  // no card yet: nothing drawn
+        let card = Card(state: .standby, link: LinkState(usb: .unmonitored, wake: .connected))
+        output.emit(.card(card), at: Date())
+        output.resize(columns: 30)
+        output.resize(columns: 30)
+        output.flush()
+        close(descriptors[1])
+        let text = String(
+            decoding: FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile(),
+            as: UTF8.self)
+        let at40 = CardTextRenderer(options: .init(width: 40, color: false)).render(card)
+        let at30 = CardTextRenderer(options: .init(width: 30, color: false)).render(card)
+        #expect(text == at40 + "\n" + at30 + "\n", "drawn at 40, then again at 30 with nothing erased")
+    }
+
     @Test func withoutATerminalEachChangedCardIsPrintedWholeWithABlankLine() throws {
         var descriptors: [Int32] = [0, 0]
         #expect(pipe(&descriptors) == 0)
