@@ -14,8 +14,12 @@ import Testing
         #expect(pipe(&notices) == 0)
         let channel = OutputChannel(descriptor: descriptors[1], capacity: 4, noticeDescriptor: notices[1])
         let chunk = String(repeating: "x", count: 16 * 1024) + "\n"
-        // Four chunks fill the pipe (64 KiB); the channel's writer then blocks inside write(2) on the fifth.
+        // Four chunks fill the pipe (64 KiB); the channel's writer then blocks inside write(2). Wait
+        // until the pipe is full, so that the writer is stuck before the lines below are handed over.
         for _ in 0..<5 { channel.write(chunk) }
+        var full = pollfd(fd: descriptors[1], events: Int16(POLLOUT), revents: 0)
+        let filling = Date().addingTimeInterval(10)
+        while poll(&full, 1, 0) > 0, Date() < filling { usleep(1_000) }
         // Everything from here waits in the backlog of 4, the oldest dropped: these calls return at once.
         let before = Date()
         for index in 0..<20 { channel.write("line \(index)\n") }
