@@ -18,10 +18,13 @@ import Testing
         let seen = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let now = runtime.monotonicNow()
-        runtime.schedule(at: now + .milliseconds(60)) {
-            seen.withLock { $0.append("late") }; done.signal()
+        // The cancelled one is due well after it is cancelled, and before the last one: by the time
+        // the last one runs, it would have run.
+        let cancelled = runtime.schedule(at: now + .milliseconds(300)) { seen.withLock { $0.append("cancelled") } }
+        runtime.schedule(at: now + .milliseconds(400)) {
+            seen.withLock { $0.append("late") }
+            done.signal()
         }
-        let cancelled = runtime.schedule(at: now + .milliseconds(20)) { seen.withLock { $0.append("cancelled") } }
         runtime.schedule(at: now + .milliseconds(30)) { seen.withLock { $0.append("early") } }
         cancelled.cancel()
         #expect(done.wait(timeout: .now() + 10) == .success)
