@@ -11,11 +11,15 @@ package final class DesktopNotifier: Sendable {
     private let appName: String
     /// Who answered `GetServerInformation` (name, vendor, version), for logs.
     package let server: String
+    /// The server renders markup in bodies (`body-markup` capability): text from the board must be
+    /// escaped there, or a task title could bold, link or hide the rest of the notification.
+    package let rendersBodyMarkup: Bool
 
-    private init(bus: any MessageBus, appName: String, server: String) {
+    private init(bus: any MessageBus, appName: String, server: String, rendersBodyMarkup: Bool) {
         self.bus = bus
         self.appName = appName
         self.server = server
+        self.rendersBodyMarkup = rendersBodyMarkup
     }
 
     /// A notifier on `bus` if a notification server answers there (activating it if the bus can);
@@ -29,7 +33,13 @@ package final class DesktopNotifier: Sendable {
                 destination: serviceName, path: path, interface: serviceName, member: "GetServerInformation",
                 expecting: "ssss", timeout: timeout)
             let server = info.compactMap(\.stringValue).prefix(3).joined(separator: " ")
-            return .success(DesktopNotifier(bus: bus, appName: appName, server: server))
+            // Required by the spec; a server that cannot say is taken to show bodies as plain text.
+            let capabilities = try? await bus.call(
+                destination: serviceName, path: path, interface: serviceName, member: "GetCapabilities",
+                expecting: "as", timeout: timeout)
+            let markup = capabilities?.first?.stringArray?.contains("body-markup") ?? false
+            return .success(
+                DesktopNotifier(bus: bus, appName: appName, server: server, rendersBodyMarkup: markup))
         } catch {
             return .failure(error)
         }
@@ -48,11 +58,28 @@ package final class DesktopNotifier: Sendable {
             destination: Self.serviceName, path: Self.path, interface: Self.serviceName, member: "Notify",
             [
                 .string(appName), .uint32(notification.replacesID), .string(notification.icon),
-                .string(notification.summary), .string(notification.body), .strings([]), .vardict(hints),
+                .string(notification.summary),
+                .string(rendersBodyMarkup ? Self.escapingMarkup(notification.body) : notification.body),
+                .strings([]), .vardict(hints),
                 .int32(notification.expireTimeoutMilliseconds),
             ],
             expecting: "u", timeout: timeout)
         return reply.first?.uint32Value ?? 0
+    }
+
+    /// `&`, `<` and `>` as the entities the spec's body markup knows, so the text shows as written.
+    package static func escapingMarkup(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 }
 

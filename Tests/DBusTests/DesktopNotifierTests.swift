@@ -16,7 +16,7 @@ struct DesktopNotifierTests {
         let calls = Mutex<[[DBusValue]]>([])
     }
 
-    static func fakeServer(_ received: Received) -> DBusExportedObject {
+    static func fakeServer(_ received: Received, capabilities: [String] = ["body"]) -> DBusExportedObject {
         DBusExportedObject(interfaces: [
             DBusInterface(
                 DesktopNotifier.serviceName,
@@ -24,6 +24,7 @@ struct DesktopNotifierTests {
                     DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
                         [.string("fake-notifyd"), .string("AidenBridge tests"), .string("1.0"), .string("1.2")]
                     },
+                    DBusMethod("GetCapabilities", outputs: "as") { _ throws(DBusError) in [.strings(capabilities)] },
                     DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
                         let count = received.calls.withLock { calls in
                             calls.append(message.body)
@@ -63,6 +64,32 @@ struct DesktopNotifierTests {
         #expect(body[6].vardict?["urgency"] == .byte(2))
         #expect(body[6].vardict?["category"] == .string("device"))
         #expect(body[7] == .int32(-1))
+    }
+
+    /// Board text in a body: escaped for a server that renders markup, as written for one that does not.
+    @Test(arguments: [
+        (["body", "body-markup"], "Open &lt;b&gt;Settings&lt;/b&gt; &amp; more"),
+        (["body"], "Open <b>Settings</b> & more"),
+    ])
+    func bodiesAreEscapedOnlyWhereMarkupIsRendered(capabilities: [String], expected: String) async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let server = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        let client = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        defer {
+            client.close()
+            server.close()
+        }
+        let received = Received()
+        try server.export(Self.fakeServer(received, capabilities: capabilities), at: DesktopNotifier.path)
+        _ = try await server.requestName(DesktopNotifier.serviceName)
+
+        let notifier = try await DesktopNotifier.connect(bus: client).get()
+        #expect(notifier.rendersBodyMarkup == capabilities.contains("body-markup"))
+        try await notifier.notify(DesktopNotification(summary: "Task completed", body: "Open <b>Settings</b> & more"))
+        let body = try #require(received.calls.withLock { $0.first })
+        #expect(body[4] == .string(expected))
+        #expect(body[3] == .string("Task completed"), "the summary is plain text in every server")
     }
 
     @Test func withoutAServerConnectSaysWhy() async throws {
