@@ -36,7 +36,11 @@ struct DesktopNotifierTests {
         ])
     }
 
-    @Test func notificationsReachTheServerWithSummaryBodyAndUrgency() async throws {
+    /// A private bus with the fake server on it and a notifier connected to it, for `body`.
+    static func withFakeServer(
+        capabilities: [String] = ["body"],
+        _ body: (DesktopNotifier, Received) async throws -> Void
+    ) async throws {
         let bus = try PrivateBus.start()
         defer { bus.stop() }
         let server = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
@@ -46,24 +50,28 @@ struct DesktopNotifierTests {
             server.close()
         }
         let received = Received()
-        try server.export(Self.fakeServer(received), at: DesktopNotifier.path)
+        try server.export(fakeServer(received, capabilities: capabilities), at: DesktopNotifier.path)
         _ = try await server.requestName(DesktopNotifier.serviceName)
+        try await body(try await DesktopNotifier.connect(bus: client).get(), received)
+    }
 
-        let notifier = try await DesktopNotifier.connect(bus: client).get()
-        #expect(notifier.server == "fake-notifyd AidenBridge tests 1.0")
-        let id = try await notifier.notify(
-            DesktopNotification(
-                summary: "Your turn on the phone", body: "Open Settings: confirm the network", urgency: .critical,
-                category: "device"))
-        #expect(id == 1)
-        let body = try #require(received.calls.withLock { $0.first })
-        #expect(body.count == 8)
-        #expect(body[0] == .string("aiden-phone"))
-        #expect(body[3] == .string("Your turn on the phone"))
-        #expect(body[4] == .string("Open Settings: confirm the network"))
-        #expect(body[6].vardict?["urgency"] == .byte(2))
-        #expect(body[6].vardict?["category"] == .string("device"))
-        #expect(body[7] == .int32(-1))
+    @Test func notificationsReachTheServerWithSummaryBodyAndUrgency() async throws {
+        try await Self.withFakeServer { notifier, received in
+            #expect(notifier.server == "fake-notifyd AidenBridge tests 1.0")
+            let id = try await notifier.notify(
+                DesktopNotification(
+                    summary: "Your turn on the phone", body: "Open Settings: confirm the network", urgency: .critical,
+                    category: "device"))
+            #expect(id == 1)
+            let body = try #require(received.calls.withLock { $0.first })
+            #expect(body.count == 8)
+            #expect(body[0] == .string("aiden-phone"))
+            #expect(body[3] == .string("Your turn on the phone"))
+            #expect(body[4] == .string("Open Settings: confirm the network"))
+            #expect(body[6].vardict?["urgency"] == .byte(2))
+            #expect(body[6].vardict?["category"] == .string("device"))
+            #expect(body[7] == .int32(-1))
+        }
     }
 
     /// Board text in a body: escaped for a server that renders markup, as written for one that does not.
@@ -72,24 +80,14 @@ struct DesktopNotifierTests {
         (["body"], "Open <b>Settings</b> & more"),
     ])
     func bodiesAreEscapedOnlyWhereMarkupIsRendered(capabilities: [String], expected: String) async throws {
-        let bus = try PrivateBus.start()
-        defer { bus.stop() }
-        let server = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
-        let client = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
-        defer {
-            client.close()
-            server.close()
+        try await Self.withFakeServer(capabilities: capabilities) { notifier, received in
+            #expect(notifier.rendersBodyMarkup == capabilities.contains("body-markup"))
+            try await notifier.notify(
+                DesktopNotification(summary: "Task completed", body: "Open <b>Settings</b> & more"))
+            let body = try #require(received.calls.withLock { $0.first })
+            #expect(body[4] == .string(expected))
+            #expect(body[3] == .string("Task completed"), "the summary is plain text in every server")
         }
-        let received = Received()
-        try server.export(Self.fakeServer(received, capabilities: capabilities), at: DesktopNotifier.path)
-        _ = try await server.requestName(DesktopNotifier.serviceName)
-
-        let notifier = try await DesktopNotifier.connect(bus: client).get()
-        #expect(notifier.rendersBodyMarkup == capabilities.contains("body-markup"))
-        try await notifier.notify(DesktopNotification(summary: "Task completed", body: "Open <b>Settings</b> & more"))
-        let body = try #require(received.calls.withLock { $0.first })
-        #expect(body[4] == .string(expected))
-        #expect(body[3] == .string("Task completed"), "the summary is plain text in every server")
     }
 
     @Test func withoutAServerConnectSaysWhy() async throws {
