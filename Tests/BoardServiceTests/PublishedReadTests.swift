@@ -128,3 +128,63 @@ private struct NullSink: WakeSink {
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> { .success(()) }
     func bluetoothFacts() -> BluetoothFacts { BluetoothFacts(adapter: "hci0") }
 }
+
+/// The promise behind "fetch after every Wake" (docs/architecture.md): when the transport is handed a
+/// Wake, the change it announces is already what the phone reads, on the leading edge and on the
+/// trailing one.
+@Suite struct WakeFollowsPublicationTests {
+    @Test func aPhoneFetchingAtTheWakeSeesTheChange() throws {
+        let sink = ReadingSink()
+        let runtime = ManualRuntime()
+        let directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: InMemoryFileSystem())
+        var random = SplitMix64(seed: 1)
+        let loaded = try directory.load(now: runtime.wallNow(), using: &random)
+        let (logger, _) = Logger.capturing(component: "engine")
+        let engine = BoardEngine(
+            settings: BoardEngine.Settings(
+                version: "test", liveActivityEnabled: true, retention: .seconds(600),
+                coalesceWindow: .milliseconds(750)),
+            loaded: loaded, directory: directory,
+            policy: AccessPolicy(
+                allowedSubnets: [try Subnet("192.168.42.0/24")],
+                listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
+            sink: sink, runtime: runtime, logger: logger)
+        sink.engine.withLock { $0 = engine }
+        engine.start()
+        runtime.advance(by: .seconds(1))
+        // Leading edge: the start goes out at once.
+        let created = engine.handleAgent(PublishedReadTests.start("Seen at the Wake"))
+        #expect(created.status == 201)
+        let id = try #require(
+            String(decoding: created.body, as: UTF8.self).split(separator: "\"").drop { $0 != "request_id" }
+                .dropFirst(2).first.map(String.init))
+        // Trailing edge: an update inside the window goes out when it ends.
+        let patch = HTTPRequest(
+            method: "PATCH", path: "/v1/tasks/\(id)", body: Array(#"{"current_step":"the last step"}"#.utf8))
+        #expect(engine.handleAgent(patch).status == 200)
+        runtime.advance(by: .seconds(1))
+        let seen = sink.seen.withLock { $0 }
+        #expect(seen.count == 3, "the start Wake, the leading one, the trailing one")
+        #expect(seen.first == #"{"status":"not_found"}"#)
+        #expect(seen.dropFirst().first?.contains(#""task_title":"Seen at the Wake""#) == true)
+        #expect(seen.last?.contains(#""current_step":"the last step""#) == true)
+    }
+}
+
+/// A Wake transport that, like a phone woken by it, reads `/current` the moment it is handed a Wake.
+private final class ReadingSink: WakeSink {
+    let engine = Mutex<BoardEngine?>(nil)
+    let seen = Mutex<[String]>([])
+
+    var transportName: String { "loopback" }
+
+    func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
+        if let engine = engine.withLock({ $0 }) {
+            let body = engine.handlePhone(PublishedReadTests.current).body
+            seen.withLock { $0.append(String(decoding: body, as: UTF8.self)) }
+        }
+        return .success(())
+    }
+
+    func bluetoothFacts() -> BluetoothFacts { BluetoothFacts(adapter: "hci0") }
+}
