@@ -13,6 +13,11 @@ import DBusModel
 /// too (the board refuses to pair outside its pairing window and drops the link: retrying fast would only
 /// churn the radio); either is retried at once when the device becomes `Paired`; bluetoothd restarting or
 /// the adapter power-cycling starts everything over.
+///
+/// With `bondsOverCable` the USB cable is the trust anchor and bonding is automatic
+/// (`CentralLifecycle+Bonding.swift`): a board this host has no bond with is paired before the link is
+/// made, through the pairing window the board opens when asked over the cable, with the address the board
+/// names over the cable; a board that forgot the bond has the stale one removed and is paired again.
 package struct CentralLifecycle: Sendable {
     package struct Settings: Sendable, Equatable {
         package var adapter: String
@@ -26,18 +31,45 @@ package struct CentralLifecycle: Sendable {
         package var notBondedRetry: Duration
         /// How long after `Connect` succeeds the services may take to resolve.
         package var resolveTimeout: Duration
+        /// Whether the shell can ask the board over the USB cable to open its pairing window (and name its
+        /// address), and pair with an agent of its own: a board without a bond is then paired automatically.
+        package var bondsOverCable: Bool
+        /// The board this host bonded with before (kept by the phone in its state directory); followed when no
+        /// address is configured, until the cable names another board.
+        package var rememberedAddress: String?
+        /// How long a failed automatic bond waits before the next try; a cable that comes back tries at once.
+        package var bondRetry: Duration
+        /// How many automatic bonds in a row may fail to give a working link before they wait `bondRetry`.
+        package var bondAttempts: Int
+        /// How many times one open window is tried with `Pair` (a board may turn pairable a moment after it
+        /// answered, a radio may miss a connection), and the pause between tries.
+        package var pairTries: Int
+        package var pairPause: Duration
 
         package init(
             adapter: String, boardAddress: String? = nil,
             backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(60)), bondLostRetry: Duration = .seconds(300),
-            notBondedRetry: Duration = .seconds(60), resolveTimeout: Duration = .seconds(30)
+            notBondedRetry: Duration = .seconds(60), resolveTimeout: Duration = .seconds(30),
+            bondsOverCable: Bool = false, rememberedAddress: String? = nil, bondRetry: Duration = .seconds(30),
+            bondAttempts: Int = 3, pairTries: Int = 3, pairPause: Duration = .seconds(2)
         ) {
+            self.pairTries = pairTries
+            self.pairPause = pairPause
             self.notBondedRetry = notBondedRetry
             self.adapter = adapter
-            self.boardAddress = boardAddress.flatMap { $0.isEmpty ? nil : $0.uppercased() }
+            self.boardAddress = Self.normalized(boardAddress)
             self.backoff = backoff
             self.bondLostRetry = bondLostRetry
             self.resolveTimeout = resolveTimeout
+            self.bondsOverCable = bondsOverCable
+            self.rememberedAddress = Self.normalized(rememberedAddress)
+            self.bondRetry = bondRetry
+            self.bondAttempts = bondAttempts
+        }
+
+        /// Addresses compare in upper case, as BlueZ writes them; empty means none.
+        static func normalized(_ address: String?) -> String? {
+            address.flatMap { $0.isEmpty ? nil : $0.uppercased() }
         }
 
         package var adapterPath: DBusObjectPath { BlueZNames.adapterPath(adapter) }
@@ -58,6 +90,23 @@ package struct CentralLifecycle: Sendable {
         case readValue(DBusObjectPath, link: UInt64)
         /// `Device1.Disconnect()` (errors ignored).
         case disconnect(DBusObjectPath)
+        /// Ask the board over the USB cable to open its pairing window; answer `windowOpened`/`windowFailed`.
+        case openPairingWindow(link: UInt64)
+        /// Export the phone's agent and `AgentManager1.RegisterAgent(agent, "NoInputNoOutput")`, without taking
+        /// the default agent (a desktop's own agent stays the default); answer `agentRegistered`/`agentFailed`.
+        case registerAgent(round: UInt64)
+        /// `Device1.Pair()` (bluetoothd links, pairs and asks the agent of this connection); answer
+        /// `pairSucceeded`/`pairFailed`.
+        case pair(DBusObjectPath, link: UInt64)
+        /// `Device1.CancelPairing()` (errors ignored): a `Pair` this central stopped waiting for.
+        case cancelPairing(DBusObjectPath)
+        /// `Properties.Set(Device1, "Trusted", true)`; answer `trustFinished`.
+        case trust(DBusObjectPath, link: UInt64)
+        /// `Adapter1.RemoveDevice(device)`: this host's half of a bond the board no longer has; answer
+        /// `bondRemoved`.
+        case removeBond(DBusObjectPath, link: UInt64)
+        /// A bond was made over the cable: remember this board for later starts.
+        case bonded(address: String)
         /// Hand a 12-byte Wake to the phone client.
         case deliver([UInt8])
         case report(CentralState)
@@ -65,7 +114,7 @@ package struct CentralLifecycle: Sendable {
         case problem(String)
     }
 
-    private enum Phase: Sendable, Equatable {
+    enum Phase: Sendable, Equatable {
         /// Nothing to do until bluetoothd, the tree or the adapter is there.
         case idle
         case discovering
@@ -75,33 +124,55 @@ package struct CentralLifecycle: Sendable {
         case subscribing(DBusObjectPath, characteristic: DBusObjectPath)
         case reading(DBusObjectPath, characteristic: DBusObjectPath)
         case subscribed(DBusObjectPath, characteristic: DBusObjectPath)
-        /// After a failure: try again at `until`; `bondProblem`: also as soon as a board becomes `Paired`.
+        /// After a failure: try again at `until`; `bondProblem`: also as soon as a board becomes `Paired`, or
+        /// (bonding over the cable) the cable comes back.
         case waiting(until: Duration, bondProblem: Bool)
+        /// Bonding over the cable, one step per call (`CentralLifecycle+Bonding.swift`).
+        case bonding(DBusObjectPath, BondStep)
+    }
+
+    enum BondStep: Sendable, Equatable {
+        case openingWindow
+        case registeringAgent
+        /// `Pair` in flight; `tries` counts this one.
+        case pairing(tries: Int)
+        /// A `Pair` failed inside the open window: the next try is at `until`.
+        case pausing(tries: Int, until: Duration)
+        case trusting
+        case removingStaleBond
     }
 
     package let settings: Settings
     private var ownerKnown = false
     private var bluezOwner: String?
-    package private(set) var round: UInt64 = 0
+    package internal(set) var round: UInt64 = 0
     private var discovered = false
     private var adapter = AdapterState()
-    private var devices: [DBusObjectPath: RemoteDevice] = [:]
+    var devices: [DBusObjectPath: RemoteDevice] = [:]
     /// Wake characteristics (by path) in the tree.
     private var characteristics: Set<DBusObjectPath> = []
     private var pendingSignals: [BlueZSignal] = []
-    private var phase = Phase.idle
+    var phase = Phase.idle
     /// Incremented for every link attempt; calls and answers carry it.
-    package private(set) var link: UInt64 = 0
+    package internal(set) var link: UInt64 = 0
     /// The link on which StartNotify was sent (never twice on the same link).
     private var notifiedLink: UInt64?
-    private var failures = 0
+    var failures = 0
     private var reported: CentralState?
-    private var boardAddress: String?
+    var boardAddress: String?
     private var valuesDelivered: UInt64 = 0
-    private var lastProblem: String?
+    var lastProblem: String?
+    /// The board the cable named (or, until it does, the one remembered): the board to follow when no
+    /// address is configured.
+    var cableAddress: String?
+    /// The bluetoothd round in which the phone's agent was registered.
+    var agentRound: UInt64?
+    /// Automatic bonds since the last working link (bounds re-bonding loops).
+    var bondsTried = 0
 
     package init(settings: Settings) {
         self.settings = settings
+        cableAddress = settings.rememberedAddress
     }
 
     // MARK: Events
@@ -119,6 +190,7 @@ package struct CentralLifecycle: Sendable {
         phase = .idle
         failures = 0
         notifiedLink = nil
+        agentRound = nil
         return advance(at: now)
     }
 
@@ -197,6 +269,7 @@ package struct CentralLifecycle: Sendable {
         guard link == self.link, case .reading(let device, let characteristic) = phase else { return [] }
         phase = .subscribed(device, characteristic: characteristic)
         failures = 0
+        bondsTried = 0
         lastProblem = nil
         return valueArrived(value) + report(.subscribed(address: address(of: device)))
     }
@@ -209,18 +282,24 @@ package struct CentralLifecycle: Sendable {
         }
         phase = .subscribed(device, characteristic: characteristic)
         failures = 0
+        bondsTried = 0
         lastProblem = "ReadValue failed: \(error)"
         return [.problem("reading the last Wake failed: \(error)")] + report(.subscribed(address: address(of: device)))
     }
 
     package mutating func timerFired(at now: Duration) -> [Action] {
         switch phase {
-        case .waiting(let until, _) where now >= until:
+        case .waiting(let until, let bondProblem) where now >= until:
             phase = .idle
+            // A new period for automatic bonds: a board that keeps refusing is tried a few times per wait.
+            if bondProblem { bondsTried = 0 }
             return advance(at: now)
         case .resolving(let device, let until) where now >= until:
             return [.disconnect(device)]
                 + fail("\(address(of: device)) did not resolve its services in time", bondLost: false, at: now)
+        case .bonding(let device, .pausing(let tries, let until)) where now >= until:
+            phase = .bonding(device, .pairing(tries: tries + 1))
+            return [.pair(device, link: link)]
         default:
             return []
         }
@@ -228,7 +307,7 @@ package struct CentralLifecycle: Sendable {
 
     package var nextDeadline: Duration? {
         switch phase {
-        case .waiting(let until, _), .resolving(_, let until): until
+        case .waiting(let until, _), .resolving(_, let until), .bonding(_, .pausing(_, let until)): until
         default: nil
         }
     }
@@ -243,7 +322,7 @@ package struct CentralLifecycle: Sendable {
     package var activeDevice: DBusObjectPath? {
         switch phase {
         case .connecting(let device), .resolving(let device, _), .subscribing(let device, _),
-            .reading(let device, _), .subscribed(let device, _):
+            .reading(let device, _), .subscribed(let device, _), .bonding(let device, _):
             device
         default:
             nil
@@ -252,11 +331,14 @@ package struct CentralLifecycle: Sendable {
 
     package var isSearching: Bool { phase == .searching(started: true) }
 
+    /// bluetoothd's unique name on the bus (nil: not running).
+    package var bluezOwnerName: String? { bluezOwner }
+
     // MARK: Internals
 
     private var adapterReady: Bool { adapter.isPresent && adapter.powered }
 
-    private mutating func advance(at now: Duration) -> [Action] {
+    mutating func advance(at now: Duration) -> [Action] {
         guard bluezOwner != nil else { return report(.waitingForBlueZ) }
         guard phase == .idle else { return [] }
         guard discovered else {
@@ -272,16 +354,27 @@ package struct CentralLifecycle: Sendable {
         return [.startSearch(round: round)] + report(.searching)
     }
 
-    private mutating func connectToSeenBoard(at now: Duration) -> [Action] {
+    mutating func connectToSeenBoard(at now: Duration) -> [Action] {
         guard phase == .searching(started: true) else { return [] }
-        let candidates = devices.filter { $0.value.seen && isBoard($0.value) }.keys.sorted()
+        // A board this host is bonded with comes first: another device advertising the Wake service is only
+        // a candidate while no bonded one is in sight.
+        let candidates = devices.filter { $0.value.seen && isBoard($0.value) }
+            .sorted { ($0.value.paired ? 0 : 1, $0.key) < ($1.value.paired ? 0 : 1, $1.key) }.map(\.key)
         guard let path = candidates.first else { return [] }
         return [.stopSearch] + beginLink(path, connected: devices[path]?.connected ?? false, at: now)
     }
 
-    private mutating func beginLink(_ device: DBusObjectPath, connected: Bool, at now: Duration) -> [Action] {
+    mutating func beginLink(_ device: DBusObjectPath, connected: Bool, at now: Duration) -> [Action] {
         link += 1
         boardAddress = devices[device]?.address ?? boardAddress
+        if settings.bondsOverCable, devices[device]?.paired == false {
+            return startBond(device, at: now)
+        }
+        return linkBonded(device, connected: connected, at: now)
+    }
+
+    /// Connects (or, already connected, waits for the services of) a board the link may use as it is.
+    mutating func linkBonded(_ device: DBusObjectPath, connected: Bool, at now: Duration) -> [Action] {
         if connected {
             phase = .resolving(device, until: now + settings.resolveTimeout)
             return report(.subscribing(address: address(of: device))) + subscribeIfResolved(at: now)
@@ -302,7 +395,7 @@ package struct CentralLifecycle: Sendable {
         return [.startNotify(characteristic, link: link)] + report(.subscribing(address: address(of: device)))
     }
 
-    private mutating func apply(_ signal: BlueZSignal, at now: Duration) -> [Action] {
+    mutating func apply(_ signal: BlueZSignal, at now: Duration) -> [Action] {
         let wasReady = adapterReady
         adapter.apply(signal, adapterPath: settings.adapterPath)
         if wasReady && !adapterReady { return adapterLost(at: now) }
@@ -327,16 +420,27 @@ package struct CentralLifecycle: Sendable {
             }
             if removed.contains(BlueZNames.device) {
                 devices[path] = nil
-                if activeDevice == path { return linkLost(path, why: "the board's device object went away", at: now) }
+                if activeDevice == path {
+                    if isBonding { return deviceRemovedWhileBonding(at: now) }
+                    return linkLost(path, why: "the board's device object went away", at: now)
+                }
             }
         case .propertiesChanged(let path, BlueZNames.device, let changed, _):
             guard devices[path] != nil else { break }
             let wasPaired = devices[path]?.paired ?? false
             devices[path]?.apply(changed)
+            // Pairing connects and disconnects on its own: only a made link can be lost.
             if changed["Connected"]?.unwrappingVariants.boolValue == false, activeDevice == path,
-                phase != .connecting(path)
+                phase != .connecting(path), !isBonding
             {
                 return linkLost(path, why: "\(address(of: path)) disconnected", at: now)
+            }
+            if wasPaired, devices[path]?.paired == false, settings.bondsOverCable, activeDevice == path,
+                case .subscribed = phase
+            {
+                // This host's half of the bond went away under a working link (`bluetoothctl remove`, a reset
+                // adapter): pair again over the cable now rather than at the next drop.
+                return actions + [.disconnect(path)] + beginLink(path, connected: false, at: now)
             }
             if !wasPaired, devices[path]?.paired == true, case .waiting(_, bondProblem: true) = phase,
                 devices[path].map(isBoard) == true
@@ -403,7 +507,7 @@ package struct CentralLifecycle: Sendable {
         return fail(why, bondLost: false, at: now)
     }
 
-    private mutating func notBonded(_ why: String, at now: Duration) -> [Action] {
+    mutating func notBonded(_ why: String, at now: Duration) -> [Action] {
         waitForBond(why, retryIn: settings.notBondedRetry, at: now) { .notBonded(address: $0, retryIn: $1) }
     }
 
@@ -421,11 +525,14 @@ package struct CentralLifecycle: Sendable {
     }
 
     /// Sightings belong to one search: the next one must see the board advertise again.
-    private mutating func forgetSightings() {
+    mutating func forgetSightings() {
         for path in devices.keys { devices[path]?.seen = false }
     }
 
-    private mutating func fail(_ why: String, bondLost: Bool, at now: Duration) -> [Action] {
+    mutating func fail(_ why: String, bondLost: Bool, at now: Duration) -> [Action] {
+        if bondLost, settings.bondsOverCable, let device = activeDevice {
+            return removeStaleBond(device, why: why, at: now)
+        }
         if bondLost {
             return waitForBond(why, retryIn: settings.bondLostRetry, at: now) { .bondLost(address: $0, retryIn: $1) }
         }
@@ -438,7 +545,7 @@ package struct CentralLifecycle: Sendable {
     }
 
     /// A bond problem: wait `retryIn` (or until the board becomes `Paired`) and report `state`.
-    private mutating func waitForBond(
+    mutating func waitForBond(
         _ why: String, retryIn: Duration, at now: Duration, _ state: (String, Duration) -> CentralState
     ) -> [Action] {
         lastProblem = why
@@ -447,17 +554,19 @@ package struct CentralLifecycle: Sendable {
         return [.problem(why)] + report(state(boardAddress ?? "the board", retryIn))
     }
 
-    private mutating func report(_ state: CentralState) -> [Action] {
+    mutating func report(_ state: CentralState) -> [Action] {
         guard state != reported else { return [] }
         reported = state
         return [.report(state)]
     }
 
-    private func isBoard(_ device: RemoteDevice) -> Bool {
-        device.isBoard(configuredAddress: settings.boardAddress)
+    /// The configured board, else the one the cable named (or the remembered one), else any device
+    /// advertising the Wake service.
+    func isBoard(_ device: RemoteDevice) -> Bool {
+        device.isBoard(configuredAddress: settings.boardAddress ?? cableAddress)
     }
 
-    private func address(of device: DBusObjectPath) -> String {
+    func address(of device: DBusObjectPath) -> String {
         devices[device]?.address ?? boardAddress ?? device.rawValue
     }
 }

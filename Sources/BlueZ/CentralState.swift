@@ -20,11 +20,16 @@ package enum CentralState: Sendable, Equatable, CustomStringConvertible {
     /// characteristic needs an encrypted link and it refuses to pair outside its pairing window. Retried slowly,
     /// and at once when the device becomes paired; the fix is to pair (docs/bluetooth.md).
     case notBonded(address: String, retryIn: Duration)
+    /// Bonding with the board over the USB cable: its pairing window opened on request, this host pairs.
+    case pairing(address: String)
+    /// Bonding over the cable failed (`reason` says how); the next try is in `retryIn`, or when the board is
+    /// plugged in again.
+    case pairingFailed(address: String, reason: String, retryIn: Duration)
 
     package var description: String {
         switch self {
         case .waitingForBlueZ: "waiting for bluetoothd"
-        case .waitingForAdapter(let adapter): "waiting for adapter \(adapter)"
+        case .waitingForAdapter(let adapter): "no Bluetooth adapter \(adapter) (missing or powered off)"
         case .searching: "searching for the board"
         case .connecting(let address): "connecting to \(address)"
         case .subscribing(let address): "subscribing to \(address)"
@@ -34,6 +39,9 @@ package enum CentralState: Sendable, Equatable, CustomStringConvertible {
             "the board \(address) no longer knows this phone (bond lost); pair again; next try in \(delay)"
         case .notBonded(let address, let delay):
             "not bonded with the board \(address): open its pairing window and pair; next try in \(delay)"
+        case .pairing(let address): "pairing with the board \(address) over the USB cable"
+        case .pairingFailed(let address, let reason, let delay):
+            "pairing with the board \(address) failed: \(reason); next try in \(delay) or when it is plugged in"
         }
     }
 }

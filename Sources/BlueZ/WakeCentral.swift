@@ -19,11 +19,17 @@ package final class WakeCentral: Sendable {
         package var connectTimeout: Duration
         package var backoff: Backoff
         package var bondLostRetry: Duration
+        /// The board bonded with before (the phone's state directory), followed when no address is configured.
+        package var rememberedAddress: String?
+        /// `Device1.Pair` (bluetoothd links, pairs and distributes keys: seconds, tens on a busy radio); past it
+        /// the central cancels the pairing and tries again inside the same window.
+        package var pairTimeout: Duration
 
         package init(
             adapter: String = "hci0", boardAddress: String? = nil, callTimeout: Duration = .seconds(5),
             connectTimeout: Duration = .seconds(35), backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(60)),
-            bondLostRetry: Duration = .seconds(300)
+            bondLostRetry: Duration = .seconds(300), rememberedAddress: String? = nil,
+            pairTimeout: Duration = .seconds(30)
         ) {
             self.adapter = adapter
             self.boardAddress = boardAddress
@@ -31,17 +37,26 @@ package final class WakeCentral: Sendable {
             self.connectTimeout = connectTimeout
             self.backoff = backoff
             self.bondLostRetry = bondLostRetry
+            self.rememberedAddress = rememberedAddress
+            self.pairTimeout = pairTimeout
         }
     }
+
+    /// Where the phone's pairing agent lives on its own connection (outside the board's paths: in a lab one
+    /// bluetoothd may serve both).
+    package static let agentPath: DBusObjectPath = "/org/aidenbridge/phone/agent"
 
     package typealias Deliver = @Sendable ([UInt8]) -> Void
     package typealias StateHandler = @Sendable (CentralState) -> Void
     package typealias ProblemHandler = @Sendable (String) -> Void
+    /// A bond was made over the cable with the board at this address: remember it.
+    package typealias BondedHandler = @Sendable (String) -> Void
 
     private struct Handlers: Sendable {
         var deliver: Deliver
         var state: StateHandler
         var problem: ProblemHandler
+        var bonded: BondedHandler
     }
 
     private let bus: any MessageBus
@@ -50,18 +65,23 @@ package final class WakeCentral: Sendable {
     package let configuration: Configuration
     private let handlers = Mutex<Handlers?>(nil)
     private let driver: LifecycleDriver<CentralLifecycle>
+    /// The cable to the board, when bonding over it is possible (nil: bonds are made by hand).
+    private let cable: (any PairingCable)?
 
+    /// `cable`: how to reach the board over USB for automatic bonding; nil leaves bonding to the user.
     package init(
         bus: any MessageBus, configuration: Configuration, runtime: any Runtime,
-        logger: Logger
+        logger: Logger, cable: (any PairingCable)? = nil
     ) {
         self.bus = bus
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
+        self.cable = cable
         let settings = CentralLifecycle.Settings(
             adapter: configuration.adapter, boardAddress: configuration.boardAddress, backoff: configuration.backoff,
-            bondLostRetry: configuration.bondLostRetry)
+            bondLostRetry: configuration.bondLostRetry, bondsOverCable: cable != nil,
+            rememberedAddress: configuration.rememberedAddress)
         driver = LifecycleDriver(CentralLifecycle(settings: settings), bus: bus, runtime: runtime, logger: logger)
         driver.attach { [weak self] actions, _, _ in self?.performAll(actions) }
     }
@@ -70,9 +90,10 @@ package final class WakeCentral: Sendable {
     /// subscribes on its own. Throws when a match cannot be added.
     package func start(
         deliver: @escaping Deliver, state stateHandler: @escaping StateHandler,
-        problem: @escaping ProblemHandler = { _ in }
+        problem: @escaping ProblemHandler = { _ in }, bonded: @escaping BondedHandler = { _ in }
     ) async throws(DBusError) {
-        handlers.withLock { $0 = Handlers(deliver: deliver, state: stateHandler, problem: problem) }
+        handlers.withLock { $0 = Handlers(deliver: deliver, state: stateHandler, problem: problem, bonded: bonded) }
+        if cable != nil { try bus.export(agentObject(), at: Self.agentPath) }
         try await driver.start(
             adapterPath: BlueZNames.adapterPath(configuration.adapter), callTimeout: configuration.callTimeout)
     }
@@ -82,6 +103,16 @@ package final class WakeCentral: Sendable {
         let lifecycle = await driver.stop()
         if lifecycle.isSearching { try? await adapterCall("StopDiscovery") }
         if let device = lifecycle.activeDevice { try? await deviceCall(device, "Disconnect") }
+        if cable != nil { bus.unexport(Self.agentPath) }
+    }
+
+    /// The USB link to the board came up; `boardAddress` is the Bluetooth address the board named over it,
+    /// if it could be asked. A bond waiting for the cable is tried now.
+    package func cableArrived(boardAddress: String?) {
+        post { lifecycle, now in
+            if let boardAddress { return lifecycle.cableNamedBoard(boardAddress, at: now) }
+            return lifecycle.cableArrived(at: now)
+        }
     }
 
     package var facts: CentralFacts { driver.withLifecycle { $0.facts } }
@@ -174,7 +205,124 @@ package final class WakeCentral: Sendable {
                     logger.debug("Disconnect: \(error)")
                 }
             }
+        case .openPairingWindow(let link):
+            guard let cable else {
+                post { lifecycle, now in lifecycle.windowFailed("no USB cable to the board here", link: link, at: now) }
+                return
+            }
+            runtime.spawn { [self] in
+                do throws(PairingCableError) {
+                    let address = try await cable.openPairingWindow()
+                    post { lifecycle, now in lifecycle.windowOpened(boardAddress: address, link: link, at: now) }
+                } catch {
+                    post { lifecycle, now in lifecycle.windowFailed(error.message, link: link, at: now) }
+                }
+            }
+        case .registerAgent(let round):
+            runtime.spawn { [self] in
+                do throws(DBusError) {
+                    // Not `RequestDefaultAgent`: bluetoothd asks the agent of the connection that called `Pair`,
+                    // and a desktop's own agent stays the default for everything else.
+                    _ = try await bus.call(
+                        destination: BlueZNames.service, path: BlueZNames.root, interface: BlueZNames.agentManager,
+                        member: "RegisterAgent", [.objectPath(Self.agentPath), .string("NoInputNoOutput")],
+                        expecting: "", timeout: configuration.callTimeout)
+                    post { lifecycle, now in lifecycle.agentRegistered(round: round, at: now) }
+                } catch {
+                    post { lifecycle, now in lifecycle.agentFailed(round: round, error: error, at: now) }
+                }
+            }
+        case .pair(let device, let link):
+            runtime.spawn { [self] in
+                do throws(DBusError) {
+                    try await deviceCall(device, "Pair", timeout: configuration.pairTimeout)
+                    post { lifecycle, now in lifecycle.pairSucceeded(link: link, at: now) }
+                } catch {
+                    post { lifecycle, now in lifecycle.pairFailed(link: link, error: error, at: now) }
+                }
+            }
+        case .cancelPairing(let device):
+            runtime.spawn { [self] in
+                do throws(DBusError) {
+                    try await deviceCall(device, "CancelPairing")
+                } catch {
+                    logger.debug("CancelPairing: \(error)")
+                }
+            }
+        case .trust(let device, let link):
+            runtime.spawn { [self] in
+                do throws(DBusError) {
+                    try await bus.setProperty(
+                        "Trusted", interface: BlueZNames.device, path: device, destination: BlueZNames.service,
+                        value: .boolean(true), timeout: configuration.callTimeout)
+                    post { lifecycle, now in lifecycle.trustFinished(link: link, error: nil, at: now) }
+                } catch {
+                    post { lifecycle, now in lifecycle.trustFinished(link: link, error: error, at: now) }
+                }
+            }
+        case .removeBond(let device, let link):
+            runtime.spawn { [self] in
+                do throws(DBusError) {
+                    try await adapterCall("RemoveDevice", [.objectPath(device)])
+                    post { lifecycle, now in lifecycle.bondRemoved(link: link, error: nil, at: now) }
+                } catch {
+                    post { lifecycle, now in lifecycle.bondRemoved(link: link, error: error, at: now) }
+                }
+            }
+        case .bonded(let address):
+            handlers?.bonded(address)
         }
+    }
+
+    /// The phone's pairing agent: Just Works from the initiating side (nothing to show, nothing to type).
+    /// It confirms only for the board being paired over the cable, and only when bluetoothd asks; anything
+    /// else is refused.
+    private func agentObject() -> DBusExportedObject {
+        DBusExportedObject(interfaces: [
+            DBusInterface(
+                BlueZNames.agent,
+                methods: [
+                    DBusMethod("Release") { _ in [] },
+                    DBusMethod("Cancel") { _ in [] },
+                    DBusMethod("RequestPinCode", inputs: "o", outputs: "s") { _ throws(DBusError) in
+                        throw Self.rejected("the board pairs without a PIN code")
+                    },
+                    DBusMethod("DisplayPinCode", inputs: "os") { _ throws(DBusError) in
+                        throw Self.rejected("the board pairs without a PIN code")
+                    },
+                    DBusMethod("RequestPasskey", inputs: "o", outputs: "u") { _ throws(DBusError) in
+                        throw Self.rejected("the board pairs without a passkey")
+                    },
+                    DBusMethod("DisplayPasskey", inputs: "ouq") { _ in [] },
+                    DBusMethod("RequestConfirmation", inputs: "ou") { [weak self] call throws(DBusError) in
+                        try self?.confirm("pairing confirmation", call)
+                        return []
+                    },
+                    DBusMethod("RequestAuthorization", inputs: "o") { [weak self] call throws(DBusError) in
+                        try self?.confirm("pairing", call)
+                        return []
+                    },
+                    DBusMethod("AuthorizeService", inputs: "os") { _ throws(DBusError) in
+                        throw Self.rejected("this agent only pairs with the board")
+                    },
+                ])
+        ])
+    }
+
+    private static func rejected(_ message: String) -> DBusError {
+        DBusError(name: "org.bluez.Error.Rejected", message: message)
+    }
+
+    private func confirm(_ what: String, _ call: DBusMessage) throws(DBusError) {
+        let device = call.body.first?.objectPathValue
+        let allowed = driver.withLifecycle { lifecycle in
+            lifecycle.isPairing(device, askedBy: call.sender)
+        }
+        guard allowed else {
+            logger.notice("refused \(what) for \(device?.rawValue ?? "?"): not the board being paired over the cable")
+            throw Self.rejected("not the board being paired over the cable")
+        }
+        logger.info("accepted \(what) for \(device?.rawValue ?? "?")")
     }
 
     private func adapterCall(_ member: String, _ body: [DBusValue] = []) async throws(DBusError) {

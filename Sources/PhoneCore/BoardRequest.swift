@@ -11,10 +11,16 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     case events(EventCursor)
     /// `POST /api/phone/app-state` with `{"state":…,"phone_id":…}`.
     case appState(AppState, phoneID: String)
+    /// `GET /api/bluetooth/status`: the board's Bluetooth address, for bonding over the cable.
+    case bluetoothStatus
+    /// `POST /api/bluetooth/pairing/start` with `{"seconds":N}`: the board's pairing window, for bonding.
+    case openPairingWindow(seconds: Int)
 
     package var method: String {
-        if case .appState = self { return "POST" }
-        return "GET"
+        switch self {
+        case .appState, .openPairingWindow: "POST"
+        default: "GET"
+        }
     }
 
     /// The path with its query string, ready to append to the board's URL.
@@ -30,23 +36,34 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
             return text
         case .appState:
             return "/api/phone/app-state"
+        case .bluetoothStatus:
+            return "/api/bluetooth/status"
+        case .openPairingWindow:
+            return "/api/bluetooth/pairing/start"
         }
     }
 
     package var headers: [(String, String)] {
         switch self {
         case let .current(_, etag?): [("If-None-Match", etag)]
-        case .appState: [("Content-Type", "application/json")]
+        case .appState, .openPairingWindow: [("Content-Type", "application/json")]
         default: []
         }
     }
 
     package var body: [UInt8] {
-        guard case let .appState(state, phoneID) = self else { return [] }
-        // Both values are from fixed alphabets (the state names, the phone-id alphabet): no escaping needed,
-        // but quote properly anyway so a future id rule cannot break the JSON.
-        let text = #"{"state":"# + JSONString.quote(state.rawValue) + #","phone_id":"# + JSONString.quote(phoneID) + "}"
-        return Array(text.utf8)
+        switch self {
+        case let .appState(state, phoneID):
+            // Both values are from fixed alphabets (the state names, the phone-id alphabet): no escaping needed,
+            // but quote properly anyway so a future id rule cannot break the JSON.
+            let text =
+                #"{"state":"# + JSONString.quote(state.rawValue) + #","phone_id":"# + JSONString.quote(phoneID) + "}"
+            return Array(text.utf8)
+        case let .openPairingWindow(seconds):
+            return Array(#"{"seconds":\#(seconds)}"#.utf8)
+        default:
+            return []
+        }
     }
 
     package var description: String { "\(method) \(target)" }

@@ -37,7 +37,13 @@ package struct CardTextRenderer: Sendable {
             // The one line people must read in full: wrapped, not cut.
             lines += wrap("! " + Self.clean(problem.description)).map { paint($0, .problem) }
         }
-        lines.append(paint(fit("USB: \(Self.usbText(card.link.usb)) | Wake: \(card.link.wake.rawValue)"), .dim))
+        let linkLine = "USB: \(Self.usbText(card.link.usb)) | Wake: \(card.link.wake.rawValue)"
+        if let detail = card.link.wakeDetail {
+            // Why the Wakes do not arrive (pairing, refused, no adapter) is read in full: wrapped, not cut.
+            lines += wrap(linkLine + " (" + Self.clean(detail) + ")").map { paint($0, .dim) }
+        } else {
+            lines.append(paint(fit(linkLine), .dim))
+        }
         return lines
     }
 

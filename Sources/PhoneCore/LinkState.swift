@@ -18,12 +18,16 @@ package struct LinkState: Sendable, Equatable {
 
     package var usb: USB
     package var wake: Wake
+    /// What stands between the phone and a working Wake link, in words ("pairing with the board … over the
+    /// USB cable", "no Bluetooth adapter hci0 …"); nil when connected or when there is nothing to say.
+    package var wakeDetail: String?
     /// The current USB session's connection event id, while the link is up.
     package var connectionID: String?
 
-    package init(usb: USB, wake: Wake, connectionID: String? = nil) {
+    package init(usb: USB, wake: Wake, wakeDetail: String? = nil, connectionID: String? = nil) {
         self.usb = usb
         self.wake = wake
+        self.wakeDetail = wakeDetail
         self.connectionID = connectionID
     }
 }

@@ -77,6 +77,7 @@ package struct PhoneEventEncoder: Sendable {
             "event": "connection",
             "usb": .string(link.usb.rawValue),
             "wake": .string(link.wake.rawValue),
+            "wake_detail": link.wakeDetail.map(JSONValue.string),
             "connection_id": link.connectionID.map(JSONValue.string),
         ]
         return object.compactMapValues { $0 }

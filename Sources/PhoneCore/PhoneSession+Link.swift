@@ -2,15 +2,19 @@ import WireFormat
 
 /// Links and app state: the Wake source, USB presence, the `connected` alert, `POST app-state`.
 extension PhoneSession {
-    mutating func wakeLinkChanged(_ state: LinkState.Wake, at now: Duration, _ effects: inout [Effect]) {
+    mutating func wakeLinkChanged(
+        _ state: LinkState.Wake, detail: String?, at now: Duration, _ effects: inout [Effect]
+    ) {
         let previous = link.wake
-        guard state != previous else { return }
+        let detail = state == .connected ? nil : detail
+        guard state != previous || detail != link.wakeDetail else { return }
         link.wake = state
+        link.wakeDetail = detail
         guard started else { return }
         effects.append(.emit(.connection(link)))
         showCard(&effects)
         // Wakes may have been missed while the source was away.
-        if state == .connected { perform(scheduler.handle(.connected, at: now), &effects) }
+        if state == .connected && previous != .connected { perform(scheduler.handle(.connected, at: now), &effects) }
     }
 
     mutating func usbEvent(_ event: USBEvent, at now: Duration, _ effects: inout [Effect]) {

@@ -40,8 +40,8 @@ package struct PhoneSession: Sendable {
         /// A value from the Wake source: a BLE notification or a loopback datagram (`fullLength` is the
         /// size before any truncation by the receive buffer).
         case wakeValue([UInt8], fullLength: Int)
-        /// The Wake source's state changed.
-        case wakeLink(LinkState.Wake)
+        /// The Wake source's state changed (`detail`: what stands in the way, in words).
+        case wakeLink(LinkState.Wake, detail: String? = nil)
         /// A hotplug event for the board's VID:PID.
         case usb(USBEvent)
         /// The transport finished a request.
@@ -134,8 +134,8 @@ package struct PhoneSession: Sendable {
             start(at: now, &effects)
         case let .wakeValue(bytes, fullLength):
             receiveWake(bytes, fullLength: fullLength, at: now, &effects)
-        case let .wakeLink(state):
-            wakeLinkChanged(state, at: now, &effects)
+        case let .wakeLink(state, detail):
+            wakeLinkChanged(state, detail: detail, at: now, &effects)
         case let .usb(event):
             usbEvent(event, at: now, &effects)
         case let .answer(request, response):

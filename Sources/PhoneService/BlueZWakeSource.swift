@@ -16,15 +16,18 @@ package final class BlueZWakeSource: WakeSource {
         package var boardAddress: String?
         package var address: DBusConnection.Address
         package var reconnect: Backoff
+        /// The board bonded with before (the state directory's `board.json`).
+        package var rememberedAddress: String?
 
         package init(
             adapter: String, boardAddress: String?, address: DBusConnection.Address = .system,
-            reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30))
+            reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30)), rememberedAddress: String? = nil
         ) {
             self.adapter = adapter
             self.boardAddress = boardAddress
             self.address = address
             self.reconnect = reconnect
+            self.rememberedAddress = rememberedAddress
         }
     }
 
@@ -39,14 +42,32 @@ package final class BlueZWakeSource: WakeSource {
     private let runtime: any Runtime
     private let state = Mutex(State())
     private let supervisor: BusSupervisor<WakeCentral>
+    private let cable: BoardPairingCable?
+    private let bonded: @Sendable (String) -> Void
 
     /// The central's timers and the reconnection's backoff run on `runtime` (the default stands in until
-    /// `PhoneDaemon` passes the daemon's own).
-    package init(settings: Settings, runtime: any Runtime, logger: Logger) {
+    /// `PhoneDaemon` passes the daemon's own). With `cable`, a board without a bond is paired over the USB
+    /// cable on its own, and `bonded` hears the address of each board bonded with (to remember it).
+    package init(
+        settings: Settings, runtime: any Runtime, logger: Logger, cable: BoardPairingCable? = nil,
+        bonded: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.settings = settings
         self.logger = logger
         self.runtime = runtime
+        self.cable = cable
+        self.bonded = bonded
         supervisor = BusSupervisor(backoff: settings.reconnect, runtime: runtime, logger: logger)
+    }
+
+    /// Asks the board over the cable for its address (it may be another board than the remembered one) and
+    /// hands it to the central, which also tries a bond that waits for the cable.
+    package func cableArrived() {
+        guard let cable else { return }
+        runtime.spawn { [weak self] in
+            let address = await cable.boardAddress()
+            self?.supervisor.session?.cableArrived(boardAddress: address)
+        }
     }
 
     package func start(deliver: @escaping @Sendable (WakeSourceEvent) -> Void) throws(WakeSourceError) {
@@ -89,7 +110,8 @@ package final class BlueZWakeSource: WakeSource {
         switch central {
         case .subscribed: .connected
         case .searching, .connecting, .subscribing, .reconnecting: .connecting
-        case .waitingForBlueZ, .waitingForAdapter, .bondLost, .notBonded: .disconnected
+        case .pairing: .connecting
+        case .waitingForBlueZ, .waitingForAdapter, .bondLost, .notBonded, .pairingFailed: .disconnected
         }
     }
 
@@ -104,12 +126,18 @@ package final class BlueZWakeSource: WakeSource {
     private func startCentral(on connection: any BusConnection) async throws(DBusError) -> WakeCentral {
         let central = WakeCentral(
             bus: connection,
-            configuration: WakeCentral.Configuration(adapter: settings.adapter, boardAddress: settings.boardAddress),
-            runtime: runtime, logger: logger)
+            configuration: WakeCentral.Configuration(
+                adapter: settings.adapter, boardAddress: settings.boardAddress,
+                rememberedAddress: settings.rememberedAddress),
+            runtime: runtime, logger: logger, cable: cable)
         try await central.start(
             deliver: { [weak self] bytes in self?.emit(.value(bytes, fullLength: bytes.count)) },
             state: { [weak self] central in self?.centralChanged(central) },
-            problem: { [weak self] problem in self?.logger.warning("BLE: \(problem)") })
+            problem: { [weak self] problem in self?.logger.warning("BLE: \(problem)") },
+            bonded: { [weak self] address in
+                self?.logger.notice("BLE: bonded with the board \(address) over the USB cable")
+                self?.bonded(address)
+            })
         return central
     }
 
@@ -118,7 +146,7 @@ package final class BlueZWakeSource: WakeSource {
         case .connected(_, let uniqueName):
             logger.info("on the system bus as \(uniqueName); looking for the board over BLE")
         case .failed, .lost:
-            emit(.state(.disconnected))
+            emit(.state(.disconnected, detail: "no D-Bus system bus (bluetoothd cannot be reached)"))
         }
     }
 
@@ -128,17 +156,22 @@ package final class BlueZWakeSource: WakeSource {
             return state.lastState != central
         }
         guard changed else { return }
-        if case .bondLost = central {
-            logger.error(
-                "\(central): on this host run 'bluetoothctl remove <board address>' and pair again "
-                    + "while the board's pairing window is open (docs/bluetooth.md)")
-        } else if case .notBonded = central {
-            logger.warning(
-                "BLE: \(central) (POST /api/bluetooth/pairing/start on the board, then pair from this host: "
-                    + "docs/bluetooth.md)")
-        } else {
+        let hint =
+            cable == nil ? " (bonding by hand: docs/bluetooth.md)" : " (plug the board in to pair over the cable)"
+        switch central {
+        case .bondLost:
+            logger.error("BLE: \(central)\(hint)")
+        case .notBonded, .pairingFailed:
+            logger.warning("BLE: \(central)\(hint)")
+        default:
             logger.info("BLE: \(central)")
         }
-        emit(.state(Self.linkState(central)))
+        emit(.state(Self.linkState(central), detail: Self.detail(central)))
+    }
+
+    /// What the card says next to the Wake link: nothing when subscribed, the central's words otherwise.
+    package static func detail(_ central: CentralState) -> String? {
+        if case .subscribed = central { return nil }
+        return central.description
     }
 }

@@ -119,9 +119,10 @@ package enum PhoneDaemon {
         if let note = loaded.note { logger.warning(note) }
 
         let relay = InputRelay()
-        let (watcher, monitoring) = startUSBWatcher(configuration, relay: relay)
         // The phone's one executor: every input is a step of the session there.
         let runtime = SerialRuntime(label: "aiden.phone")
+        let wakeSource = makeWakeSource(configuration, directory: directory, runtime: runtime, logger: logger)
+        let (watcher, monitoring) = startUSBWatcher(configuration, relay: relay, wakeSource: wakeSource)
         let output: any PhoneOutput
         let notifiers: [any AlertNotifier]
         let desktop = DesktopAlertNotifier(logger: logger.child("notify"))
@@ -146,22 +147,11 @@ package enum PhoneDaemon {
             logger: logger.child("client"))
         relay.attach(client)
 
-        let wakeSource: any WakeSource =
-            switch configuration.wake.transport {
-            case .loopback:
-                LoopbackWakeSource(endpoint: configuration.wake.loopbackListen)
-            case .bluez:
-                BlueZWakeSource(
-                    settings: BlueZWakeSource.Settings(
-                        adapter: configuration.wake.adapter,
-                        boardAddress: configuration.wake.address),
-                    runtime: runtime, logger: logger.child("ble"))
-            }
         do {
             try wakeSource.start { event in
                 switch event {
                 case let .value(bytes, fullLength): relay.submit(.wakeValue(bytes, fullLength: fullLength))
-                case let .state(state): relay.submit(.wakeLink(state))
+                case let .state(state, detail): relay.submit(.wakeLink(state, detail: detail))
                 }
             }
         } catch {
@@ -181,10 +171,48 @@ package enum PhoneDaemon {
             phoneID: identity.id)
     }
 
+    /// The Wake source of `[wake] transport`. Over BlueZ with the board on a cable (not on loopback), a board
+    /// without a bond is paired over that cable, and the board bonded with is remembered in the state
+    /// directory (so later starts follow only that board).
+    private static func makeWakeSource(
+        _ configuration: PhoneConfiguration, directory: PhoneStateDirectory, runtime: SerialRuntime, logger: Logger
+    ) -> any WakeSource {
+        switch configuration.wake.transport {
+        case .loopback:
+            return LoopbackWakeSource(endpoint: configuration.wake.loopbackListen)
+        case .bluez:
+            let overCable = !isLoopback(configuration.board.url)
+            let remembered = overCable ? directory.loadBoard() : (address: nil, note: nil)
+            if let note = remembered.note { logger.warning(note) }
+            let cable =
+                overCable
+                ? BoardPairingCable(transport: HTTPBoardTransport(board: configuration.board.url), runtime: runtime)
+                : nil
+            let writer = DispatchQueue(label: "aiden.phone.board")
+            return BlueZWakeSource(
+                settings: BlueZWakeSource.Settings(
+                    adapter: configuration.wake.adapter, boardAddress: configuration.wake.address,
+                    rememberedAddress: remembered.address),
+                runtime: runtime, logger: logger.child("ble"), cable: cable,
+                bonded: { address in
+                    let time = runtime.wallNow().formatted(.iso8601)
+                    writer.async {
+                        do {
+                            try directory.saveBoard(address: address, bondedAt: time)
+                        } catch {
+                            logger.error(
+                                "could not remember the board \(address) (the next start pairs again): \(error)")
+                        }
+                    }
+                })
+        }
+    }
+
     /// USB presence is watched only when the board is reached over a link (not on loopback, where
-    /// there is no cable) and libusb can watch here.
+    /// there is no cable) and libusb can watch here. An arriving board also tells the Wake source that the
+    /// cable is there (a bond waiting for it is tried).
     private static func startUSBWatcher(
-        _ configuration: PhoneConfiguration, relay: InputRelay
+        _ configuration: PhoneConfiguration, relay: InputRelay, wakeSource: any WakeSource
     )
         -> (USBHotplugWatcher?, USBMonitoring)
     {
@@ -192,7 +220,10 @@ package enum PhoneDaemon {
             return (nil, .unmonitored(reason: "the board is on loopback"))
         }
         let watcher = USBHotplugWatcher(vendorID: configuration.usb.vendorID, productID: configuration.usb.productID)
-        let monitoring = watcher.start { relay.submit(.usb($0)) }
+        let monitoring = watcher.start { event in
+            relay.submit(.usb(event))
+            if case .arrived = event { wakeSource.cableArrived() }
+        }
         return monitoring == .monitoring ? (watcher, monitoring) : (nil, monitoring)
     }
 

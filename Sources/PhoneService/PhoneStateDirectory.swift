@@ -2,12 +2,13 @@ import FoundationEssentials
 import PhoneCore
 import Platform
 
-/// The phone client's state directory (`[state] directory`, mode 0700): the generated phone id and
-/// the alert record. Both are written with `AtomicFile`, so a crash leaves the old or the new
-/// content, never a torn file.
+/// The phone client's state directory (`[state] directory`, mode 0700): the generated phone id, the
+/// alert record and the board bonded with over the cable. All are written with `AtomicFile`, so a crash
+/// leaves the old or the new content, never a torn file.
 package struct PhoneStateDirectory: Sendable {
     package static let phoneIDFile = "phone-id"
     package static let alertRecordFile = "alerts.json"
+    package static let boardFile = "board.json"
 
     package let path: String
     private let fileSystem: any DurableFileSystem
@@ -105,7 +106,47 @@ package struct PhoneStateDirectory: Sendable {
         try alertRecordFile.write(bytes)
     }
 
+    /// The board this host bonded with over the cable: its Bluetooth address, which is also the identity its
+    /// advertisement carries. nil when none was saved; a file that does not hold an address is ignored and
+    /// `note` says so (the next bond over the cable writes it again).
+    package func loadBoard() -> (address: String?, note: String?) {
+        let file = boardFile
+        do {
+            guard let bytes = try file.read() else { return (nil, nil) }
+            let saved = try JSONDecoder().decode(BondedBoard.self, from: Data(bytes))
+            guard BoardPairingAnswer.isAddress(saved.address) else {
+                return (nil, "\(file.path) holds no Bluetooth address; the next bond over the cable replaces it")
+            }
+            return (saved.address.uppercased(), nil)
+        } catch {
+            return (nil, "\(file.path) could not be read (\(error)); the next bond over the cable replaces it")
+        }
+    }
+
+    /// Saves the board bonded with at `time` (RFC 3339 UTC).
+    package func saveBoard(address: String, bondedAt time: String) throws(FileSystemError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let bytes = try? encoder.encode(BondedBoard(address: address, bondedAt: time)) else { return }
+        try boardFile.write(Array(bytes) + [0x0A])
+    }
+
+    private var boardFile: AtomicFile {
+        AtomicFile(path: path + "/" + Self.boardFile, permissions: 0o600, fileSystem: fileSystem)
+    }
+
     private var alertRecordFile: AtomicFile {
         AtomicFile(path: path + "/" + Self.alertRecordFile, permissions: 0o600, fileSystem: fileSystem)
+    }
+}
+
+/// `board.json`: the board bonded with over the cable.
+private struct BondedBoard: Codable {
+    var address: String
+    var bondedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case address
+        case bondedAt = "bonded_at"
     }
 }

@@ -6,9 +6,10 @@ package enum WakeSourceEvent: Sendable, Equatable {
     /// datagram. `fullLength` is its size before any truncation; the session drops values that are
     /// not exactly 12 bytes.
     case value([UInt8], fullLength: Int)
-    /// Subscribed (`connected`), looking or resubscribing (`connecting`), or gone (`disconnected`).
-    /// Each transition to `connected` makes the client fetch: Wakes may have been missed meanwhile.
-    case state(LinkState.Wake)
+    /// Subscribed (`connected`), looking or resubscribing (`connecting`), or gone (`disconnected`), with
+    /// what stands in the way in words (`detail`: "pairing with the board … over the USB cable"), for the
+    /// card. Each transition to `connected` makes the client fetch: Wakes may have been missed meanwhile.
+    case state(LinkState.Wake, detail: String? = nil)
 }
 
 /// Facts for logs and status.
@@ -48,4 +49,11 @@ package protocol WakeSource: Sendable {
     /// Stops delivering; returns when no delivery is running or will run.
     func stop()
     var facts: WakeSourceFacts { get }
+    /// The board's USB device arrived (the cable is plugged in): a source that bonds over the cable tries a
+    /// waiting bond now. Returns at once.
+    func cableArrived()
+}
+
+extension WakeSource {
+    package func cableArrived() {}
 }

@@ -37,12 +37,12 @@ struct WakeCentralTranscriptTests {
 
     static func deviceProperties(
         address: String = boardAddress, uuids: [String] = [WakeGATT.serviceUUID],
-        connected: Bool = false, resolved: Bool = false
+        connected: Bool = false, resolved: Bool = false, paired: Bool = true
     ) -> [String: [String: DBusValue]] {
         [
             BlueZNames.device: [
                 "Address": .string(address), "UUIDs": .strings(uuids), "RSSI": .int16(-50),
-                "Connected": .boolean(connected), "ServicesResolved": .boolean(resolved), "Paired": .boolean(true),
+                "Connected": .boolean(connected), "ServicesResolved": .boolean(resolved), "Paired": .boolean(paired),
             ]
         ]
     }
@@ -56,10 +56,13 @@ struct WakeCentralTranscriptTests {
         let states = Mutex<[CentralState]>([])
         let problems = Mutex<[String]>([])
 
-        init(boardAddress: String? = nil, tree: DBusManagedObjects = [adapterPath: FakeBlueZ.adapter()]) {
+        init(
+            boardAddress: String? = nil, tree: DBusManagedObjects = [adapterPath: FakeBlueZ.adapter()],
+            cable: (any PairingCable)? = nil
+        ) {
             central = WakeCentral(
                 bus: bluez.bus, configuration: WakeCentral.Configuration(adapter: "hci0", boardAddress: boardAddress),
-                runtime: runtime, logger: Logger.capturing().0)
+                runtime: runtime, logger: Logger.capturing().0, cable: cable)
             for (path, object) in tree { bluez.setObject(path, object) }
             bluez.bus.respond(to: "ReadValue") { _ in [.bytes(WakeCentralTranscriptTests.wake(7))] }
             bluez.bus.respond(to: "Disconnect") { _ in [] }
@@ -93,9 +96,10 @@ struct WakeCentralTranscriptTests {
             }
         }
 
-        /// The board shows up in discovery.
-        func advertise() async {
-            bluez.interfacesAdded(WakeCentralTranscriptTests.device, WakeCentralTranscriptTests.deviceProperties())
+        /// The board shows up in discovery (`paired`: with a bond on this host).
+        func advertise(paired: Bool = true) async {
+            bluez.interfacesAdded(
+                WakeCentralTranscriptTests.device, WakeCentralTranscriptTests.deviceProperties(paired: paired))
             await runtime.drain()
         }
 

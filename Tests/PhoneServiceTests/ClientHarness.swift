@@ -83,7 +83,7 @@ struct ClientHarness {
         try wakeSource.start { event in
             switch event {
             case let .value(bytes, length): client.submit(.wakeValue(bytes, fullLength: length))
-            case let .state(state): client.submit(.wakeLink(state))
+            case let .state(state, detail): client.submit(.wakeLink(state, detail: detail))
             }
         }
         client.submit(.started)

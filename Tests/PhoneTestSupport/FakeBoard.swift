@@ -24,6 +24,10 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     package var revision: UInt64 = 1
     package var snapshot: [String: Any]?
     package var ring: [(id: UInt64, requestID: String, transition: String)] = []
+    /// The board's Bluetooth address in `/api/bluetooth/status` (nil: the board knows none).
+    package var bluetoothAddress: String? = "00:AA:01:00:12:34"
+    /// Set: `POST /api/bluetooth/pairing/start` is refused with this status and message.
+    package var pairingRefusal: (status: Int, message: String)?
     package private(set) var requests: [BoardRequest] = []
 
     package var currentRequests: Int { requests.filter { if case .current = $0 { true } else { false } }.count }
@@ -120,6 +124,15 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
                 ], etag: etag)
         case .appState:
             return json(["status": "ok"])
+        case .bluetoothStatus:
+            return json(["status": "ok", "address": bluetoothAddress ?? NSNull(), "adapter": "hci0"])
+        case let .openPairingWindow(seconds):
+            if let (status, message) = pairingRefusal {
+                let body = ["status": "error", "error": ["code": "forbidden", "message": message]] as [String: Any]
+                let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+                return .answered(status: status, etag: nil, body: Array(data))
+            }
+            return json(["status": "ok", "pairing": ["open": true, "seconds": seconds]])
         }
     }
 

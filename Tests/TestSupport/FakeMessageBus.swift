@@ -53,6 +53,9 @@ package final class FakeMessageBus: BusConnection {
 
     /// Answers a call of the code under test: values for a method return, or an error.
     package typealias Responder = @Sendable (DBusMessage) throws(DBusError) -> [DBusValue]
+    /// Answers after awaiting something (the test playing bluetoothd mid-call, e.g. asking an agent during
+    /// `Pair`).
+    package typealias LaterResponder = @Sendable (DBusMessage) async throws(DBusError) -> [DBusValue]
 
     private struct Key: Hashable {
         let interface: String?
@@ -63,6 +66,7 @@ package final class FakeMessageBus: BusConnection {
         var transcript: [Event] = []
         var queued: [Key: [Result<[DBusValue], DBusError>]] = [:]
         var responders: [Key: Responder] = [:]
+        var laterResponders: [String: LaterResponder] = [:]
         var nameOwners: [String: String] = [:]
         var matches: [DBusMatchToken: DBusMatchRule] = [:]
         var serial: UInt32 = 0
@@ -102,6 +106,12 @@ package final class FakeMessageBus: BusConnection {
     /// Answers every call of `member` (of `interface`, or of any interface when nil) with `responder`.
     package func respond(to member: String, interface: String? = nil, with responder: @escaping Responder) {
         state.withLock { $0.responders[Key(interface: interface, member: member)] = responder }
+    }
+
+    /// Answers every call of `member` (of any interface) with `responder`, which may await before answering;
+    /// used before `respond(to:)` and queued answers.
+    package func respondLater(to member: String, with responder: @escaping LaterResponder) {
+        state.withLock { $0.laterResponders[member] = responder }
     }
 
     /// Sets who owns `name` (nil: nobody) and delivers `NameOwnerChanged` as the bus would.
@@ -196,7 +206,9 @@ package final class FakeMessageBus: BusConnection {
         message.sender = uniqueName
         message.serial = nextSerial()
         record(.called(message))
-        let values = try answer(message)
+        let later = state.withLock { $0.laterResponders[message.member ?? ""] }
+        let values: [DBusValue]
+        if let later { values = try await later(message) } else { values = try answer(message) }
         let reply = DBusMessage(
             type: .methodReturn, destination: uniqueName, sender: message.destination ?? ":1.0",
             serial: nextSerial(), replySerial: message.serial, body: values)

@@ -1,0 +1,99 @@
+import BlueZ
+import PhoneCore
+import Platform
+
+/// The board's pairing window over the USB cable, for `WakeCentral`'s automatic bonding: asks the board on
+/// the ECM link for its Bluetooth address, then to open its pairing window. Only the host at the other end
+/// of the cable may ask (the board checks); what it answers names the one device this host pairs with.
+///
+/// A board that was just plugged in may not answer yet (its network is still coming up on both ends), so an
+/// unreachable board is asked again for a few seconds; a refusal is final for this attempt.
+package final class BoardPairingCable: PairingCable {
+    /// How long the window is asked for: enough for the central's three `Pair` tries of up to 30 s each on a
+    /// busy radio; the board closes it at the first bond, so it is not left lying open.
+    package static let windowSeconds = 120
+
+    private let transport: any BoardTransport
+    private let runtime: any Runtime
+    private let attempts: Int
+    private let pause: Duration
+
+    /// `attempts` × `pause` bounds how long an unreachable board is waited for (10 × 1 s by default).
+    package init(transport: any BoardTransport, runtime: any Runtime, attempts: Int = 10, pause: Duration = .seconds(1))
+    {
+        self.transport = transport
+        self.runtime = runtime
+        self.attempts = max(1, attempts)
+        self.pause = pause
+    }
+
+    package func openPairingWindow() async throws(PairingCableError) -> String {
+        let address = try await boardAddressOrThrow()
+        switch await ask(.openPairingWindow(seconds: Self.windowSeconds), BoardPairingAnswer.windowOpened) {
+        case .success: return address
+        case let .failure(problem): throw PairingCableError(Self.words(problem))
+        }
+    }
+
+    /// The board's Bluetooth address, or nil when the board cannot tell (not reachable, no adapter).
+    package func boardAddress() async -> String? {
+        try? await boardAddressOrThrow()
+    }
+
+    private func boardAddressOrThrow() async throws(PairingCableError) -> String {
+        switch await ask(.bluetoothStatus, BoardPairingAnswer.boardAddress) {
+        case let .success(address): return address
+        case let .failure(problem): throw PairingCableError(Self.words(problem))
+        }
+    }
+
+    /// Sends `request`, again after `pause` while the board is unreachable, and reads the answer with `read`.
+    private func ask<Answer>(
+        _ request: BoardRequest, _ read: (Int, [UInt8]) -> Result<Answer, BoardProblem>
+    ) async -> Result<Answer, BoardProblem> {
+        var last = BoardProblem.unreachable(detail: "not asked")
+        for attempt in 1...attempts {
+            switch await send(request) {
+            case let .answered(status, _, body):
+                return read(status, body)
+            case let .failed(detail):
+                last = .unreachable(detail: detail)
+                if attempt < attempts { await sleep(pause) }
+            }
+        }
+        return .failure(last)
+    }
+
+    private func send(_ request: BoardRequest) async -> BoardResponse {
+        await withCheckedContinuation { continuation in
+            transport.send(request) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private func sleep(_ duration: Duration) async {
+        await withCheckedContinuation { continuation in
+            _ = runtime.schedule(at: runtime.monotonicNow() + duration) { continuation.resume() }
+        }
+    }
+
+    /// The card's words: a refusal carries the board's own reason.
+    static func words(_ problem: BoardProblem) -> String {
+        switch problem {
+        case let .forbidden(message), let .httpStatus(_, message):
+            "the board refused (\(problem.statusText)): \(message ?? "no reason given")"
+        case .unreachable, .malformed:
+            problem.description
+        }
+    }
+}
+
+extension BoardProblem {
+    /// `HTTP 403` and the like, for refusals.
+    fileprivate var statusText: String {
+        switch self {
+        case .forbidden: "HTTP 403"
+        case let .httpStatus(status, _): "HTTP \(status)"
+        default: kind
+        }
+    }
+}

@@ -1,0 +1,356 @@
+import DBusModel
+import Testing
+
+@testable import BlueZ
+
+/// Bonding over the USB cable, as timelines: events, times, actions and deadlines.
+@Suite("CentralLifecycle bonding over the cable")
+struct CentralBondingTests {
+    typealias Action = CentralLifecycle.Action
+    typealias Row = (Duration, (inout CentralLifecycle, Duration) -> [Action], [Action], Duration?)
+    static let device = CentralLifecycleTests.device
+    static let characteristic = CentralLifecycleTests.characteristic
+    static let address = "00:AA:01:00:12:34"
+    static let stranger: DBusObjectPath = "/org/bluez/hci0/dev_00_BB_02_00_56_78"
+    static let strangerAddress = "00:BB:02:00:56:78"
+    static let refused = DBusError.bluez(.authenticationFailed, "Authentication Failed")
+    static let slow = DBusError.timeout("no reply to org.bluez.Device1.Pair within 30000 ms")
+
+    static func settings(remembered: String? = nil) -> CentralLifecycle.Settings {
+        .init(adapter: "hci0", bondsOverCable: true, rememberedAddress: remembered, bondRetry: .seconds(30))
+    }
+
+    /// `tree` with the board's `Paired` set as given (and `extra` objects added).
+    static func tree(paired: Bool, extra: DBusManagedObjects = [:]) -> DBusManagedObjects {
+        var tree = CentralLifecycleTests.tree
+        tree[device]?[BlueZNames.device]?["Paired"] = .boolean(paired)
+        return tree.merging(extra) { old, _ in old }
+    }
+
+    static func run(_ machine: inout CentralLifecycle, _ timeline: [Row]) {
+        for (index, (time, event, actions, deadline)) in timeline.enumerated() {
+            #expect(event(&machine, time) == actions, "row \(index) at \(time)")
+            #expect(machine.nextDeadline == deadline, "row \(index) deadline")
+        }
+    }
+
+    /// The headline: a board without a bond is seen; the phone opens its window over the cable, registers its
+    /// agent, pairs, trusts, remembers the board and links, with no command typed.
+    @Test func aBoardWithoutABondIsPairedOverTheCableBeforeTheLink() {
+        var machine = CentralLifecycle(settings: Self.settings())
+        let value = WakeCentralTranscriptTests.wake(3)
+        let address = Self.address
+        Self.run(
+            &machine,
+            [
+                (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
+                (
+                    .zero, { $0.discovered(Self.tree(paired: false), round: 1, at: $1) },
+                    [.startSearch(round: 1), .report(.searching)], nil
+                ),
+                (
+                    .zero, { $0.searchStarted(round: 1, at: $1) },
+                    [.stopSearch, .openPairingWindow(link: 1), .report(.pairing(address: address))], nil
+                ),
+                (
+                    .seconds(1), { $0.windowOpened(boardAddress: "00:aa:01:00:12:34", link: 1, at: $1) },
+                    [.registerAgent(round: 1)], nil
+                ),
+                (.seconds(1), { $0.agentRegistered(round: 1, at: $1) }, [.pair(Self.device, link: 1)], nil),
+                // bluetoothd links to pair and drops the link when it is done: that is no lost link.
+                (
+                    .seconds(2),
+                    { $0.received(CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(true)]), at: $1) },
+                    [], nil
+                ),
+                (
+                    .seconds(3),
+                    { $0.received(CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(false)]), at: $1) },
+                    [], nil
+                ),
+                (.seconds(4), { $0.pairSucceeded(link: 1, at: $1) }, [.trust(Self.device, link: 1)], nil),
+                (
+                    .seconds(4), { $0.trustFinished(link: 1, error: nil, at: $1) },
+                    [
+                        .bonded(address: address), .connect(Self.device, link: 1),
+                        .report(.connecting(address: address)),
+                    ], nil
+                ),
+                (.seconds(5), { $0.connectSucceeded(link: 1, at: $1) }, [], .seconds(35)),
+                (
+                    .seconds(5),
+                    {
+                        $0.received(
+                            CentralLifecycleTests.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: $1)
+                    },
+                    [.startNotify(Self.characteristic, link: 1), .report(.subscribing(address: address))], nil
+                ),
+                (.seconds(5), { $0.notifyStarted(link: 1, at: $1) }, [.readValue(Self.characteristic, link: 1)], nil),
+                (
+                    .seconds(5), { $0.readSucceeded(value, link: 1, at: $1) },
+                    [.deliver(value), .report(.subscribed(address: address))], nil
+                ),
+            ])
+    }
+
+    /// A bonded board needs no window: the cable is asked for nothing.
+    @Test func aBondedBoardLinksWithoutTheCable() {
+        var machine = CentralLifecycle(settings: Self.settings())
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: true), round: 1, at: .zero)
+        #expect(
+            machine.searchStarted(round: 1, at: .zero) == [
+                .stopSearch, .connect(Self.device, link: 1), .report(.connecting(address: Self.address)),
+            ])
+    }
+
+    /// Without the cable (or the board refusing) the phone says why, waits, and tries again at once when
+    /// the board is plugged in; the agent is registered once per bluetoothd.
+    @Test func aWindowThatCannotOpenWaitsForTheCable() {
+        var machine = CentralLifecycle(settings: Self.settings())
+        let why = "board unreachable: 192.168.42.1:8080: connection refused"
+        let said = "the board's pairing window could not be opened over USB: \(why)"
+        let address = Self.address
+        Self.run(
+            &machine,
+            [
+                (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
+                (
+                    .zero, { $0.discovered(Self.tree(paired: false), round: 1, at: $1) },
+                    [.startSearch(round: 1), .report(.searching)], nil
+                ),
+                (
+                    .zero, { $0.searchStarted(round: 1, at: $1) },
+                    [.stopSearch, .openPairingWindow(link: 1), .report(.pairing(address: address))], nil
+                ),
+                (
+                    .seconds(10), { $0.windowFailed(why, link: 1, at: $1) },
+                    [
+                        .problem(said),
+                        .report(.pairingFailed(address: address, reason: said, retryIn: .seconds(30))),
+                    ], .seconds(40)
+                ),
+                // A late answer of the same attempt changes nothing.
+                (.seconds(11), { $0.windowOpened(boardAddress: address, link: 1, at: $1) }, [], .seconds(40)),
+                // Plugged in again: at once.
+                (
+                    .seconds(20), { $0.cableArrived(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil
+                ),
+                (.seconds(20), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (
+                    .seconds(20),
+                    { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: $1) },
+                    [.stopSearch, .openPairingWindow(link: 2), .report(.pairing(address: address))], nil
+                ),
+                (
+                    .seconds(21), { $0.windowOpened(boardAddress: address, link: 2, at: $1) },
+                    [.registerAgent(round: 1)], nil
+                ),
+                (
+                    .seconds(21),
+                    { $0.agentFailed(round: 1, error: .bluez(.alreadyExists, "Already Exists"), at: $1) },
+                    [.pair(Self.device, link: 2)], nil
+                ),
+                // A failed Pair is tried again inside the window; one that timed out is cancelled first.
+                (
+                    .seconds(25), { $0.pairFailed(link: 2, error: Self.refused, at: $1) },
+                    [.problem("pairing try 1 of 3 failed: \(Self.refused)")], .seconds(27)
+                ),
+                (.seconds(27), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2)], nil),
+                (
+                    .seconds(28), { $0.pairFailed(link: 2, error: Self.slow, at: $1) },
+                    [.cancelPairing(Self.device), .problem("pairing try 2 of 3 failed: \(Self.slow)")], .seconds(30)
+                ),
+                (.seconds(30), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2)], nil),
+                (
+                    .seconds(30), { $0.pairFailed(link: 2, error: Self.refused, at: $1) },
+                    [
+                        .problem("pairing refused: \(Self.refused)"),
+                        .report(
+                            .pairingFailed(
+                                address: address, reason: "pairing refused: \(Self.refused)", retryIn: .seconds(30))),
+                    ], .seconds(60)
+                ),
+                // The timer: the agent is still registered with this bluetoothd, so no second RegisterAgent.
+                (.seconds(60), { $0.timerFired(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+                (.seconds(60), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (
+                    .seconds(60),
+                    { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-41)]), at: $1) },
+                    [.stopSearch, .openPairingWindow(link: 3), .report(.pairing(address: address))], nil
+                ),
+                (
+                    .seconds(61), { $0.windowOpened(boardAddress: address, link: 3, at: $1) },
+                    [.pair(Self.device, link: 3)], nil
+                ),
+            ])
+    }
+
+    /// Another device advertises the Wake service, and its path sorts first. The cable names the real board:
+    /// the phone never pairs with the stranger and follows the board from then on.
+    @Test func theCableDecidesWhichDeviceIsPaired() {
+        let strangerObject = WakeCentralTranscriptTests.deviceProperties(address: Self.strangerAddress)
+        var tree = Self.tree(paired: false, extra: [Self.stranger: strangerObject])
+        tree[Self.stranger]?[BlueZNames.device]?["Paired"] = .boolean(false)
+        var machine = CentralLifecycle(settings: Self.settings())
+        let address = Self.address
+        let told = "\(Self.strangerAddress) advertises the Wake service but is not the board on the cable (\(address))"
+        // Path order puts dev_00_AA first; make the stranger the one seen.
+        tree[Self.device]?[BlueZNames.device]?["RSSI"] = nil
+        Self.run(
+            &machine,
+            [
+                (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
+                (.zero, { $0.discovered(tree, round: 1, at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+                (
+                    .zero, { $0.searchStarted(round: 1, at: $1) },
+                    [.stopSearch, .openPairingWindow(link: 1), .report(.pairing(address: Self.strangerAddress))], nil
+                ),
+                (
+                    .seconds(1), { $0.windowOpened(boardAddress: address, link: 1, at: $1) },
+                    [.problem(told), .startSearch(round: 1), .report(.searching)], nil
+                ),
+                // The stranger advertises again: it is not the board any more.
+                (.seconds(2), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (
+                    .seconds(2),
+                    { $0.received(CentralLifecycleTests.changed(Self.stranger, ["RSSI": .int16(-30)]), at: $1) }, [],
+                    nil
+                ),
+                (
+                    .seconds(3),
+                    { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-60)]), at: $1) },
+                    [.stopSearch, .openPairingWindow(link: 2), .report(.pairing(address: address))], nil
+                ),
+            ])
+    }
+
+    /// The board was reset and no longer knows this host's bond: the stale half is removed here and the board
+    /// is paired again over the cable, without waiting for the slow bond-lost retry.
+    @Test func aBondTheBoardForgotIsRemovedAndMadeAgain() {
+        var machine = Self.replaying(into: CentralLifecycle(settings: Self.settings()))
+        let address = Self.address
+        let why = "StartNotify failed: \(Self.refused)"
+        var unpaired = WakeCentralTranscriptTests.deviceProperties()
+        unpaired[BlueZNames.device]?["Paired"] = .boolean(false)
+        Self.run(
+            &machine,
+            [
+                (
+                    .seconds(3), { $0.notifyFailed(link: 1, error: Self.refused, at: $1) },
+                    [
+                        .disconnect(Self.device),
+                        .problem("\(why): the board no longer knows this host's bond; pairing again over the cable"),
+                        .removeBond(Self.device, link: 1), .report(.pairing(address: address)),
+                    ], nil
+                ),
+                // Removing the device takes its object with it: expected while removing.
+                (.seconds(3), { $0.received(.interfacesRemoved(Self.device, [BlueZNames.device]), at: $1) }, [], nil),
+                (
+                    .seconds(3), { $0.bondRemoved(link: 1, error: nil, at: $1) },
+                    [.startSearch(round: 1), .report(.searching)], nil
+                ),
+                (.seconds(4), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (
+                    .seconds(5), { $0.received(.interfacesAdded(Self.device, unpaired), at: $1) },
+                    [.stopSearch, .openPairingWindow(link: 2), .report(.pairing(address: address))], nil
+                ),
+            ])
+    }
+
+    /// A board that keeps refusing bonds that pair fine is not re-bonded in a loop: after `bondAttempts` the
+    /// central waits as without the cable.
+    @Test func rebondingIsBounded() {
+        var settings = Self.settings()
+        settings.bondAttempts = 1
+        var machine = Self.replaying(into: CentralLifecycle(settings: settings))
+        // As if the link had come from a bond over the cable that the board refuses all the same.
+        machine.bondsTried = 1
+        let actions = machine.notifyFailed(link: 1, error: Self.refused, at: .seconds(3))
+        #expect(actions.last == .report(.bondLost(address: Self.address, retryIn: .seconds(300))))
+        #expect(machine.nextDeadline == .seconds(303))
+        // The wait over, bonds are allowed again.
+        _ = machine.timerFired(at: .seconds(303))
+        #expect(machine.bondsTried == 0)
+    }
+
+    /// This host's half of the bond vanished under a working link (`bluetoothctl remove`): paired again now.
+    @Test func aBondRemovedHereIsMadeAgainAtOnce() {
+        var machine = Self.replaying(into: CentralLifecycle(settings: Self.settings()))
+        _ = machine.notifyStarted(link: 1, at: .seconds(2))
+        _ = machine.readSucceeded(WakeCentralTranscriptTests.wake(1), link: 1, at: .seconds(2))
+        let actions = machine.received(
+            CentralLifecycleTests.changed(Self.device, ["Paired": .boolean(false)]), at: .seconds(10))
+        #expect(
+            actions == [
+                .disconnect(Self.device), .openPairingWindow(link: 2), .report(.pairing(address: Self.address)),
+            ])
+    }
+
+    /// The remembered board is followed until the cable names another one (the board was swapped).
+    @Test func theCableOverridesTheRememberedBoard() {
+        let strangerObject = WakeCentralTranscriptTests.deviceProperties(address: Self.strangerAddress)
+        let tree = Self.tree(paired: true, extra: [Self.stranger: strangerObject])
+        var machine = CentralLifecycle(settings: Self.settings(remembered: Self.strangerAddress))
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(tree, round: 1, at: .zero)
+        // The remembered one is linked, though the other sorts first.
+        #expect(
+            machine.searchStarted(round: 1, at: .zero) == [
+                .stopSearch, .connect(Self.stranger, link: 1), .report(.connecting(address: Self.strangerAddress)),
+            ])
+        #expect(
+            machine.cableNamedBoard("00:aa:01:00:12:34", at: .seconds(1)) == [
+                .disconnect(Self.stranger), .startSearch(round: 1), .report(.searching),
+            ])
+        #expect(
+            machine.searchStarted(round: 1, at: .seconds(1)) == [
+                .stopSearch, .connect(Self.device, link: 2), .report(.connecting(address: Self.address)),
+            ])
+        // Naming the same board again changes nothing.
+        #expect(machine.cableNamedBoard(Self.address, at: .seconds(3)) == [])
+    }
+
+    /// A configured address wins over the cable; the mismatch is said, the configured board kept.
+    @Test func aConfiguredAddressWinsAndAMismatchIsSaid() {
+        var settings = Self.settings()
+        settings.boardAddress = Self.strangerAddress
+        var machine = CentralLifecycle(settings: settings)
+        let said = machine.cableNamedBoard(Self.address, at: .zero)
+        #expect(
+            said == [
+                .problem(
+                    "the board on the USB cable is \(Self.address), but [wake] address names \(Self.strangerAddress): "
+                        + "following \(Self.strangerAddress)")
+            ])
+    }
+
+    /// The agent confirms only what bluetoothd asks about the board being paired right now.
+    @Test func theAgentConfirmsOnlyThePairingInProgress() {
+        var machine = CentralLifecycle(settings: Self.settings())
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: false), round: 1, at: .zero)
+        _ = machine.searchStarted(round: 1, at: .zero)
+        #expect(!machine.isPairing(Self.device, askedBy: ":1.0"))  // the window is not open yet
+        _ = machine.windowOpened(boardAddress: Self.address, link: 1, at: .seconds(1))
+        _ = machine.agentRegistered(round: 1, at: .seconds(1))
+        #expect(machine.isPairing(Self.device, askedBy: ":1.0"))
+        #expect(!machine.isPairing(Self.device, askedBy: ":1.66"))  // not bluetoothd
+        #expect(!machine.isPairing(Self.stranger, askedBy: ":1.0"))  // not the board
+        #expect(!machine.isPairing(nil, askedBy: ":1.0"))
+        _ = machine.pairSucceeded(link: 1, at: .seconds(2))
+        #expect(!machine.isPairing(Self.device, askedBy: ":1.0"))  // done
+    }
+
+    /// A central of `settings` on link 1 to the bonded board, StartNotify sent at 2 s.
+    static func replaying(into machine: CentralLifecycle) -> CentralLifecycle {
+        var machine = machine
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(CentralLifecycleTests.tree, round: 1, at: .zero)
+        _ = machine.searchStarted(round: 1, at: .zero)
+        _ = machine.connectSucceeded(link: 1, at: .seconds(1))
+        _ = machine.received(
+            CentralLifecycleTests.changed(device, ["ServicesResolved": .boolean(true)]), at: .seconds(2))
+        return machine
+    }
+}
