@@ -1,15 +1,25 @@
 import FoundationEssentials
 import LiveActivity
 
-/// `POST /api/bluetooth/pairing/start` (ECM and loopback only, like every phone path): opens the board's
-/// Bluetooth pairing window for `seconds` (optional body `{"seconds": N}`, 1…300, default 120). The window
-/// closes at the first successful bond or when the time is up. The router only decides; the shell performs the
-/// returned effect.
+/// `POST /api/bluetooth/pairing/start`: opens the board's Bluetooth pairing window for `seconds` (optional body
+/// `{"seconds": N}`, 1…300, default 120). Only the phone at the other end of the USB link may ask
+/// (`AccessPolicy.decidePairing`: 403 `not_ecm_peer` or `cross_site`), with `Content-Type: application/json`
+/// (else 415). The window closes at the first successful bond or when the time is up. The router only decides;
+/// the shell performs the returned effect.
 extension PhoneRouter {
     package static let defaultPairingSeconds = 120
     package static let maximumPairingSeconds = 300
 
     func pairingStart(_ request: HTTPRequest, facts: BoardFacts, now: Date) -> RouteResult {
+        guard Self.isJSON(contentType: request.header("content-type")) else {
+            let sent = request.header("content-type").map { "'\(AccessPolicy.shown($0))'" } ?? "none"
+            return RouteResult(
+                response: Responses.error(
+                    JSONError(
+                        status: 415, code: "unsupported_media_type",
+                        message: "a pairing request must be sent with Content-Type: application/json (sent: \(sent))"
+                    )))
+        }
         let bluetooth = facts.bluetooth
         guard facts.wake.transport == "bluez" else {
             return RouteResult(
@@ -60,6 +70,16 @@ extension PhoneRouter {
                 field: "seconds")
         }
         return Int(number)
+    }
+
+    /// `application/json`, in any case, with or without parameters (`; charset=utf-8`) and optional whitespace
+    /// around the media type; nothing else (`application/json-seq`, `text/plain`, a form).
+    static func isJSON(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let trimmed = mediaType.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        return String(trimmed).lowercased() == "application/json"
     }
 }
 

@@ -1,6 +1,7 @@
 import BoardAPI
 import FoundationEssentials
 import LiveActivity
+import NetworkAddress
 import Platform
 import Synchronization
 import WakeProtocol
@@ -87,14 +88,19 @@ package final class BoardEngine: Sendable {
     private let runtime: any Runtime
     private let logger: Logger
     private let usbFacts: @Sendable () -> USBLinkFacts
+    private let boardAddresses: @Sendable () -> [IPAddress]
     private let instanceID: String
 
+    /// `boardAddresses` lists the board's own interface addresses, read for each pairing request (a request
+    /// from one of them comes from the board itself).
     package init(
         settings: Settings, loaded: BoardStateDirectory.Loaded, directory: BoardStateDirectory,
         policy: AccessPolicy, sink: any WakeSink, runtime: any Runtime, logger: Logger,
-        usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") }
+        usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") },
+        boardAddresses: @escaping @Sendable () -> [IPAddress] = { [] }
     ) {
         self.settings = settings
+        self.boardAddresses = boardAddresses
         self.phoneRouter = PhoneRouter(
             policy: policy, liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention)
         self.directory = directory
@@ -383,13 +389,14 @@ package final class BoardEngine: Sendable {
 
     private func facts(wake: WakeFacts, path: String) -> BoardFacts {
         let needsUSB = path == "/status" || path == "/v1/status"
+        let isPairing = path == "/api/bluetooth/pairing/start"
         return BoardFacts(
             version: settings.version, instanceID: instanceID,
             uptimeSeconds: Int(runtime.monotonicNow().components.seconds),
             liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
             wake: wake, bluetooth: sink.bluetoothFacts(),
             usb: needsUSB ? usbFacts() : USBLinkFacts(link: "unknown"),
-            phoneApp: phoneSide.withLock { $0.appState })
+            phoneApp: phoneSide.withLock { $0.appState }, boardAddresses: isPairing ? boardAddresses() : [])
     }
 
     private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {
