@@ -138,14 +138,15 @@ package final class BoardEngine: Sendable {
     // MARK: Requests
 
     /// A request on an ECM (or loopback) listener: answered from the last publication, on the
-    /// calling thread, without waiting for the writer.
+    /// calling thread, without waiting for the writer. The one exception is a pairing request from the
+    /// phone, which waits for the executor, where the peripheral decides when the window closes.
     package func handlePhone(_ request: HTTPRequest) -> HTTPResponse {
         let current = publication.withLock { $0 }
+        let now = runtime.wallNow()
         let result = phoneRouter.handle(
-            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path),
-            now: runtime.wallNow())
+            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now)
         if let denial = result.denial { logDenial(denial, request: request) }
-        if let effect = result.effect, let refusal = perform(effect) { return refusal }
+        if let effect = result.effect, let answer = perform(effect, for: request, now: now) { return answer }
         return result.response
     }
 
@@ -189,14 +190,21 @@ package final class BoardEngine: Sendable {
         return result.response
     }
 
-    /// Does what a phone request asked of the world; returns the answer to send instead when it failed.
-    private func perform(_ effect: RouteEffect) -> HTTPResponse? {
+    /// Does what a phone request asked of the world; returns the answer to send instead of the router's
+    /// (what became of a pairing request, or why the effect failed).
+    private func perform(_ effect: RouteEffect, for request: HTTPRequest, now: Date) -> HTTPResponse? {
         switch effect {
         case let .openPairingWindow(seconds):
             switch sink.openPairingWindow(for: .seconds(seconds)) {
-            case .success:
-                logger.notice("Bluetooth pairing window open for \(seconds) s")
-                return nil
+            case let .success(outcome):
+                switch outcome {
+                case let .open(closesIn):
+                    logger.notice(
+                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)")
+                case let .coolingDown(retryIn):
+                    logger.notice("Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)")
+                }
+                return PhoneRouter.pairingAnswer(outcome, now: now)
             case let .failure(error):
                 return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(error)")
                     .response

@@ -154,6 +154,26 @@ struct PairingRouteTests {
         }
     }
 
+    /// The answer says what the peripheral decided: when the window closes, or when to ask again.
+    @Test func answersSayWhatBecameOfTheRequest() throws {
+        let open = PhoneRouter.pairingAnswer(.open(closesIn: .milliseconds(49_500)), now: Self.now)
+        #expect(open.status == 200)
+        let body = try #require(JSONSerialization.jsonObject(with: Data(open.body)) as? [String: Any])
+        let pairing = try #require(body["pairing"] as? [String: Any])
+        #expect(pairing["open"] as? Bool == true && pairing["seconds"] as? Int == 50)
+        #expect(pairing["closes_at"] as? String == Timestamp.format(Self.now.addingTimeInterval(49.5)))
+
+        let cooling = PhoneRouter.pairingAnswer(.coolingDown(retryIn: .milliseconds(7_200)), now: Self.now)
+        #expect(cooling.status == 429)
+        #expect(cooling.headers.contains { $0.name == "Retry-After" && $0.value == "8" })
+        let error = try #require(
+            (JSONSerialization.jsonObject(with: Data(cooling.body)) as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["code"] as? String == "pairing_cooling_down")
+        #expect((error["message"] as? String)?.contains("in 8 s") == true)
+        let soon = PhoneRouter.pairingAnswer(.coolingDown(retryIn: .milliseconds(1)), now: Self.now)
+        #expect(soon.headers.contains { $0.name == "Retry-After" && $0.value == "1" })
+    }
+
     @Test func statusShowsThePairingWindow() throws {
         let policy = AccessPolicy(allowedSubnets: [], listenAddresses: [])
         var state = BoardState(store: TaskStore(generation: "g1"), epoch: 1)

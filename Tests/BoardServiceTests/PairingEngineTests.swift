@@ -10,8 +10,9 @@ import WakeProtocol
 
 @testable import BoardService
 
-/// A BLE sink that records the pairing windows it was asked for.
+/// A BLE sink whose pairing window answers what the test says, and records what it was asked.
 final class PairingSink: WakeSink {
+    let outcome = Mutex<Result<PairingWindowOutcome, WakeSinkError>>(.success(.open(closesIn: .seconds(120))))
     let asked = Mutex<[Duration]>([])
 
     var transportName: String { "bluez" }
@@ -22,13 +23,14 @@ final class PairingSink: WakeSink {
         BluetoothFacts(adapter: "hci0", adapterPresent: true, bluezRunning: true)
     }
 
-    func openPairingWindow(for duration: Duration) -> Result<Void, WakeSinkError> {
+    func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError> {
         asked.withLock { $0.append(duration) }
-        return .success(())
+        return outcome.withLock { $0 }
     }
 }
 
-/// `POST /api/bluetooth/pairing/start` through the engine: the board's own addresses reach the router.
+/// `POST /api/bluetooth/pairing/start` through the engine: the board's own addresses reach the router, and the
+/// answer is what the peripheral decided, not what was asked.
 @Suite struct PairingEngineTests {
     let runtime = ManualRuntime()
     let sink = PairingSink()
@@ -69,6 +71,26 @@ final class PairingSink: WakeSink {
 
     func json(_ response: HTTPResponse) throws -> [String: Any] {
         try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func theAnswerIsWhatThePeripheralDecided() throws {
+        sink.outcome.withLock { $0 = .success(.open(closesIn: .seconds(42))) }
+        let open = pairing()
+        #expect(open.status == 200)
+        let window = try #require(try json(open)["pairing"] as? [String: Any])
+        #expect(window["seconds"] as? Int == 42, "the 300 s limit left 42 s, though 60 were asked")
+        #expect(window["closes_at"] as? String == Timestamp.format(runtime.wallNow().addingTimeInterval(42)))
+        #expect(sink.asked.withLock { $0 } == [.seconds(60)])
+
+        sink.outcome.withLock { $0 = .success(.coolingDown(retryIn: .seconds(5))) }
+        let cooling = pairing()
+        #expect(cooling.status == 429 && cooling.headers.contains { $0 == ("Retry-After", "5") })
+        #expect(try (json(cooling)["error"] as? [String: Any])?["code"] as? String == "pairing_cooling_down")
+
+        sink.outcome.withLock { $0 = .failure(WakeSinkError("the Bluetooth peripheral is stopping")) }
+        let failed = pairing()
+        #expect(failed.status == 503 && failed.text.contains("the Bluetooth peripheral is stopping"))
+        #expect(logs.lines.contains { $0.contains("pairing window open for 42") && $0.contains("192.168.42.2") })
     }
 
     @Test func aRequestFromAnyAddressOfTheBoardIsRefusedAndLogged() throws {
