@@ -97,7 +97,7 @@ extension GattPeripheral {
                         return []
                     },
                     DBusMethod("AuthorizeService", inputs: "os") { [weak self] call throws(DBusError) in
-                        try self?.authorize("service \(call.body[1].stringValue ?? "?")", call)
+                        try self?.authorizeService(call)
                         return []
                     },
                 ])
@@ -127,6 +127,22 @@ extension GattPeripheral {
         case .failure(let error):
             throw error
         }
+    }
+
+    /// `AuthorizeService(device, uuid)`: the board offers one service, the Wake service, so any other UUID is
+    /// refused even inside a pairing window (a device that just bonded gets nothing else from the board's
+    /// bluetoothd through this agent); the Wake service only inside a window, like pairing itself.
+    private func authorizeService(_ call: DBusMessage) throws(DBusError) {
+        let uuid = call.body[1].stringValue ?? ""
+        guard uuid.lowercased() == WakeGATT.serviceUUID else {
+            let device = call.body.first?.objectPathValue?.rawValue ?? "?"
+            let shown = String(
+                uuid.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 ? Character($0) : "?" })
+            logger.notice("refused service \(shown) for \(device): only the Wake service is authorised")
+            throw Self.rejected(
+                "this board authorises only its Wake service (\(WakeGATT.serviceUUID)), not \(shown)")
+        }
+        try authorize("service \(WakeGATT.serviceUUID)", call)
     }
 
     private func authorize(_ what: String, _ call: DBusMessage) throws(DBusError) {

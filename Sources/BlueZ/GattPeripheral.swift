@@ -120,12 +120,18 @@ package final class GattPeripheral: Sendable {
         }
     }
 
-    /// Opens (or extends) the pairing window, for at most 300 s (`facts.pairingClosesIn` says how long).
-    package func openPairingWindow(for duration: Duration) {
-        post { [logger] lifecycle, now in
-            let opening = lifecycle.openPairingWindow(for: duration, at: now)
-            logger.notice("pairing window open for \(opening.closesAt - now)")
-            return opening.actions
+    /// Opens (or extends) the pairing window and says what came of it: when it closes (at most 300 s after it
+    /// first opened), or that none may open yet. Waits for the executor (the lifecycle decides there, in order
+    /// with bluetoothd's events): call it from another thread, never from the executor. nil once stopped.
+    @discardableResult
+    package func openPairingWindow(for duration: Duration) -> PeripheralLifecycle.PairingAnswer? {
+        driver.request { [logger] lifecycle, now in
+            let (answer, actions) = lifecycle.openPairingWindow(for: duration, at: now)
+            switch answer {
+            case let .open(closesIn): logger.notice("pairing window open for \(closesIn)")
+            case let .coolingDown(retryIn): logger.notice("pairing window refused: cooling down for \(retryIn)")
+            }
+            return (answer, actions)
         }
     }
 

@@ -22,9 +22,9 @@ extension CentralLifecycle: BlueZLifecycle {}
 /// and signals, feeds every event to the lifecycle, keeps the lifecycle's one timer armed on the runtime, and
 /// hands the actions (with the lifecycle as the event left it) to the shell.
 ///
-/// Every event is handed to the runtime's executor (the bus thread, answers of spawned bus calls, HTTP
-/// threads asking for a pairing window only enqueue), so events are applied and their actions performed
-/// one at a time, in the order they arrived, with a clock that never goes backwards between them.
+/// Every event is handed to the runtime's executor (the bus thread and answers of spawned bus calls enqueue; an
+/// HTTP thread asking for a pairing window waits there for the answer), so events are applied and their actions
+/// performed one at a time, in the order they arrived, with a clock that never goes backwards between them.
 final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
     /// Performs `actions`; `after` is the lifecycle as the event left it, at `now`.
     typealias Perform = @Sendable (_ actions: [Lifecycle.Action], _ after: Lifecycle, _ now: Duration) -> Void
@@ -106,19 +106,35 @@ final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
         runtime.enqueue { [weak self] in self?.apply(event) }
     }
 
+    /// One event whose answer the caller waits for (an HTTP request for a pairing window, which must say when
+    /// it closes): applied on the executor like every other event, after those handed over before it, and its
+    /// actions performed there. nil once stopped. Call it from another thread, never from the executor.
+    func request<Value: Sendable>(
+        _ event: @escaping @Sendable (inout Lifecycle, Duration) -> (Value, [Lifecycle.Action])
+    ) -> Value? {
+        runtime.perform { [self] in apply(event) }
+    }
+
     /// One event on the executor.
     private func apply(_ event: (inout Lifecycle, Duration) -> [Lifecycle.Action]) {
+        _ = apply { lifecycle, now in ((), event(&lifecycle, now)) }
+    }
+
+    private func apply<Value: Sendable>(
+        _ event: (inout Lifecycle, Duration) -> (Value, [Lifecycle.Action])
+    ) -> Value? {
         let now = runtime.monotonicNow()
-        let outcome = state.withLock { state -> ([Lifecycle.Action], Lifecycle, Perform?)? in
+        let outcome = state.withLock { state -> (Value, [Lifecycle.Action], Lifecycle, Perform?)? in
             guard !state.stopped else { return nil }
-            let actions = event(&state.lifecycle, now)
+            let (value, actions) = event(&state.lifecycle, now)
             state.timer.update(to: state.lifecycle.nextDeadline, runtime: runtime) { [weak self] deadline in
                 self?.timerFired(deadline)
             }
-            return (actions, state.lifecycle, state.perform)
+            return (value, actions, state.lifecycle, state.perform)
         }
-        guard let (actions, after, perform) = outcome else { return }
+        guard let (value, actions, after, perform) = outcome else { return nil }
         perform?(actions, after, now)
+        return value
     }
 
     /// Reads (or changes, without actions) the lifecycle under the lock.

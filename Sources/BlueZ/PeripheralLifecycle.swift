@@ -16,17 +16,29 @@ package struct PeripheralLifecycle: Sendable {
     package struct Settings: Sendable, Equatable {
         package var adapterPath: DBusObjectPath
         package var backoff: Backoff
-        /// The longest pairing window a request may open (300 s).
+        /// The longest a pairing window stays open, counted from when it opened, however often it is extended
+        /// (300 s).
         package var maximumPairingWindow: Duration
+        /// The shortest pause between one pairing window and the next (10 s); see `openPairingWindow`.
+        package var minimumPairingCooldown: Duration
 
         package init(
             adapterPath: DBusObjectPath, backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(30)),
-            maximumPairingWindow: Duration = .seconds(300)
+            maximumPairingWindow: Duration = .seconds(300), minimumPairingCooldown: Duration = .seconds(10)
         ) {
             self.adapterPath = adapterPath
             self.backoff = backoff
             self.maximumPairingWindow = maximumPairingWindow
+            self.minimumPairingCooldown = minimumPairingCooldown
         }
+    }
+
+    /// What became of a request to open the pairing window, relative to the `now` it was asked at.
+    package enum PairingAnswer: Sendable, Equatable {
+        /// The window is open (new, or the open one, extended at most to its limit) and closes in this long.
+        case open(closesIn: Duration)
+        /// Refused: the cool-down after the last window ends in this long.
+        case coolingDown(retryIn: Duration)
     }
 
     /// One call (or pair of calls) in the registration flow.
@@ -57,6 +69,12 @@ package struct PeripheralLifecycle: Sendable {
         case announceDiscoverable(Bool)
     }
 
+    /// An open pairing window: its limit counts from `openedAt`.
+    private struct PairingWindow: Sendable, Equatable {
+        var openedAt: Duration
+        var closesAt: Duration
+    }
+
     private enum Progress: Sendable, Equatable {
         case idle
         case inFlight(Step)
@@ -77,7 +95,9 @@ package struct PeripheralLifecycle: Sendable {
     private var progress = Progress.idle
     private var failures = 0
     private var lastProblem: String?
-    private var pairingClosesAt: Duration?
+    private var pairingWindow: PairingWindow?
+    /// When the cool-down after the last pairing window ends (nil: none ran yet, or it ended).
+    private var pairingCooldownEnds: Duration?
     private var notifySession: String?
     private var startNotifyCalls: UInt64 = 0
     private var registrations: UInt64 = 0
@@ -125,10 +145,10 @@ package struct PeripheralLifecycle: Sendable {
         var actions: [Action] = []
         if case .propertiesChanged(let path, BlueZNames.device, let changed, _) = signal,
             path.isDescendant(of: settings.adapterPath),
-            changed["Paired"]?.unwrappingVariants.boolValue == true, pairingClosesAt != nil
+            changed["Paired"]?.unwrappingVariants.boolValue == true, pairingWindow != nil
         {
             // The first successful bond closes the window.
-            actions += closePairingWindow()
+            actions += closePairingWindow(at: now)
         }
         if progress == .inFlight(.discover) {
             pendingSignals.append(signal)
@@ -190,7 +210,7 @@ package struct PeripheralLifecycle: Sendable {
     /// The shell's timer fired (possibly early or late: only what is due happens).
     package mutating func timerFired(at now: Duration) -> [Action] {
         var actions: [Action] = []
-        if let closes = pairingClosesAt, now >= closes { actions += closePairingWindow() }
+        if let window = pairingWindow, now >= window.closesAt { actions += closePairingWindow(at: window.closesAt) }
         if case .waiting(_, let until) = progress, now >= until {
             progress = .idle
             actions += advance(at: now)
@@ -202,43 +222,70 @@ package struct PeripheralLifecycle: Sendable {
     package var nextDeadline: Duration? {
         var deadlines: [Duration] = []
         if case .waiting(_, let until) = progress { deadlines.append(until) }
-        if let closes = pairingClosesAt { deadlines.append(closes) }
+        if let window = pairingWindow { deadlines.append(window.closesAt) }
         return deadlines.min()
     }
 
     // MARK: Pairing window
 
-    /// Opens (or extends) the pairing window for `requested`, at most `maximumPairingWindow`. Returns when it
-    /// closes and what to do: make the adapter pairable (if it is set up now; otherwise the policy step does it
-    /// when it runs) and the advertisement discoverable.
+    /// Opens the pairing window for `requested` (1 s…`maximumPairingWindow`), or extends the open one, and says
+    /// when it closes or, when none may open yet, when one may. Makes the adapter pairable (if it is set up now;
+    /// otherwise the policy step does it when it runs) and the advertisement discoverable.
+    ///
+    /// The rules keep the board from being pairable for good, whoever asks and however often:
+    /// - An open window may be extended to `now + requested`, never past `maximumPairingWindow` (300 s) after it
+    ///   first opened, and is never shortened. At its limit a request changes nothing and gets when it closes.
+    /// - After a window closes (time up, or the first bond), the next may open only once the board has been
+    ///   closed as long as that window was open, and at least `minimumPairingCooldown` (10 s). A cool-down as long
+    ///   as the window bounds the time the board is pairable to half, whatever the cable asks; a window closed by
+    ///   a bond after a few seconds costs a retry only the 10 s, which also gives bluetoothd time to apply
+    ///   `Pairable=false` and the advertisement to go non-discoverable on air before the next one. A client that
+    ///   asks for a short window waits little. A fixed rate (N windows an hour) would refuse the retries of a
+    ///   client whose pairing failed, however short its windows were.
     package mutating func openPairingWindow(
         for requested: Duration, at now: Duration
     ) -> (
-        closesAt: Duration, actions: [Action]
+        answer: PairingAnswer, actions: [Action]
     ) {
-        let length = min(max(requested, .seconds(1)), settings.maximumPairingWindow)
-        let closesAt = now + length
-        pairingClosesAt = closesAt
         var actions: [Action] = []
+        // The timer may not have fired yet: a window past its end is closed, and its cool-down counts from then.
+        if let window = pairingWindow, now >= window.closesAt { actions += closePairingWindow(at: window.closesAt) }
+        let length = min(max(requested, .seconds(1)), settings.maximumPairingWindow)
+        if var window = pairingWindow {
+            let closesAt = min(max(window.closesAt, now + length), window.openedAt + settings.maximumPairingWindow)
+            if closesAt != window.closesAt {
+                window.closesAt = closesAt
+                pairingWindow = window
+                if adapterReady && completed.contains(.adapterPolicy) {
+                    actions.append(.setPairable(true, timeoutSeconds: Self.wholeSeconds(closesAt - now)))
+                }
+            }
+            return (.open(closesIn: closesAt - now), actions)
+        }
+        if let ends = pairingCooldownEnds, now < ends { return (.coolingDown(retryIn: ends - now), actions) }
+        pairingCooldownEnds = nil
+        pairingWindow = PairingWindow(openedAt: now, closesAt: now + length)
         if adapterReady && completed.contains(.adapterPolicy) {
             actions.append(.setPairable(true, timeoutSeconds: Self.wholeSeconds(length)))
         }
         actions.append(.announceDiscoverable(true))
-        return (closesAt, actions)
+        return (.open(closesIn: length), actions)
     }
 
     /// Whether the agent may accept a pairing now: only inside an open window.
     package func authorizesPairing(at now: Duration) -> Bool {
-        guard let closes = pairingClosesAt else { return false }
-        return now < closes
+        guard let window = pairingWindow else { return false }
+        return now < window.closesAt
     }
 
     /// Whether the advertisement says "discoverable" (only while a pairing window is open).
-    package var advertisesDiscoverable: Bool { pairingClosesAt != nil }
+    package var advertisesDiscoverable: Bool { pairingWindow != nil }
 
-    private mutating func closePairingWindow() -> [Action] {
-        guard pairingClosesAt != nil else { return [] }
-        pairingClosesAt = nil
+    /// Closes the window as of `closedAt` (its end, or the bond) and starts the cool-down from there.
+    private mutating func closePairingWindow(at closedAt: Duration) -> [Action] {
+        guard let window = pairingWindow else { return [] }
+        pairingWindow = nil
+        pairingCooldownEnds = closedAt + max(closedAt - window.openedAt, settings.minimumPairingCooldown)
         var actions: [Action] = []
         if adapterReady && completed.contains(.adapterPolicy) {
             actions.append(.setPairable(false, timeoutSeconds: 0))
@@ -282,7 +329,7 @@ package struct PeripheralLifecycle: Sendable {
             advertising: completed.contains(.advertisement),
             agentRegistered: completed.contains(.agent),
             wakeSubscriber: notifySession != nil,
-            pairingClosesIn: pairingClosesAt.map { max($0 - now, .zero) },
+            pairingClosesIn: pairingWindow.map { max($0.closesAt - now, .zero) },
             startNotifyCalls: startNotifyCalls,
             registrations: registrations,
             problem: lastProblem)
@@ -309,7 +356,7 @@ package struct PeripheralLifecycle: Sendable {
         case .discover:
             return [.discover(round: round)]
         case .adapterPolicy:
-            let remaining = pairingClosesAt.map { max($0 - now, .zero) }
+            let remaining = pairingWindow.map { max($0.closesAt - now, .zero) }
             return [
                 .applyAdapterPolicy(
                     round: round, pairable: remaining != nil,

@@ -16,8 +16,30 @@ package struct AccessPolicy: Sendable, Equatable {
         case peerOutsideAllowedSubnets(IPAddress)
         case missingHost
         case foreignHost(String)
+        /// Pairing (`decidePairing`): the peer is the board itself, on loopback or one of its own addresses.
+        case pairingFromTheBoard(IPAddress)
+        /// Pairing: the peer is not on the USB link (outside `[http] allowed_subnets`, or not an IP peer).
+        case pairingOffTheLink(HTTPRequest.Peer)
+        /// Pairing: the connection's local address is unknown, so the board cannot tell the peer from itself.
+        case pairingLocalAddressUnknown(IPAddress)
+        /// Pairing: `Origin` names another site than the board's own origin (the second value).
+        case crossSiteOrigin(String, own: String)
+        /// Pairing: `Sec-Fetch-Site` says a browser sent it for another site.
+        case crossSiteFetch(String)
+
+        /// The error code of the 403 answer: `forbidden` for the rules of every path, `not_ecm_peer` and
+        /// `cross_site` for the pairing window's own, so a client can tell which rule it broke.
+        package var code: String {
+            switch self {
+            case .peerOutsideAllowedSubnets, .missingHost, .foreignHost: return "forbidden"
+            case .pairingFromTheBoard, .pairingOffTheLink, .pairingLocalAddressUnknown: return "not_ecm_peer"
+            case .crossSiteOrigin, .crossSiteFetch: return "cross_site"
+            }
+        }
 
         package var description: String {
+            let onlyTheCable = "only the phone at the other end of the USB link may open a pairing window"
+            let noPage = "a web page may not open a pairing window"
             switch self {
             case let .peerOutsideAllowedSubnets(peer):
                 return "peer \(peer) is outside loopback and the allowed subnets"
@@ -25,6 +47,18 @@ package struct AccessPolicy: Sendable, Equatable {
                 return "request has no Host header"
             case let .foreignHost(host):
                 return "Host '\(host)' does not name this board"
+            case let .pairingFromTheBoard(peer):
+                return "\(onlyTheCable); \(peer) is an address of the board itself"
+            case let .pairingOffTheLink(peer):
+                return "\(onlyTheCable); peer \(peer) is not on it ([http] allowed_subnets)"
+            case let .pairingLocalAddressUnknown(peer):
+                return "\(onlyTheCable); the address the request from \(peer) arrived on is unknown, so it cannot be "
+                    + "told from the board itself"
+            case let .crossSiteOrigin(origin, own):
+                return "Origin '\(AccessPolicy.shown(origin))' is not this board's own (\(AccessPolicy.shown(own))): "
+                    + noPage
+            case let .crossSiteFetch(site):
+                return "Sec-Fetch-Site '\(AccessPolicy.shown(site))' (only same-origin or none): \(noPage)"
             }
         }
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import NetworkAddress
 
 /// Facts about the running daemon that the shell gathers and the routers report (`/status`,
 /// `/api/bluetooth/status`). Plain values: the routers stay pure.
@@ -15,11 +16,14 @@ package struct BoardFacts: Sendable, Equatable {
     package var usb: USBLinkFacts
     /// What the phone last reported about its companion app (`POST /api/phone/app-state`), if anything.
     package var phoneApp: PhoneAppState?
+    /// The board's own interface addresses: a pairing request from one of them comes from the board itself.
+    /// Gathered only for that path (empty elsewhere).
+    package var boardAddresses: [IPAddress]
 
     package init(
         version: String, instanceID: String = "", uptimeSeconds: Int, liveActivityEnabled: Bool,
         retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts,
-        phoneApp: PhoneAppState? = nil
+        phoneApp: PhoneAppState? = nil, boardAddresses: [IPAddress] = []
     ) {
         self.version = version
         self.instanceID = instanceID
@@ -30,6 +34,7 @@ package struct BoardFacts: Sendable, Equatable {
         self.bluetooth = bluetooth
         self.usb = usb
         self.phoneApp = phoneApp
+        self.boardAddresses = boardAddresses
     }
 }
 

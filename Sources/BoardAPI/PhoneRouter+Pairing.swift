@@ -1,15 +1,26 @@
 import FoundationEssentials
 import LiveActivity
 
-/// `POST /api/bluetooth/pairing/start` (ECM and loopback only, like every phone path): opens the board's
-/// Bluetooth pairing window for `seconds` (optional body `{"seconds": N}`, 1…300, default 120). The window
-/// closes at the first successful bond or when the time is up. The router only decides; the shell performs the
-/// returned effect.
+/// `POST /api/bluetooth/pairing/start`: opens the board's Bluetooth pairing window for `seconds` (optional body
+/// `{"seconds": N}`, 1…300, default 120). Only the phone at the other end of the USB link may ask
+/// (`AccessPolicy.decidePairing`: 403 `not_ecm_peer` or `cross_site`), with `Content-Type: application/json`
+/// (else 415). The router only decides; the shell performs the returned effect, and the peripheral's lifecycle
+/// says what came of it (a window ends at most 300 s after it opened, and the next one waits out a cool-down),
+/// which the shell answers with `pairingAnswer`.
 extension PhoneRouter {
     package static let defaultPairingSeconds = 120
     package static let maximumPairingSeconds = 300
 
     func pairingStart(_ request: HTTPRequest, facts: BoardFacts, now: Date) -> RouteResult {
+        guard Self.isJSON(contentType: request.header("content-type")) else {
+            let sent = request.header("content-type").map { "'\(AccessPolicy.shown($0))'" } ?? "none"
+            return RouteResult(
+                response: Responses.error(
+                    JSONError(
+                        status: 415, code: "unsupported_media_type",
+                        message: "a pairing request must be sent with Content-Type: application/json (sent: \(sent))"
+                    )))
+        }
         let bluetooth = facts.bluetooth
         guard facts.wake.transport == "bluez" else {
             return RouteResult(
@@ -35,14 +46,35 @@ extension PhoneRouter {
         } catch {
             return RouteResult(response: Responses.error(error))
         }
-        let closesAt = now.addingTimeInterval(Double(seconds))
-        let body = JSONBody.ok([
-            "pairing": PairingWindowBody(open: true, closesAt: Timestamp.format(closesAt), seconds: seconds)
-        ])
-        let response = HTTPResponse(
-            status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))],
-            body: body)
-        return RouteResult(response: response, effect: .openPairingWindow(seconds: seconds))
+        // The answer if the window opens as asked; the shell answers with what the lifecycle decided instead.
+        return RouteResult(
+            response: Self.pairingAnswer(.open(closesIn: .seconds(seconds)), now: now),
+            effect: .openPairingWindow(seconds: seconds))
+    }
+
+    /// The answer to a pairing request, from what became of it: `200` with when the window closes, or `429`
+    /// `pairing_cooling_down` with `Retry-After` (whole seconds, rounded up, so a client that waits that long
+    /// is not refused again).
+    package static func pairingAnswer(_ outcome: PairingWindowOutcome, now: Date) -> HTTPResponse {
+        switch outcome {
+        case let .open(closesIn):
+            let body = JSONBody.ok([
+                "pairing": PairingWindowBody(
+                    open: true, closesAt: Timestamp.format(now.addingTimeInterval(Self.timeInterval(closesIn))),
+                    seconds: Self.wholeSecondsRoundedUp(closesIn))
+            ])
+            return HTTPResponse(
+                status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body)
+        case let .coolingDown(retryIn):
+            let seconds = max(Self.wholeSecondsRoundedUp(retryIn), 1)
+            var response = Responses.error(
+                JSONError(
+                    status: 429, code: "pairing_cooling_down",
+                    message: "a pairing window closed recently and the board stays closed for a while after "
+                        + "each; a new one may open in \(seconds) s"))
+            response.headers.append(("Retry-After", String(seconds)))
+            return response
+        }
     }
 
     /// The optional `{"seconds": N}` body; empty means the default. Other fields are ignored (permissive,
@@ -60,6 +92,26 @@ extension PhoneRouter {
                 field: "seconds")
         }
         return Int(number)
+    }
+
+    /// `application/json`, in any case, with or without parameters (`; charset=utf-8`) and optional whitespace
+    /// around the media type; nothing else (`application/json-seq`, `text/plain`, a form).
+    static func isJSON(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let trimmed = mediaType.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        return String(trimmed).lowercased() == "application/json"
+    }
+
+    private static func wholeSecondsRoundedUp(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(clamping: seconds + (attoseconds > 0 ? 1 : 0))
+    }
+
+    private static func timeInterval(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
 

@@ -20,14 +20,7 @@ package struct PhoneRouter: Sendable {
     package func handle(
         _ request: HTTPRequest, board: PublishedBoard, facts: @autoclosure () -> BoardFacts, now: Date
     ) -> RouteResult {
-        if case let .deny(denial) = policy.decide(request) {
-            return RouteResult(
-                response: Responses.error(
-                    JSONError(
-                        status: 403, code: "forbidden",
-                        message: denial.description)),
-                denial: denial)
-        }
+        if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
         let isRead = request.method == "GET" || request.method == "HEAD"
         switch request.path {
         case "/api/live-activity/current", "/api/live-activity/status", "/api/live-activity/events":
@@ -49,10 +42,14 @@ package struct PhoneRouter: Sendable {
                 response: BoardStatusBody.status(
                     facts: facts(), store: board.store, epoch: board.epoch, request: request))
         case "/api/bluetooth/pairing/start":
+            let facts = facts()
+            if case let .deny(denial) = policy.decidePairing(request, boardAddresses: facts.boardAddresses) {
+                return Self.refused(denial)
+            }
             guard request.method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
             }
-            return pairingStart(request, facts: facts(), now: now)
+            return pairingStart(request, facts: facts, now: now)
         case "/api/phone/app-state":
             guard request.method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
@@ -61,6 +58,13 @@ package struct PhoneRouter: Sendable {
         default:
             return RouteResult(response: Responses.notFoundEndpoint(request))
         }
+    }
+
+    /// A 403 with the denial's own code; the shell logs the denial (rate-limited).
+    private static func refused(_ denial: AccessPolicy.Denial) -> RouteResult {
+        RouteResult(
+            response: Responses.error(JSONError(status: 403, code: denial.code, message: denial.description)),
+            denial: denial)
     }
 
     private func liveActivity(

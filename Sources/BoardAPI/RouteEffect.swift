@@ -2,7 +2,9 @@
 /// (and answers with an error instead when it cannot).
 package enum RouteEffect: Sendable, Equatable {
     /// `POST /api/bluetooth/pairing/start`: make the adapter pairable and the advertisement discoverable for
-    /// this long (1…300 s); the first successful bond closes the window early.
+    /// this long (1…300 s); the first successful bond closes the window early. The peripheral decides how long
+    /// the window really stays open, or that none may open yet, and the shell answers with
+    /// `PhoneRouter.pairingAnswer` for that instead of the router's answer.
     case openPairingWindow(seconds: Int)
     /// `POST /api/phone/app-state`: remember what the phone reported (shown in `/status` as `phone_app`).
     case recordPhoneAppState(PhoneAppState)

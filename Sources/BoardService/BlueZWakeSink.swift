@@ -32,8 +32,6 @@ package final class BlueZWakeSink: WakeSink {
     private struct State: Sendable {
         var value: [UInt8]
         var busProblem: String? = "connecting to the D-Bus system bus"
-        /// A pairing window asked for before the peripheral existed: opened as soon as it does.
-        var pendingPairing: Duration?
     }
 
     private let settings: Settings
@@ -93,15 +91,19 @@ package final class BlueZWakeSink: WakeSink {
             problem: facts.problem)
     }
 
-    package func openPairingWindow(for duration: Duration) -> Result<Void, WakeSinkError> {
-        // Under the lock, so a peripheral connecting meanwhile either sees the pending window or is seen here.
-        let peripheral = state.withLock { state in
-            let peripheral = supervisor.session
-            if peripheral == nil { state.pendingPairing = duration }
-            return peripheral
+    /// Asks the peripheral, which decides on the executor (this waits for it). Without a peripheral there is
+    /// nothing that could say when a window closes, so it fails rather than promising one for later; the
+    /// router only asks once bluetoothd is known to run.
+    package func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError> {
+        let problem = state.withLock { $0.busProblem }
+        guard let peripheral = supervisor.session else {
+            return .failure(WakeSinkError(problem ?? "not connected to the system bus"))
         }
-        peripheral?.openPairingWindow(for: duration)
-        return .success(())
+        switch peripheral.openPairingWindow(for: duration) {
+        case let .open(closesIn): return .success(.open(closesIn: closesIn))
+        case let .coolingDown(retryIn): return .success(.coolingDown(retryIn: retryIn))
+        case nil: return .failure(WakeSinkError("the Bluetooth peripheral is stopping"))
+        }
     }
 
     /// Stops the peripheral and closes the bus connection (tests; the daemon simply exits).
@@ -132,13 +134,8 @@ package final class BlueZWakeSink: WakeSink {
 
     private func busChanged(_ event: BusSupervisor<GattPeripheral>.Event) {
         switch event {
-        case .connected(let peripheral, let uniqueName):
-            let pairing = state.withLock { state in
-                state.busProblem = nil
-                defer { state.pendingPairing = nil }
-                return state.pendingPairing
-            }
-            if let pairing { peripheral.openPairingWindow(for: pairing) }
+        case .connected(_, let uniqueName):
+            state.withLock { $0.busProblem = nil }
             logger.info("on the system bus as \(uniqueName); waiting for bluetoothd")
         case .failed(let error, _):
             state.withLock { $0.busProblem = "the D-Bus system bus is not reachable: \(error)" }

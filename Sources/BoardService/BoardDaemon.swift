@@ -102,7 +102,8 @@ package enum BoardDaemon {
             usbFacts: {
                 let link = LocalInterfaces.current().usbLink(listen: listen)
                 return USBLinkFacts(link: link.link, interface: link.interface)
-            })
+            },
+            boardAddresses: { LocalInterfaces.current().entries.map(\.address) })
 
         var ecmSockets: [ListeningSocket] = []
         do {

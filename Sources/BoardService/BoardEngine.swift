@@ -1,6 +1,7 @@
 import BoardAPI
 import FoundationEssentials
 import LiveActivity
+import NetworkAddress
 import Platform
 import Synchronization
 import WakeProtocol
@@ -87,14 +88,19 @@ package final class BoardEngine: Sendable {
     private let runtime: any Runtime
     private let logger: Logger
     private let usbFacts: @Sendable () -> USBLinkFacts
+    private let boardAddresses: @Sendable () -> [IPAddress]
     private let instanceID: String
 
+    /// `boardAddresses` lists the board's own interface addresses, read for each pairing request (a request
+    /// from one of them comes from the board itself).
     package init(
         settings: Settings, loaded: BoardStateDirectory.Loaded, directory: BoardStateDirectory,
         policy: AccessPolicy, sink: any WakeSink, runtime: any Runtime, logger: Logger,
-        usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") }
+        usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") },
+        boardAddresses: @escaping @Sendable () -> [IPAddress] = { [] }
     ) {
         self.settings = settings
+        self.boardAddresses = boardAddresses
         self.phoneRouter = PhoneRouter(
             policy: policy, liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention)
         self.directory = directory
@@ -132,14 +138,15 @@ package final class BoardEngine: Sendable {
     // MARK: Requests
 
     /// A request on an ECM (or loopback) listener: answered from the last publication, on the
-    /// calling thread, without waiting for the writer.
+    /// calling thread, without waiting for the writer. The one exception is a pairing request from the
+    /// phone, which waits for the executor, where the peripheral decides when the window closes.
     package func handlePhone(_ request: HTTPRequest) -> HTTPResponse {
         let current = publication.withLock { $0 }
+        let now = runtime.wallNow()
         let result = phoneRouter.handle(
-            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path),
-            now: runtime.wallNow())
+            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now)
         if let denial = result.denial { logDenial(denial, request: request) }
-        if let effect = result.effect, let refusal = perform(effect) { return refusal }
+        if let effect = result.effect, let answer = perform(effect, for: request, now: now) { return answer }
         return result.response
     }
 
@@ -183,14 +190,21 @@ package final class BoardEngine: Sendable {
         return result.response
     }
 
-    /// Does what a phone request asked of the world; returns the answer to send instead when it failed.
-    private func perform(_ effect: RouteEffect) -> HTTPResponse? {
+    /// Does what a phone request asked of the world; returns the answer to send instead of the router's
+    /// (what became of a pairing request, or why the effect failed).
+    private func perform(_ effect: RouteEffect, for request: HTTPRequest, now: Date) -> HTTPResponse? {
         switch effect {
         case let .openPairingWindow(seconds):
             switch sink.openPairingWindow(for: .seconds(seconds)) {
-            case .success:
-                logger.notice("Bluetooth pairing window open for \(seconds) s")
-                return nil
+            case let .success(outcome):
+                switch outcome {
+                case let .open(closesIn):
+                    logger.notice(
+                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)")
+                case let .coolingDown(retryIn):
+                    logger.notice("Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)")
+                }
+                return PhoneRouter.pairingAnswer(outcome, now: now)
             case let .failure(error):
                 return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(error)")
                     .response
@@ -383,13 +397,14 @@ package final class BoardEngine: Sendable {
 
     private func facts(wake: WakeFacts, path: String) -> BoardFacts {
         let needsUSB = path == "/status" || path == "/v1/status"
+        let isPairing = path == "/api/bluetooth/pairing/start"
         return BoardFacts(
             version: settings.version, instanceID: instanceID,
             uptimeSeconds: Int(runtime.monotonicNow().components.seconds),
             liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
             wake: wake, bluetooth: sink.bluetoothFacts(),
             usb: needsUSB ? usbFacts() : USBLinkFacts(link: "unknown"),
-            phoneApp: phoneSide.withLock { $0.appState })
+            phoneApp: phoneSide.withLock { $0.appState }, boardAddresses: isPairing ? boardAddresses() : [])
     }
 
     private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {

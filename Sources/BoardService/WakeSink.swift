@@ -11,12 +11,13 @@ package protocol WakeSink: Sendable {
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError>
     /// What the board can honestly say about the radio side (`/api/bluetooth/status`).
     func bluetoothFacts() -> BluetoothFacts
-    /// Opens the Bluetooth pairing window (`POST /api/bluetooth/pairing/start`); must not block.
-    func openPairingWindow(for duration: Duration) -> Result<Void, WakeSinkError>
+    /// Opens (or extends) the Bluetooth pairing window (`POST /api/bluetooth/pairing/start`) and says what came
+    /// of it. May wait for the daemon's executor, where the peripheral decides: never call it from there.
+    func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError>
 }
 
 extension WakeSink {
-    package func openPairingWindow(for duration: Duration) -> Result<Void, WakeSinkError> {
+    package func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError> {
         .failure(WakeSinkError("the \(transportName) Wake transport has no Bluetooth pairing"))
     }
 }

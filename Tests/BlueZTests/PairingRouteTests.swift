@@ -9,10 +9,13 @@ import Testing
 struct PairingRouteTests {
     static let now = Date(timeIntervalSince1970: 1_780_000_000)
 
+    /// A pairing request as the phone sends it (from 192.168.42.2 to the board's 192.168.42.1, `Content-Type:
+    /// application/json`, no `Origin`), with what a test changes.
     func route(
         _ method: String = "POST", body: String = "", transport: String = "bluez",
         bluetooth: BluetoothFacts = BluetoothFacts(adapter: "hci0", adapterPresent: true, bluezRunning: true),
-        peer: String = "192.168.42.2"
+        peer: String = "192.168.42.2", local: String = "192.168.42.1",
+        headers: [String: String?] = [:], boardAddresses: [String] = ["127.0.0.1", "192.168.42.1"]
     ) throws -> RouteResult {
         let policy = AccessPolicy(
             allowedSubnets: [try Subnet("192.168.42.0/24")],
@@ -20,10 +23,13 @@ struct PairingRouteTests {
         var state = BoardState(store: TaskStore(generation: "g1"), epoch: 4660)
         let facts = BoardFacts(
             version: "0", uptimeSeconds: 1, liveActivityEnabled: true, retention: .seconds(600),
-            wake: WakeFacts(transport: transport), bluetooth: bluetooth, usb: USBLinkFacts(link: "up"))
+            wake: WakeFacts(transport: transport), bluetooth: bluetooth, usb: USBLinkFacts(link: "up"),
+            boardAddresses: boardAddresses.compactMap { IPAddress($0) })
+        var sent: [String: String] = ["host": "192.168.42.1:8080", "content-type": "application/json"]
+        for (name, value) in headers { sent[name] = value }
         let request = HTTPRequest(
-            method: method, path: "/api/bluetooth/pairing/start", headers: ["host": "192.168.42.1:8080"],
-            body: Array(body.utf8), peer: .ip(IPAddress(peer) ?? .v4(0)), localAddress: IPAddress(v4: 192, 168, 42, 1))
+            method: method, path: "/api/bluetooth/pairing/start", headers: sent,
+            body: Array(body.utf8), peer: .ip(IPAddress(peer) ?? .v4(0)), localAddress: IPAddress(local))
         return PhoneRouter(policy: policy, liveActivityEnabled: true, retention: .seconds(600)).handle(
             request, board: state.published(), facts: facts, now: Self.now)
     }
@@ -67,6 +73,105 @@ struct PairingRouteTests {
         let get = try route("GET")
         #expect(get.response.status == 405 && get.effect == nil)
         #expect(try route(transport: "loopback").effect == nil)
+    }
+
+    /// Only the phone at the other end of the cable: everyone else gets 403 `not_ecm_peer` (logged as a
+    /// denial) and no window.
+    @Test(
+        arguments: [
+            ("192.168.42.2", "192.168.42.1", 200, nil), ("::ffff:192.168.42.2", "::ffff:192.168.42.1", 200, nil),
+            ("127.0.0.1", "127.0.0.1", 403, "not_ecm_peer"), ("::1", "::1", 403, "not_ecm_peer"),
+            ("::ffff:127.0.0.1", "::ffff:127.0.0.1", 403, "not_ecm_peer"),
+            // A process on the board connecting to 192.168.42.1 arrives from 192.168.42.1.
+            ("192.168.42.1", "192.168.42.1", 403, "not_ecm_peer"),
+            ("::ffff:192.168.42.1", "192.168.42.1", 403, "not_ecm_peer"),
+            // An outsider is refused by the rule of every path first.
+            ("10.0.0.9", "192.168.42.1", 403, "forbidden"),
+        ] as [(String, String, Int, String?)])
+    func onlyThePhoneOnTheLinkMayOpenAWindow(peer: String, local: String, status: Int, code: String?) throws {
+        let result = try route(peer: peer, local: local)
+        #expect(result.response.status == status, "\(peer) → \(local)")
+        if let code {
+            #expect(result.effect == nil && result.denial != nil, "\(peer)")
+            let error = try #require(try json(result)["error"] as? [String: Any])
+            #expect(error["code"] as? String == code, "\(peer)")
+            #expect((error["message"] as? String)?.isEmpty == false)
+        } else {
+            #expect(result.effect == .openPairingWindow(seconds: 120) && result.denial == nil, "\(peer)")
+        }
+    }
+
+    @Test func refusedBeforeAnythingElseIsChecked() throws {
+        // From the board itself, a GET or a form post learns only that it is not the phone.
+        for (method, headers) in [("GET", [:]), ("POST", ["content-type": "text/plain"])]
+            as [(String, [String: String?])]
+        {
+            let result = try route(method, peer: "127.0.0.1", local: "127.0.0.1", headers: headers)
+            #expect(result.response.status == 403 && result.effect == nil, "\(method) \(headers)")
+        }
+        let elsewhere = try route(peer: "192.168.42.7", boardAddresses: ["192.168.42.1", "192.168.42.7"])
+        #expect(
+            elsewhere.response.status == 403 && elsewhere.denial == .pairingFromTheBoard(IPAddress(v4: 192, 168, 42, 7))
+        )
+    }
+
+    /// `Content-Type: application/json` (parameters allowed), else 415: an HTML form cannot send it.
+    @Test(
+        arguments: [
+            ("application/json", 200), ("application/json; charset=utf-8", 200), ("Application/JSON", 200),
+            (" application/json ;charset=UTF-8", 200), ("application/json;", 200),
+            (nil, 415), ("", 415), ("text/plain", 415), ("application/x-www-form-urlencoded", 415),
+            ("multipart/form-data; boundary=x", 415), ("application/json-seq", 415), ("application/jsonx", 415),
+            ("text/json", 415), ("application/json, text/plain", 415), ("application/vnd.api+json", 415),
+        ] as [(String?, Int)])
+    func contentTypeMustBeJSON(contentType: String?, status: Int) throws {
+        let result = try route(body: #"{"seconds":60}"#, headers: ["content-type": contentType])
+        #expect(result.response.status == status, "\(contentType ?? "none")")
+        if status == 415 {
+            #expect(result.effect == nil && result.denial == nil)
+            let error = try #require(try json(result)["error"] as? [String: Any])
+            #expect(error["code"] as? String == "unsupported_media_type")
+            #expect((error["message"] as? String)?.contains("Content-Type: application/json") == true)
+        } else {
+            #expect(result.effect == .openPairingWindow(seconds: 60))
+        }
+    }
+
+    /// A page in the phone's browser: its `Origin` or `Sec-Fetch-Site` gives it away (403 `cross_site`).
+    @Test(
+        arguments: [
+            (["origin": "http://evil.example"], 403), (["origin": "null"], 403),
+            (["sec-fetch-site": "cross-site"], 403), (["sec-fetch-site": "same-site"], 403),
+            (["origin": "http://192.168.42.1:8080", "sec-fetch-site": "same-origin"], 200),
+            (["sec-fetch-site": "none"], 200),
+        ] as [([String: String?], Int)])
+    func crossSiteRequestsAreRefused(headers: [String: String?], status: Int) throws {
+        let result = try route(headers: headers)
+        #expect(result.response.status == status, "\(headers)")
+        if status == 403 {
+            #expect(result.effect == nil && result.denial != nil)
+            #expect(try (json(result)["error"] as? [String: Any])?["code"] as? String == "cross_site")
+        }
+    }
+
+    /// The answer says what the peripheral decided: when the window closes, or when to ask again.
+    @Test func answersSayWhatBecameOfTheRequest() throws {
+        let open = PhoneRouter.pairingAnswer(.open(closesIn: .milliseconds(49_500)), now: Self.now)
+        #expect(open.status == 200)
+        let body = try #require(JSONSerialization.jsonObject(with: Data(open.body)) as? [String: Any])
+        let pairing = try #require(body["pairing"] as? [String: Any])
+        #expect(pairing["open"] as? Bool == true && pairing["seconds"] as? Int == 50)
+        #expect(pairing["closes_at"] as? String == Timestamp.format(Self.now.addingTimeInterval(49.5)))
+
+        let cooling = PhoneRouter.pairingAnswer(.coolingDown(retryIn: .milliseconds(7_200)), now: Self.now)
+        #expect(cooling.status == 429)
+        #expect(cooling.headers.contains { $0.name == "Retry-After" && $0.value == "8" })
+        let error = try #require(
+            (JSONSerialization.jsonObject(with: Data(cooling.body)) as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["code"] as? String == "pairing_cooling_down")
+        #expect((error["message"] as? String)?.contains("in 8 s") == true)
+        let soon = PhoneRouter.pairingAnswer(.coolingDown(retryIn: .milliseconds(1)), now: Self.now)
+        #expect(soon.headers.contains { $0.name == "Retry-After" && $0.value == "1" })
     }
 
     @Test func statusShowsThePairingWindow() throws {

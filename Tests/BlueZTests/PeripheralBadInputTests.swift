@@ -123,6 +123,37 @@ struct PeripheralBadInputTests {
         #expect(fixture.peripheral.facts.pairingClosesIn == nil)
     }
 
+    /// The board offers only the Wake service: `AuthorizeService` for anything else is refused even inside a
+    /// window, and for the Wake service only inside one.
+    @Test func agentAuthorizesOnlyTheWakeService() async throws {
+        let fixture = try Fixture()
+        try await fixture.start()
+        let device = DBusValue.objectPath("/org/bluez/hci0/dev_00_AA_01_00_99_99")
+        func authorize(_ uuid: String) async -> DBusMessage {
+            await fixture.bluez.callExported(
+                WakeGATT.Paths.agent, BlueZNames.agent, "AuthorizeService", [device, .string(uuid)])
+        }
+        #expect(await authorize(WakeGATT.serviceUUID).errorName == "org.bluez.Error.Rejected", "no window yet")
+        #expect(fixture.peripheral.openPairingWindow(for: .seconds(120)) == .open(closesIn: .seconds(120)))
+        await fixture.runtime.drain()
+        let refused = [
+            "0000110a-0000-1000-8000-00805f9b34fb",  // A2DP source
+            "00001812-0000-1000-8000-00805f9b34fb",  // HID over GATT
+            "00001124-0000-1000-8000-00805f9b34fb",  // HID
+            WakeGATT.characteristicUUID,  // a characteristic, not the service
+            WakeGATT.serviceUUID + "0", "", "a1de0001\n",
+        ]
+        for uuid in refused {
+            let reply = await authorize(uuid)
+            #expect(reply.errorName == "org.bluez.Error.Rejected", "\(uuid)")
+            #expect(reply.body.first?.stringValue?.contains("only its Wake service") == true, "\(uuid)")
+        }
+        #expect(await authorize(WakeGATT.serviceUUID).type == .methodReturn)
+        #expect(await authorize(WakeGATT.serviceUUID.uppercased()).type == .methodReturn, "UUIDs in any case")
+        #expect(fixture.logs.lines.contains { $0.contains("only the Wake service is authorised") })
+        #expect(!fixture.logs.lines.contains { $0.contains("\n") }, "a hostile UUID cannot break a log line")
+    }
+
     @Test func sendBeforeRegistrationOnlyChangesTheValue() async throws {
         let fixture = try Fixture(running: false)
         try await fixture.start()

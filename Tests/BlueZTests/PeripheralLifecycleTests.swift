@@ -101,7 +101,7 @@ struct PeripheralLifecycleTests {
         var machine = Self.registered()
         #expect(!machine.authorizesPairing(at: .seconds(10)))
         let opening = machine.openPairingWindow(for: .seconds(600), at: .seconds(10))
-        #expect(opening.closesAt == .seconds(310), "capped at 300 s")
+        #expect(opening.answer == .open(closesIn: .seconds(300)), "capped at 300 s")
         #expect(opening.actions == [.setPairable(true, timeoutSeconds: 300), .announceDiscoverable(true)])
         #expect(machine.advertisesDiscoverable && machine.nextDeadline == .seconds(310))
         #expect(machine.authorizesPairing(at: .seconds(309)))
@@ -113,6 +113,108 @@ struct PeripheralLifecycleTests {
                 .setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false),
             ])
         #expect(!machine.advertisesDiscoverable && machine.nextDeadline == nil)
+    }
+
+    /// Requests while a window is open extend it, never shorten it, and never past 300 s after it opened.
+    @Test func pairingWindowExtendsOnlyUpToItsLimit() {
+        var machine = Self.registered()
+        let pairable = { (seconds: UInt32) in Action.setPairable(true, timeoutSeconds: seconds) }
+        // (time, seconds asked, answer, actions, when the window closes)
+        let timeline: [(Duration, Duration, PeripheralLifecycle.PairingAnswer, [Action], Duration)] = [
+            (
+                .zero, .seconds(120), .open(closesIn: .seconds(120)), [pairable(120), .announceDiscoverable(true)],
+                .seconds(120)
+            ),
+            (.seconds(100), .seconds(120), .open(closesIn: .seconds(120)), [pairable(120)], .seconds(220)),
+            // A shorter request does not shorten it.
+            (.seconds(150), .seconds(30), .open(closesIn: .seconds(70)), [], .seconds(220)),
+            // Asked past the limit: up to 300 s after the window opened, no further.
+            (.seconds(200), .seconds(300), .open(closesIn: .seconds(100)), [pairable(100)], .seconds(300)),
+            (.milliseconds(250_500), .seconds(120), .open(closesIn: .milliseconds(49_500)), [], .seconds(300)),
+            (.seconds(299), .seconds(300), .open(closesIn: .seconds(1)), [], .seconds(300)),
+        ]
+        for (time, asked, answer, actions, closes) in timeline {
+            let opening = machine.openPairingWindow(for: asked, at: time)
+            #expect(opening.answer == answer, "at \(time)")
+            #expect(opening.actions == actions, "at \(time)")
+            #expect(machine.nextDeadline == closes, "at \(time)")
+        }
+        #expect(machine.authorizesPairing(at: .milliseconds(299_999)))
+        #expect(!machine.authorizesPairing(at: .seconds(300)))
+        #expect(
+            machine.timerFired(at: .seconds(300)) == [
+                .setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false),
+            ])
+        #expect(machine.nextDeadline == nil, "no timer for the cool-down: nothing happens when it ends")
+    }
+
+    /// After a window closes, the next one waits as long as the last was open, at least 10 s.
+    @Test func aClosedWindowCoolsDownAsLongAsItWasOpen() {
+        var machine = Self.registered()
+        let closing: [Action] = [.setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false)]
+        let opening: [Action] = [.setPairable(true, timeoutSeconds: 120), .announceDiscoverable(true)]
+        let paired = BlueZSignal.propertiesChanged(
+            "/org/bluez/hci0/dev_00_AA_01_00_99_99", interface: BlueZNames.device,
+            changed: ["Paired": .boolean(true)], invalidated: [])
+        // (time, event, answer to a request at that time or nil for another event, actions)
+        typealias Event = (inout PeripheralLifecycle, Duration) -> (PeripheralLifecycle.PairingAnswer?, [Action])
+        let asked: (Duration) -> Event = { seconds in
+            { machine, now in
+                let (answer, actions) = machine.openPairingWindow(for: seconds, at: now)
+                return (answer, actions)
+            }
+        }
+        let request = asked(.seconds(120))
+        let timer: Event = { machine, now in (nil, machine.timerFired(at: now)) }
+        let bond: Event = { machine, now in (nil, machine.received(paired, at: now)) }
+        let restart: Event = { machine, now in
+            _ = machine.bluezOwnerChanged(":1.7", at: now)
+            return (nil, [])
+        }
+        let timeline: [(Duration, Event, PeripheralLifecycle.PairingAnswer?, [Action])] = [
+            // Opened at 0, extended to its 300 s limit, closed by the timer: closed until 600.
+            (.zero, request, .open(closesIn: .seconds(120)), opening),
+            (
+                .seconds(100), asked(.seconds(300)), .open(closesIn: .seconds(200)),
+                [.setPairable(true, timeoutSeconds: 200)]
+            ),
+            (.seconds(300), timer, nil, closing),
+            (.seconds(301), request, .coolingDown(retryIn: .seconds(299)), []),
+            // bluetoothd restarting is no way around it.
+            (.seconds(400), restart, nil, []),
+            (.milliseconds(599_500), request, .coolingDown(retryIn: .milliseconds(500)), []),
+            (.seconds(600), request, .open(closesIn: .seconds(120)), [.announceDiscoverable(true)]),
+        ]
+        for (time, event, answer, actions) in timeline {
+            let (got, performed) = event(&machine, time)
+            #expect(got == answer, "at \(time)")
+            #expect(performed == actions, "at \(time)")
+        }
+
+        // A bond after 3 s closes the window; the next may open 10 s later, not 3 s later.
+        var bonded = Self.registered()
+        let bondTimeline: [(Duration, Event, PeripheralLifecycle.PairingAnswer?, [Action])] = [
+            (.seconds(1000), request, .open(closesIn: .seconds(120)), opening),
+            (.seconds(1003), bond, nil, closing),
+            (.seconds(1006), request, .coolingDown(retryIn: .seconds(7)), []),
+            (.seconds(1013), request, .open(closesIn: .seconds(120)), opening),
+        ]
+        for (time, event, answer, actions) in bondTimeline {
+            let (got, performed) = event(&bonded, time)
+            #expect(got == answer, "at \(time)")
+            #expect(performed == actions, "at \(time)")
+        }
+    }
+
+    /// A request that arrives after the window's end but before its timer fired finds it closed.
+    @Test func aWindowPastItsEndIsClosedBeforeTheTimerFires() {
+        var machine = Self.registered()
+        _ = machine.openPairingWindow(for: .seconds(60), at: .zero)
+        let late = machine.openPairingWindow(for: .seconds(60), at: .seconds(70))
+        #expect(late.answer == .coolingDown(retryIn: .seconds(50)), "closed at 60, as long again: 120")
+        #expect(late.actions == [.setPairable(false, timeoutSeconds: 0), .announceDiscoverable(false)])
+        #expect(!machine.advertisesDiscoverable && machine.nextDeadline == nil)
+        #expect(machine.timerFired(at: .seconds(70)) == [])
     }
 
     @Test func firstBondClosesThePairingWindow() {

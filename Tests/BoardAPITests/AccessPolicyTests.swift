@@ -76,6 +76,95 @@ import Testing
         #expect(try policy().decide(peer: .unixSocket, localAddress: nil, host: nil) == .allow)
     }
 
+    func decidePairing(
+        _ peer: String, local: String? = "192.168.42.1", headers: [String: String] = [:],
+        boardAddresses: [String] = []
+    ) throws -> AccessPolicy.Decision {
+        let request = HTTPRequest(
+            method: "POST", path: "/api/bluetooth/pairing/start",
+            headers: ["host": "192.168.42.1:8080"].merging(headers) { $1 },
+            peer: .ip(try #require(IPAddress(peer))), localAddress: local.flatMap { IPAddress($0) })
+        return try policy().decidePairing(request, boardAddresses: boardAddresses.compactMap { IPAddress($0) })
+    }
+
+    /// Only the phone at the other end of the link: not loopback, not the board's own addresses, not outside
+    /// the subnet; mapped IPv6 judged as IPv4 on either side.
+    @Test(arguments: [
+        ("192.168.42.2", "192.168.42.1", true), ("::ffff:192.168.42.2", "::ffff:192.168.42.1", true),
+        ("::ffff:192.168.42.2", "192.168.42.1", true), ("192.168.42.254", "192.168.42.1", true),
+        // A process on the board: loopback, or the board's address the request arrived on.
+        ("127.0.0.1", "127.0.0.1", false), ("127.0.0.1", "192.168.42.1", false), ("127.9.9.9", "127.0.0.1", false),
+        ("::1", "::1", false), ("::ffff:127.0.0.1", "::ffff:127.0.0.1", false),
+        ("192.168.42.1", "192.168.42.1", false), ("::ffff:192.168.42.1", "192.168.42.1", false),
+        ("192.168.42.1", "::ffff:192.168.42.1", false),
+        // Outsiders (the access policy refuses them first; this rule does not rely on it).
+        ("10.0.0.9", "192.168.42.1", false), ("192.168.43.2", "192.168.42.1", false), ("fe80::1", "fe80::2", false),
+        ("0.0.0.0", "192.168.42.1", false),
+    ])
+    func pairingPeerRule(peer: String, local: String, allowed: Bool) throws {
+        let decision = try decidePairing(peer, local: local)
+        #expect((decision == .allow) == allowed, "\(peer) → \(local): \(decision)")
+        if case let .deny(denial) = decision { #expect(denial.code == "not_ecm_peer", "\(denial)") }
+    }
+
+    @Test func pairingFromAnotherAddressOfTheBoardIsRefused() throws {
+        // The board holds 192.168.42.7 too: a process there binding it still comes from the board.
+        let boardAddresses = ["127.0.0.1", "::1", "192.168.42.1", "192.168.42.7", "fe80::1"]
+        #expect(
+            try decidePairing("192.168.42.7", boardAddresses: boardAddresses)
+                == .deny(.pairingFromTheBoard(IPAddress(v4: 192, 168, 42, 7))))
+        #expect(
+            try decidePairing("::ffff:192.168.42.7", boardAddresses: boardAddresses)
+                == .deny(.pairingFromTheBoard(IPAddress(v4: 192, 168, 42, 7))))
+        #expect(try decidePairing("192.168.42.2", boardAddresses: boardAddresses) == .allow)
+        #expect(
+            try decidePairing("192.168.42.1", local: "192.168.42.1")
+                == .deny(.pairingFromTheBoard(IPAddress(v4: 192, 168, 42, 1))))
+    }
+
+    @Test func pairingNeedsAKnownLocalAddressAndAnIPPeer() throws {
+        #expect(
+            try decidePairing("192.168.42.2", local: nil)
+                == .deny(.pairingLocalAddressUnknown(IPAddress(v4: 192, 168, 42, 2))))
+        let unix = HTTPRequest(method: "POST", path: "/api/bluetooth/pairing/start", peer: .unixSocket)
+        #expect(try policy().decidePairing(unix, boardAddresses: []) == .deny(.pairingOffTheLink(.unixSocket)))
+    }
+
+    /// Not cross-site: Origin, when sent, is the board's own; Sec-Fetch-Site, when sent, same-origin or none.
+    @Test(arguments: [
+        ([:], true), (["origin": "http://192.168.42.1:8080"], true), (["origin": "HTTP://192.168.42.1:8080"], true),
+        (["sec-fetch-site": "same-origin"], true), (["sec-fetch-site": "none"], true),
+        (["sec-fetch-site": "None"], true),
+        (["origin": "http://192.168.42.1:8080", "sec-fetch-site": "same-origin"], true),
+        (["origin": "http://evil.example"], false), (["origin": "null"], false), (["origin": ""], false),
+        (["origin": "https://192.168.42.1:8080"], false), (["origin": "http://192.168.42.1"], false),
+        (["origin": "http://192.168.42.1:8080/"], false), (["origin": "http://localhost:8080"], false),
+        (["sec-fetch-site": "cross-site"], false), (["sec-fetch-site": "same-site"], false),
+        (["sec-fetch-site": ""], false),
+        (["origin": "http://192.168.42.1:8080", "sec-fetch-site": "cross-site"], false),
+    ])
+    func pairingIsNeverCrossSite(headers: [String: String], allowed: Bool) throws {
+        let decision = try decidePairing("192.168.42.2", headers: headers)
+        #expect((decision == .allow) == allowed, "\(headers): \(decision)")
+        if case let .deny(denial) = decision { #expect(denial.code == "cross_site", "\(denial)") }
+    }
+
+    @Test func pairingDenialsSayWhichRuleAndQuoteSafely() throws {
+        #expect(
+            AccessPolicy.Denial.pairingFromTheBoard(IPAddress(v4: 127, 0, 0, 1)).description
+                == "only the phone at the other end of the USB link may open a pairing window; 127.0.0.1 is an "
+                + "address of the board itself")
+        let hostile = "http://evil.example/" + String(repeating: "x", count: 500) + "\u{1B}[2J"
+        guard case let .deny(denial) = try decidePairing("192.168.42.2", headers: ["origin": hostile]) else {
+            Issue.record("a hostile Origin was allowed")
+            return
+        }
+        #expect(denial.description.count < 300 && !denial.description.contains("\u{1B}"))
+        #expect(denial.description.hasPrefix("Origin 'http://evil.example/xxx"))
+        #expect(denial.description.hasSuffix("(http://192.168.42.1:8080): a web page may not open a pairing window"))
+        #expect(AccessPolicy.Denial.peerOutsideAllowedSubnets(IPAddress(v4: 10, 0, 0, 5)).code == "forbidden")
+    }
+
     @Test func denialsDescribeThemselves() {
         #expect(
             AccessPolicy.Denial.peerOutsideAllowedSubnets(IPAddress(v4: 10, 0, 0, 5)).description

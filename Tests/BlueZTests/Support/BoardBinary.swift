@@ -26,16 +26,22 @@ final class BoardBinary {
     let pid: pid_t
     private var exited = false
 
-    init(product: String = "aiden-board", arguments: [String], environment: [String: String], log: String) throws {
-        guard let path = Self.productPath(product) else {
+    /// `wrapper` runs the product through another program that execs it (`ip netns exec NS`), so `pid` is still
+    /// the product's.
+    init(
+        product: String = "aiden-board", arguments: [String], environment: [String: String], log: String,
+        wrapper: [String] = []
+    ) throws {
+        guard let binary = Self.productPath(product) else {
             throw RawHTTP.Failure(description: "\(product) is not built")
         }
+        let path = wrapper.first ?? binary
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = (wrapper + [binary] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
@@ -43,7 +49,7 @@ final class BoardBinary {
         }
         var pid = pid_t()
         let status = posix_spawn(&pid, path, &actions, nil, argv, envp)
-        guard status == 0 else { throw RawHTTP.Failure(description: "posix_spawn \(product): \(status)") }
+        guard status == 0 else { throw RawHTTP.Failure(description: "posix_spawn \(path): \(status)") }
         self.pid = pid
     }
 
