@@ -9,6 +9,9 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     case current(phoneID: String, ifNoneMatch: String?)
     /// `GET /api/live-activity/events?since=N&generation=G`.
     case events(EventCursor)
+    /// `GET /api/live-activity/status?request_id=R`: one task's snapshot, for an alert about a task
+    /// the card does not show as the alert's transition left it.
+    case task(requestID: String)
     /// `POST /api/phone/app-state` with `{"state":…,"phone_id":…}`.
     case appState(AppState, phoneID: String)
 
@@ -28,6 +31,8 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
             var text = "/api/live-activity/events?since=\(cursor.since)"
             if let generation = cursor.generation { text += "&generation=" + Self.percentEncoded(generation) }
             return text
+        case let .task(requestID):
+            return "/api/live-activity/status?request_id=" + Self.percentEncoded(requestID)
         case .appState:
             return "/api/phone/app-state"
         }

@@ -45,7 +45,8 @@ extension PhoneSession {
     /// The `connected` alert, once per connection id (the record survives restarts).
     mutating func alertConnected(_ id: String, _ effects: inout [Effect]) {
         guard !id.isEmpty, let alert = policy.usbConnected(connectionID: id) else { return }
-        effects.append(.saveRecord(policy.record))
+        recordWhileWaiting?.insert(alert.key)
+        effects.append(.saveRecord(recordToSave))
         effects.append(.alert(alert))
     }
 

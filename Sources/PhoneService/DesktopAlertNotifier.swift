@@ -66,9 +66,10 @@ package final class DesktopAlertNotifier: AlertNotifier {
         case .failed:
             (urgency, category) = (.critical, "transfer.error")
         }
-        let subject = alert.requestID.map { "Task \($0)" } ?? alert.connectionID.map { "Session \($0)" } ?? ""
+        // The summary is fixed words; the board's text goes only in the body, which the notifier
+        // escapes for servers that render body markup.
         return DesktopNotification(
-            summary: AlertText.headline(alert), body: subject, urgency: urgency,
+            summary: AlertText.headline(alert), body: AlertText.body(alert), urgency: urgency,
             category: category)
     }
 }

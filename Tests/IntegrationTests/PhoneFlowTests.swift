@@ -103,6 +103,18 @@ import WakeProtocol
         #expect(Set(wakes.compactMap { $0["epoch"] as? Int }).count == 1)
         let connected = try #require(phone.events("alert").first)
         #expect((connected["connection_id"] as? String)?.hasPrefix("board-") == true)
+        // The alerts say what happened: the task's title, the step and action of the handoff, the error.
+        let told = phone.events("alert").dropFirst().map { alert in
+            ["transition", "title", "step", "action", "error"].map { alert[$0] as? String ?? "-" }
+                .joined(separator: " | ")
+        }
+        #expect(
+            told == [
+                "handoff | Open Settings | Enter the PIN | request_user_input | -",
+                "foreground_recovery | Open Settings | - | - | -",
+                "completed | Open Settings | - | - | -",
+                "failed | Send a message | - | - | The screen is locked",
+            ])
     }
 
     @Test func aHandoffThatBeginsAndEndsInsideOneWindowStillAlertsOnce() throws {
@@ -119,6 +131,10 @@ import WakeProtocol
         #expect(phone.waitFor { _ in phone.alertCount("handoff") == 1 })
         try flush(board, phone)
         #expect(phone.alertCount("handoff") == 1)
+        // Over before any fetch: the task is named, no step that is no longer wanted.
+        let handoff = try #require(phone.events("alert").first { $0["transition"] as? String == "handoff" })
+        #expect(handoff["title"] as? String == "Quick question")
+        #expect(handoff["step"] == nil)
     }
 
     @Test func aRestartedPhoneRepeatsNoAlertAndReportsItsAppState() throws {

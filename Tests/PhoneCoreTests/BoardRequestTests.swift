@@ -24,6 +24,12 @@ import Testing
         let odd = BoardRequest.appState(.foreground, phoneID: "a\"b\\c\u{1}")
         let oddBody = try #require(try JSONSerialization.jsonObject(with: Data(odd.body)) as? [String: String])
         #expect(oddBody == ["state": "foreground", "phone_id": "a\"b\\c\u{1}"])
+        #expect(
+            BoardRequest.task(requestID: "chat_1").target == "/api/live-activity/status?request_id=chat_1")
+        #expect(
+            BoardRequest.task(requestID: "a b/&").target == "/api/live-activity/status?request_id=a%20b%2F%26")
+        #expect(BoardRequest.task(requestID: "chat_1").method == "GET")
+        #expect(BoardRequest.task(requestID: "chat_1").body.isEmpty)
     }
 
     @Test func statusAnswers() {

@@ -46,6 +46,13 @@ struct SessionDriver {
         for request in pending { send(.answer(request, board.answer(request))) }
     }
 
+    /// Answers only the oldest held request; what it leads to is held again (one read at a time).
+    mutating func releaseOne() {
+        guard !held.isEmpty else { return }
+        let request = held.removeFirst()
+        send(.answer(request, board.answer(request)))
+    }
+
     mutating func wake(seq: UInt64, epoch: UInt16? = nil) {
         let envelope = WakeEnvelope(reason: .liveActivity, epoch: epoch ?? board.epoch, sequence: seq)
         send(.wakeValue(envelope.bytes, fullLength: 12))
@@ -80,4 +87,17 @@ struct SessionDriver {
         effects.compactMap { if case let .saveRecord(record) = $0 { record } else { nil } }
     }
     var lastCard: Card? { session.card }
+    /// Whether every alert so far came after a save of a record holding its key (the once-only
+    /// promise across restarts).
+    var everyAlertWasSavedFirst: Bool {
+        var saved: AlertRecord?
+        for effect in effects {
+            switch effect {
+            case let .saveRecord(record): saved = record
+            case let .alert(alert): if saved?.contains(alert.key) != true { return false }
+            default: break
+            }
+        }
+        return true
+    }
 }
