@@ -12,8 +12,9 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// `GET /api/live-activity/status?request_id=R`: one task's snapshot, for an alert about a task
     /// the card does not show as the alert's transition left it.
     case task(requestID: String)
-    /// `POST /api/phone/app-state` with `{"state":…,"phone_id":…}`.
-    case appState(AppState, phoneID: String)
+    /// `POST /api/phone/app-state` with
+    /// `{"state":…,"return_entry":…,"return_entry_available":…,"phone_id":…}`.
+    case appState(AppState, returnEntry: ReturnEntry?, phoneID: String)
 
     package var method: String {
         if case .appState = self { return "POST" }
@@ -47,10 +48,15 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var body: [UInt8] {
-        guard case let .appState(state, phoneID) = self else { return [] }
-        // Both values are from fixed alphabets (the state names, the phone-id alphabet): no escaping needed,
-        // but quote properly anyway so a future id rule cannot break the JSON.
-        let text = #"{"state":"# + JSONString.quote(state.rawValue) + #","phone_id":"# + JSONString.quote(phoneID) + "}"
+        guard case let .appState(state, returnEntry, phoneID) = self else { return [] }
+        // Every value is from a fixed alphabet (the state and entry names, the phone-id alphabet): no
+        // escaping needed, but quote properly anyway so a future id rule cannot break the JSON. Both
+        // return-entry fields are always sent: "none available" is said, not left to a default.
+        let text =
+            #"{"state":"# + JSONString.quote(state.rawValue)
+            + #","return_entry":"# + JSONString.quote(returnEntry?.rawValue ?? "")
+            + #","return_entry_available":"# + (returnEntry == nil ? "false" : "true")
+            + #","phone_id":"# + JSONString.quote(phoneID) + "}"
         return Array(text.utf8)
     }
 

@@ -24,17 +24,21 @@ package struct PhoneSession: Sendable {
         /// How many task snapshots one fetch reads for its alerts' words; alerts beyond that say what
         /// the card knows (a board whose ring names hundreds of tasks is not read hundreds of times).
         package var maximumTaskReads: Int
+        /// The ways back to the task this client offers from the start (the card, when it is drawn on
+        /// a terminal); more come with `.returnEntryOffered`.
+        package var returnEntries: Set<ReturnEntry>
 
         package init(
             phoneID: String, usbMonitored: Bool = false,
             scheduler: FetchScheduler.Configuration = FetchScheduler.Configuration(),
-            maximumEventRereads: Int = 3, maximumTaskReads: Int = 16
+            maximumEventRereads: Int = 3, maximumTaskReads: Int = 16, returnEntries: Set<ReturnEntry> = []
         ) {
             self.phoneID = phoneID
             self.usbMonitored = usbMonitored
             self.scheduler = scheduler
             self.maximumEventRereads = maximumEventRereads
             self.maximumTaskReads = maximumTaskReads
+            self.returnEntries = returnEntries
         }
     }
 
@@ -55,6 +59,9 @@ package struct PhoneSession: Sendable {
         case deadlineReached
         /// Report a new app state (SIGUSR1 / SIGUSR2).
         case appState(AppState)
+        /// The client now offers this way back to the task (the desktop notifier found a server):
+        /// the app state is reported again if the return entry changes.
+        case returnEntryOffered(ReturnEntry)
     }
 
     /// What the shell must do, in order.
@@ -91,6 +98,12 @@ package struct PhoneSession: Sendable {
         case task(requestID: String)
     }
 
+    /// An app state as reported to the board, with the return entry that went with it.
+    struct AppStateReport: Sendable, Equatable {
+        var state: AppState
+        var returnEntry: ReturnEntry?
+    }
+
     enum Reachability: Sendable, Equatable {
         case unknown
         case reachable
@@ -118,8 +131,9 @@ package struct PhoneSession: Sendable {
     var boardConnectionID: String?
     var fetchStep: FetchStep?
     var wantedAppState: AppState?
-    var reportedAppState: AppState?
-    var appStateInFlight: AppState?
+    var offeredEntries: Set<ReturnEntry>
+    var reportedAppState: AppStateReport?
+    var appStateInFlight: AppStateReport?
     /// Task alerts decided but not given yet, in the ring's order: the first one waits for its
     /// task's snapshot, the others wait behind it.
     var waitingAlerts: [Alert] = []
@@ -134,6 +148,7 @@ package struct PhoneSession: Sendable {
         self.policy = AlertPolicy(record: record)
         self.scheduler = FetchScheduler(configuration: settings.scheduler)
         self.link = LinkState(usb: settings.usbMonitored ? .down : .unmonitored, wake: .connecting)
+        self.offeredEntries = settings.returnEntries
     }
 
     /// The card as it was last shown (nil before `.started`).
@@ -156,8 +171,8 @@ package struct PhoneSession: Sendable {
         case let .usb(event):
             usbEvent(event, at: now, &effects)
         case let .answer(request, response):
-            if case let .appState(state, _) = request {
-                appStateAnswered(state, response, &effects)
+            if case let .appState(state, returnEntry, _) = request {
+                appStateAnswered(AppStateReport(state: state, returnEntry: returnEntry), response, &effects)
             } else {
                 answered(request, response, at: now, &effects)
             }
@@ -165,6 +180,9 @@ package struct PhoneSession: Sendable {
             perform(scheduler.handle(.deadlineReached, at: now), &effects)
         case let .appState(state):
             wantedAppState = state
+            sendAppStateIfNeeded(&effects)
+        case let .returnEntryOffered(entry):
+            offeredEntries.insert(entry)
             sendAppStateIfNeeded(&effects)
         }
         return effects

@@ -87,5 +87,13 @@ import Testing
         #expect(summaries.filter { $0 == "Task completed" }.count == 1)
         let bodies = received.bodies.withLock { $0 }
         #expect(bodies.contains("Notify me"), "the completion names the task: \(bodies)")
+
+        // --json, so no card: the notifications are the way back to the task the board hears of.
+        #expect(
+            phone.waitFor { _ in
+                let app = (try? board.http("/status"))?.json?["phone_app"] as? [String: Any]
+                return app?["return_entry"] as? String == "notification"
+                    && app?["return_entry_available"] as? Bool == true
+            })
     }
 }

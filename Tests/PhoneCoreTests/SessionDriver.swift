@@ -15,10 +15,12 @@ struct SessionDriver {
     private(set) var effects: [PhoneSession.Effect] = []
 
     init(
-        phoneID: String = "p1", usbMonitored: Bool = false, record: AlertRecord = AlertRecord(),
-        board: FakeBoard = FakeBoard()
+        phoneID: String = "p1", usbMonitored: Bool = false, returnEntries: Set<ReturnEntry> = [],
+        record: AlertRecord = AlertRecord(), board: FakeBoard = FakeBoard()
     ) {
-        session = PhoneSession(settings: .init(phoneID: phoneID, usbMonitored: usbMonitored), record: record)
+        session = PhoneSession(
+            settings: .init(phoneID: phoneID, usbMonitored: usbMonitored, returnEntries: returnEntries),
+            record: record)
         self.board = board
     }
 

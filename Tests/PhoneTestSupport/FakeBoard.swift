@@ -36,7 +36,7 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     package var statusRequests: Int { requests.filter { $0 == .status }.count }
     package var eventsRequests: Int { requests.filter { if case .events = $0 { true } else { false } }.count }
     package var appStates: [AppState] {
-        requests.compactMap { if case let .appState(state, _) = $0 { state } else { nil } }
+        requests.compactMap { if case let .appState(state, _, _) = $0 { state } else { nil } }
     }
     /// The request ids of the task reads, in order.
     package var taskReads: [String] {
