@@ -11,10 +11,20 @@ package struct Alert: Sendable, Equatable {
     package var eventID: UInt64?
     /// When the board recorded the transition (board clock, as sent).
     package var boardTime: String?
+    /// What the alert says about the task, from its snapshot (`describing(_:)`), each cleaned and
+    /// bounded by `BoardText`: nil when the client had no snapshot of the task or it did not say.
+    package var title: String?
+    /// For a handoff the task still waits on: the step the person is asked to do, and the action wanted
+    /// (`current_action`, as named by the board).
+    package var step: String?
+    package var action: String?
+    /// For a failure: the task's `last_error`.
+    package var error: String?
 
     package init(
         transition: AlertTransition, requestID: String? = nil, connectionID: String? = nil, epoch: UInt16? = nil,
-        eventID: UInt64? = nil, boardTime: String? = nil
+        eventID: UInt64? = nil, boardTime: String? = nil, title: String? = nil, step: String? = nil,
+        action: String? = nil, error: String? = nil
     ) {
         self.transition = transition
         self.requestID = requestID
@@ -22,5 +32,18 @@ package struct Alert: Sendable, Equatable {
         self.epoch = epoch
         self.eventID = eventID
         self.boardTime = boardTime
+        self.title = title
+        self.step = step
+        self.action = action
+        self.error = error
+    }
+
+    /// What the alert is deduplicated by.
+    package var key: AlertKey {
+        switch transition {
+        case .connected: .connection(connectionID ?? "")
+        case .handoff, .foregroundRecovery, .completed, .failed:
+            .task(epoch: epoch ?? 0, requestID: requestID ?? "", transition: transition)
+        }
     }
 }

@@ -37,8 +37,9 @@ package struct AlertPolicy: Sendable, Equatable {
 
     /// A USB ECM session began; alerts once per connection id.
     package mutating func usbConnected(connectionID: String) -> Alert? {
-        guard record.insert(.connection(connectionID)) else { return nil }
-        return Alert(transition: .connected, connectionID: connectionID)
+        let alert = Alert(transition: .connected, connectionID: connectionID)
+        guard record.insert(alert.key) else { return nil }
+        return alert
     }
 
     /// The `WakeFilter` saw a new epoch: the board's ring was reset, read it from the start.
@@ -68,13 +69,11 @@ package struct AlertPolicy: Sendable, Equatable {
         let epoch = answer.epoch ?? cursor.epoch ?? 0
         for event in answer.events {
             guard let transition = AlertTransition(event.transition) else { continue }
-            let key = AlertKey.task(epoch: epoch, requestID: event.requestID, transition: transition)
-            guard record.insert(key), !silent else { continue }
-            outputs.append(
-                .alert(
-                    Alert(
-                        transition: transition, requestID: event.requestID, epoch: epoch, eventID: event.id,
-                        boardTime: event.at)))
+            let alert = Alert(
+                transition: transition, requestID: event.requestID, epoch: epoch, eventID: event.id,
+                boardTime: event.at)
+            guard record.insert(alert.key), !silent else { continue }
+            outputs.append(.alert(alert))
         }
         record.cursor = EventCursor(
             since: answer.next ?? answer.events.map(\.id).max() ?? cursor.since,

@@ -20,4 +20,17 @@ package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable 
         case .started?, .canceled?, nil: return nil
         }
     }
+
+    /// Whether `task` is still where this transition took it, so its step, action and error are about
+    /// the alert: a handoff while the card would say "your turn", `needs_app` for a foreground
+    /// recovery, the end status for a completion or failure.
+    package func isShown(by task: SnapshotView) -> Bool {
+        switch self {
+        case .connected: false
+        case .handoff: CardState(snapshot: task) == .handoff
+        case .foregroundRecovery: task.status?.known == .needsApp
+        case .completed: task.status?.known == .completed
+        case .failed: task.status?.known == .failed
+        }
+    }
 }

@@ -9,8 +9,12 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     case current(phoneID: String, ifNoneMatch: String?)
     /// `GET /api/live-activity/events?since=N&generation=G`.
     case events(EventCursor)
-    /// `POST /api/phone/app-state` with `{"state":…,"phone_id":…}`.
-    case appState(AppState, phoneID: String)
+    /// `GET /api/live-activity/status?request_id=R`: one task's snapshot, for an alert about a task
+    /// the card does not show as the alert's transition left it.
+    case task(requestID: String)
+    /// `POST /api/phone/app-state` with
+    /// `{"state":…,"return_entry":…,"return_entry_available":…,"phone_id":…}`.
+    case appState(AppState, returnEntry: ReturnEntry?, phoneID: String)
     /// `GET /api/bluetooth/status`: the board's Bluetooth address, for bonding over the cable.
     case bluetoothStatus
     /// `POST /api/bluetooth/pairing/start` with `{"seconds":N}`: the board's pairing window, for bonding.
@@ -34,6 +38,8 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
             var text = "/api/live-activity/events?since=\(cursor.since)"
             if let generation = cursor.generation { text += "&generation=" + Self.percentEncoded(generation) }
             return text
+        case let .task(requestID):
+            return "/api/live-activity/status?request_id=" + Self.percentEncoded(requestID)
         case .appState:
             return "/api/phone/app-state"
         case .bluetoothStatus:
@@ -53,11 +59,15 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
 
     package var body: [UInt8] {
         switch self {
-        case let .appState(state, phoneID):
-            // Both values are from fixed alphabets (the state names, the phone-id alphabet): no escaping needed,
-            // but quote properly anyway so a future id rule cannot break the JSON.
+        case let .appState(state, returnEntry, phoneID):
+            // Every value is from a fixed alphabet (the state and entry names, the phone-id alphabet): no
+            // escaping needed, but quote properly anyway so a future id rule cannot break the JSON. Both
+            // return-entry fields are always sent: "none available" is said, not left to a default.
             let text =
-                #"{"state":"# + JSONString.quote(state.rawValue) + #","phone_id":"# + JSONString.quote(phoneID) + "}"
+                #"{"state":"# + JSONString.quote(state.rawValue)
+                + #","return_entry":"# + JSONString.quote(returnEntry?.rawValue ?? "")
+                + #","return_entry_available":"# + (returnEntry == nil ? "false" : "true")
+                + #","phone_id":"# + JSONString.quote(phoneID) + "}"
             return Array(text.utf8)
         case let .openPairingWindow(seconds):
             return Array(#"{"seconds":\#(seconds)}"#.utf8)

@@ -68,6 +68,10 @@ package struct PhoneEventEncoder: Sendable {
             "epoch": alert.epoch.map { JSONValue(UInt64($0)) },
             "event_id": alert.eventID.map { JSONValue($0) },
             "board_at": alert.boardTime.map(JSONValue.string),
+            "title": alert.title.map(JSONValue.string),
+            "step": alert.step.map(JSONValue.string),
+            "action": alert.action.map(JSONValue.string),
+            "error": alert.error.map(JSONValue.string),
         ]
         return object.compactMapValues { $0 }
     }

@@ -1,5 +1,6 @@
 /// The fetch: `/status` (when the connection needs naming), `current`, `events` (again on
-/// `.readAgain`), then the result goes back to the scheduler.
+/// `.readAgain`), the snapshots its alerts need (`PhoneSession+Alerts`), then the result goes back to
+/// the scheduler.
 extension PhoneSession {
     /// A `/status` read is due when no USB session names the connection and the board has not been
     /// read since it (last) became reachable.
@@ -26,6 +27,7 @@ extension PhoneSession {
         switch response {
         case let .failed(detail):
             becameUnreachable(&effects)
+            // Alerts waiting for a task read are given with what the card knows (`finishFetch`).
             finishFetch(problem: .unreachable(detail: detail), at: now, &effects)
             return
         case let .answered(code, tag, bytes):
@@ -40,12 +42,15 @@ extension PhoneSession {
             currentAnswered(status: status, etag: responseETag, body: body, at: now, &effects)
         case let .events(rereads):
             eventsAnswered(status: status, body: body, rereads: rereads, at: now, &effects)
+        case let .task(requestID):
+            taskAnswered(requestID, status: status, body: body, at: now, &effects)
         }
     }
 
     private static func matches(_ step: FetchStep, _ request: BoardRequest) -> Bool {
         switch (step, request) {
         case (.status, .status), (.current, .current), (.events, .events): true
+        case let (.task(asked), .task(answered)): asked == answered
         default: false
         }
     }
@@ -116,26 +121,36 @@ extension PhoneSession {
         }
         let before = policy.record
         let outputs = policy.receive(events)
-        if policy.record != before { effects.append(.saveRecord(policy.record)) }
+        var decided: [Alert] = []
         var readAgain = false
         for output in outputs {
             switch output {
-            case let .alert(alert): effects.append(.alert(alert))
+            case let .alert(alert): decided.append(alert)
             case .eventsMissed: effects.append(.emit(.eventsMissed))
             case .readAgain: readAgain = true
             }
+        }
+        if !decided.isEmpty {
+            // Saved when they are given (`give(_:_:)`), each key before its alert.
+            if recordWhileWaiting == nil { recordWhileWaiting = before }
+            waitingAlerts += decided
+        } else if policy.record != before {
+            effects.append(.saveRecord(recordToSave))
         }
         if readAgain && rereads < settings.maximumEventRereads {
             fetchStep = .events(rereads: rereads + 1)
             effects.append(.send(.events(policy.cursor)))
             return
         }
-        finishFetch(problem: nil, at: now, &effects)
+        giveWaitingAlerts(at: now, &effects)
     }
 
     /// Ends the fetch: shows the problem (once per distinct problem), updates the card, tells the
     /// scheduler, and sends a pending app state once the board answers again.
-    private mutating func finishFetch(problem: BoardProblem?, at now: Duration, _ effects: inout [Effect]) {
+    mutating func finishFetch(problem: BoardProblem?, at now: Duration, _ effects: inout [Effect]) {
+        // A fetch never ends with alerts still waiting: those not given yet say what is known.
+        giveWaitingAlertsAsTheyAre(&effects)
+        taskReads = [:]
         fetchStep = nil
         self.problem = problem
         if let problem {

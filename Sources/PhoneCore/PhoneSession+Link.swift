@@ -49,22 +49,33 @@ extension PhoneSession {
     /// The `connected` alert, once per connection id (the record survives restarts).
     mutating func alertConnected(_ id: String, _ effects: inout [Effect]) {
         guard !id.isEmpty, let alert = policy.usbConnected(connectionID: id) else { return }
-        effects.append(.saveRecord(policy.record))
+        recordWhileWaiting?.insert(alert.key)
+        effects.append(.saveRecord(recordToSave))
         effects.append(.alert(alert))
     }
 
+    /// The way back to the task reported with the app state (`return_entry`), nil for none.
+    package var returnEntry: ReturnEntry? { ReturnEntry.preferred(among: offeredEntries) }
+
     mutating func sendAppStateIfNeeded(_ effects: inout [Effect]) {
-        guard started, appStateInFlight == nil, let wanted = wantedAppState, wanted != reportedAppState else { return }
+        guard started, appStateInFlight == nil, let state = wantedAppState else { return }
+        let wanted = AppStateReport(state: state, returnEntry: returnEntry)
+        guard wanted != reportedAppState else { return }
         appStateInFlight = wanted
-        effects.append(.send(.appState(wanted, phoneID: settings.phoneID)))
+        effects.append(.send(.appState(wanted.state, returnEntry: wanted.returnEntry, phoneID: settings.phoneID)))
     }
 
-    mutating func appStateAnswered(_ state: AppState, _ response: BoardResponse, _ effects: inout [Effect]) {
+    mutating func appStateAnswered(_ report: AppStateReport, _ response: BoardResponse, _ effects: inout [Effect]) {
         appStateInFlight = nil
+        let state = report.state
         switch response {
         case let .answered(status, _, _) where (200..<300).contains(status):
-            reportedAppState = state
-            effects.append(.log(.info, "reported app state \(state.rawValue)"))
+            reportedAppState = report
+            effects.append(
+                .log(
+                    .info,
+                    "reported app state \(state.rawValue), return entry "
+                        + (report.returnEntry?.rawValue ?? "none")))
             // Another state was asked for meanwhile.
             sendAppStateIfNeeded(&effects)
         case let .answered(status, _, body):

@@ -8,8 +8,9 @@ import WireFormat
 /// performs the effects and feeds results back, and tests drive it with timeline tables.
 ///
 /// It composes the other PhoneCore parts: `WakeFilter` → `FetchScheduler` → a fetch (`/status` when
-/// the connection needs naming, then `current`, then `events`, again on `.readAgain`) → `Card` and
-/// `AlertPolicy`; `USBSessionTracker` for the link.
+/// the connection needs naming, then `current`, then `events`, again on `.readAgain`, then the
+/// snapshot of each task an alert needs words for) → `Card` and `AlertPolicy`; `USBSessionTracker`
+/// for the link.
 package struct PhoneSession: Sendable {
     package struct Settings: Sendable, Equatable {
         package var phoneID: String
@@ -20,16 +21,24 @@ package struct PhoneSession: Sendable {
         /// How many times one fetch rereads the events after `.readAgain` (a board that keeps asking
         /// for a reset is not looped on).
         package var maximumEventRereads: Int
+        /// How many task snapshots one fetch reads for its alerts' words; alerts beyond that say what
+        /// the card knows (a board whose ring names hundreds of tasks is not read hundreds of times).
+        package var maximumTaskReads: Int
+        /// The ways back to the task this client offers from the start (the card, when it is drawn on
+        /// a terminal); more come with `.returnEntryOffered`.
+        package var returnEntries: Set<ReturnEntry>
 
         package init(
             phoneID: String, usbMonitored: Bool = false,
             scheduler: FetchScheduler.Configuration = FetchScheduler.Configuration(),
-            maximumEventRereads: Int = 3
+            maximumEventRereads: Int = 3, maximumTaskReads: Int = 16, returnEntries: Set<ReturnEntry> = []
         ) {
             self.phoneID = phoneID
             self.usbMonitored = usbMonitored
             self.scheduler = scheduler
             self.maximumEventRereads = maximumEventRereads
+            self.maximumTaskReads = maximumTaskReads
+            self.returnEntries = returnEntries
         }
     }
 
@@ -50,6 +59,9 @@ package struct PhoneSession: Sendable {
         case deadlineReached
         /// Report a new app state (SIGUSR1 / SIGUSR2).
         case appState(AppState)
+        /// The client now offers this way back to the task (the desktop notifier found a server):
+        /// the app state is reported again if the return entry changes.
+        case returnEntryOffered(ReturnEntry)
     }
 
     /// What the shell must do, in order.
@@ -62,7 +74,9 @@ package struct PhoneSession: Sendable {
         case emit(PhoneEvent)
         /// Give an alert (terminal, `--json`, desktop notification).
         case alert(Alert)
-        /// Persist the alert record now (before the alert is shown, so a crash cannot repeat it).
+        /// Persist the alert record now (before the alert is shown, so a crash cannot repeat it). While
+        /// alerts wait for their task's snapshot it holds only the keys of the alerts already given, so
+        /// a restart meanwhile gives the waiting ones.
         case saveRecord(AlertRecord)
         case log(LogLevel, String)
     }
@@ -80,6 +94,14 @@ package struct PhoneSession: Sendable {
         case status
         case current
         case events(rereads: Int)
+        /// The snapshot of the task the first waiting alert is about.
+        case task(requestID: String)
+    }
+
+    /// An app state as reported to the board, with the return entry that went with it.
+    struct AppStateReport: Sendable, Equatable {
+        var state: AppState
+        var returnEntry: ReturnEntry?
     }
 
     enum Reachability: Sendable, Equatable {
@@ -109,14 +131,24 @@ package struct PhoneSession: Sendable {
     var boardConnectionID: String?
     var fetchStep: FetchStep?
     var wantedAppState: AppState?
-    var reportedAppState: AppState?
-    var appStateInFlight: AppState?
+    var offeredEntries: Set<ReturnEntry>
+    var reportedAppState: AppStateReport?
+    var appStateInFlight: AppStateReport?
+    /// Task alerts decided but not given yet, in the ring's order: the first one waits for its
+    /// task's snapshot, the others wait behind it.
+    var waitingAlerts: [Alert] = []
+    /// While alerts wait: the record from before they were decided plus the keys of those given
+    /// since. It is what gets saved meanwhile, so a restart gives the waiting alerts, and only them.
+    var recordWhileWaiting: AlertRecord?
+    /// The tasks this fetch read for its alerts (nil: the read gave no snapshot), each read once.
+    var taskReads: [String: SnapshotView?] = [:]
 
     package init(settings: Settings, record: AlertRecord = AlertRecord()) {
         self.settings = settings
         self.policy = AlertPolicy(record: record)
         self.scheduler = FetchScheduler(configuration: settings.scheduler)
         self.link = LinkState(usb: settings.usbMonitored ? .down : .unmonitored, wake: .connecting)
+        self.offeredEntries = settings.returnEntries
     }
 
     /// The card as it was last shown (nil before `.started`).
@@ -139,8 +171,8 @@ package struct PhoneSession: Sendable {
         case let .usb(event):
             usbEvent(event, at: now, &effects)
         case let .answer(request, response):
-            if case let .appState(state, _) = request {
-                appStateAnswered(state, response, &effects)
+            if case let .appState(state, returnEntry, _) = request {
+                appStateAnswered(AppStateReport(state: state, returnEntry: returnEntry), response, &effects)
             } else {
                 answered(request, response, at: now, &effects)
             }
@@ -148,6 +180,9 @@ package struct PhoneSession: Sendable {
             perform(scheduler.handle(.deadlineReached, at: now), &effects)
         case let .appState(state):
             wantedAppState = state
+            sendAppStateIfNeeded(&effects)
+        case let .returnEntryOffered(entry):
+            offeredEntries.insert(entry)
             sendAppStateIfNeeded(&effects)
         }
         return effects
@@ -196,7 +231,8 @@ package struct PhoneSession: Sendable {
             // forget the cursor that belonged to the old epoch. (ETags carry the epoch: no reset needed.)
             if let known = policy.cursor.epoch, known != envelope.epoch {
                 policy.resetCursor()
-                effects.append(.saveRecord(policy.record))
+                recordWhileWaiting?.cursor = EventCursor()
+                effects.append(.saveRecord(recordToSave))
                 effects.append(
                     .log(
                         .notice,

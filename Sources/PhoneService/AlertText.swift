@@ -1,20 +1,63 @@
 import PhoneCore
 
-/// The words people see for an alert (terminal line, notification body).
+/// The words people see for an alert. The task's own words come first (its title, then the step of a
+/// handoff or the error of a failure) and the request id last, so a line says what happened before it
+/// says which record it was about. The task's words arrive cleaned and bounded (`Alert.describing`);
+/// the ids, also from the board, are cleaned here the same way (`BoardText`).
 package enum AlertText {
+    /// Most characters of an id shown (request ids are at most 128 on a well-behaved board).
+    static let idLimit = 64
+
+    /// Fixed words for the transition, without board text: the notification summary, and the start of
+    /// the line when the task's title is not known.
     package static func headline(_ alert: Alert) -> String {
         switch alert.transition {
         case .connected: "Connected to the board"
-        case .handoff: "Your turn: the task needs you on the phone"
+        case .handoff: "Your turn on the phone"
         case .foregroundRecovery: "Bring the companion app to the foreground"
         case .completed: "Task completed"
         case .failed: "Task failed"
         }
     }
 
-    /// `Task completed (chat_1)`, `Connected to the board (usb-1-7)`.
+    /// `Open Settings: Your turn: Enter the Wi-Fi password (chat_1)`, `Open Settings: Completed (chat_1)`,
+    /// `Task failed (chat_1)` (nothing known of the task), `Connected to the board (usb-1a2b3c4d-1-7)`.
     package static func line(_ alert: Alert) -> String {
-        let subject = alert.requestID ?? alert.connectionID
-        return headline(alert) + (subject.map { " (\($0))" } ?? "")
+        let opening = alert.title.map { $0 + ": " + label(alert.transition) } ?? headline(alert)
+        let text = ([opening] + [detail(alert)].compactMap { $0 }).joined(separator: ": ")
+        return text + (subject(alert).map { " (\($0))" } ?? "")
+    }
+
+    /// The notification body: the task's words without the request id (`Open Settings: Enter the Wi-Fi
+    /// password`); `Task chat_1` or `Session usb-…` when nothing else is known.
+    package static func body(_ alert: Alert) -> String {
+        let words = [alert.title, detail(alert)].compactMap { $0 }
+        if !words.isEmpty { return words.joined(separator: ": ") }
+        guard let subject = subject(alert) else { return "" }
+        return (alert.transition == .connected ? "Session " : "Task ") + subject
+    }
+
+    /// What follows the title.
+    private static func label(_ transition: AlertTransition) -> String {
+        switch transition {
+        case .connected: "Connected to the board"
+        case .handoff: "Your turn"
+        case .foregroundRecovery: "Bring the companion app to the foreground"
+        case .completed: "Completed"
+        case .failed: "Failed"
+        }
+    }
+
+    /// The step a handoff asks for, the error of a failure.
+    private static func detail(_ alert: Alert) -> String? {
+        switch alert.transition {
+        case .handoff: alert.step
+        case .failed: alert.error
+        case .connected, .foregroundRecovery, .completed: nil
+        }
+    }
+
+    private static func subject(_ alert: Alert) -> String? {
+        BoardText.line(alert.requestID ?? alert.connectionID, limit: idLimit)
     }
 }

@@ -15,8 +15,9 @@ package final class DesktopAlertNotifier: AlertNotifier {
         self.logger = logger
     }
 
-    /// Looks for a session bus and a notification server; logs once what it found.
-    package func connect(environment: [String: String]) {
+    /// Looks for a session bus and a notification server; logs once what it found, and calls
+    /// `connected` once notifications can be shown (the client then reports them as its return entry).
+    package func connect(environment: [String: String], connected: @escaping @Sendable () -> Void) {
         guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
             logger.info("no session bus (DBUS_SESSION_BUS_ADDRESS unset): alerts go to the terminal and --json only")
             return
@@ -28,6 +29,7 @@ package final class DesktopAlertNotifier: AlertNotifier {
                 case let .success(desktop):
                     notifier.withLock { $0 = desktop }
                     logger.info("desktop notifications via \(desktop.server)")
+                    connected()
                 case let .failure(error):
                     bus.close()
                     logger.info(
@@ -66,9 +68,10 @@ package final class DesktopAlertNotifier: AlertNotifier {
         case .failed:
             (urgency, category) = (.critical, "transfer.error")
         }
-        let subject = alert.requestID.map { "Task \($0)" } ?? alert.connectionID.map { "Session \($0)" } ?? ""
+        // The summary is fixed words; the board's text goes only in the body, which the notifier
+        // escapes for servers that render body markup.
         return DesktopNotification(
-            summary: AlertText.headline(alert), body: subject, urgency: urgency,
+            summary: AlertText.headline(alert), body: AlertText.body(alert), urgency: urgency,
             category: category)
     }
 }

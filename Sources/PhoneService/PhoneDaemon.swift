@@ -126,7 +126,6 @@ package enum PhoneDaemon {
         let output: any PhoneOutput
         let notifiers: [any AlertNotifier]
         let desktop = DesktopAlertNotifier(logger: logger.child("notify"))
-        desktop.connect(environment: ProcessEnvironment.current())
         if let terminal {
             output = terminal
             notifiers = [terminal, desktop]
@@ -135,10 +134,14 @@ package enum PhoneDaemon {
             output = lines
             notifiers = [lines, desktop]
         }
+        // The return entry: the card when it is drawn where a person looks (a terminal, not a pipe or
+        // the journal); notifications once the desktop notifier finds a server.
+        let cardOnTerminal = terminal != nil && OutputChannel.standardOutput.isTerminal
         let session = PhoneSession(
             settings: PhoneSession.Settings(
                 phoneID: identity.id,
-                usbMonitored: monitoring == .monitoring),
+                usbMonitored: monitoring == .monitoring,
+                returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board.url),
@@ -146,6 +149,7 @@ package enum PhoneDaemon {
             saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
+        desktop.connect(environment: ProcessEnvironment.current()) { client.submit(.returnEntryOffered(.notification)) }
 
         do {
             try wakeSource.start { event in
@@ -278,7 +282,8 @@ package enum PhoneDaemon {
         let transport = HTTPBoardTransport(
             board: wiring.configuration.board.url,
             timeout: .init(connectMilliseconds: 500, totalMilliseconds: 1_000))
-        switch transport.perform(.appState(.inactive, phoneID: wiring.phoneID)) {
+        // Stopped, the client offers no way back to the task.
+        switch transport.perform(.appState(.inactive, returnEntry: nil, phoneID: wiring.phoneID)) {
         case let .answered(status, _, _) where (200..<300).contains(status):
             logger.info("reported app state inactive")
         case let .answered(status, _, _):

@@ -197,6 +197,28 @@ import Testing
         #expect(board.phone("GET", "/status").json?["phone_app"]?["state"]?.string == "background")
     }
 
+    /// The bodies aiden-phone sends (PhoneCoreTests.BoardRequestTests has them byte for byte): both
+    /// return-entry fields come back in `/status` as reported.
+    @Test(arguments: [
+        (
+            #"{"state":"foreground","return_entry":"card","return_entry_available":true,"phone_id":"phone_1"}"#, "card",
+            true
+        ),
+        (
+            #"{"state":"foreground","return_entry":"notification","return_entry_available":true,"phone_id":"phone_1"}"#,
+            "notification", true
+        ),
+        (#"{"state":"inactive","return_entry":"","return_entry_available":false,"phone_id":"phone_1"}"#, "", false),
+    ])
+    func theReturnEntryReachesStatus(body: String, entry: String, available: Bool) throws {
+        var board = try RouterFixture()
+        #expect(board.phone("POST", "/api/phone/app-state", body: body).status == 200)
+        let app = try #require(board.phone("GET", "/status").json?["phone_app"])
+        #expect(app["return_entry"]?.string == entry)
+        #expect(app["return_entry_available"]?.bool == available)
+        #expect(app["phone_id"]?.string == "phone_1")
+    }
+
     @Test(arguments: [
         (#"{"state":"asleep"}"#, "state"), (#"{}"#, "state"), (#"{"state":1}"#, "state"),
         (#"{"state":"foreground","return_entry_available":"yes"}"#, "return_entry_available"),

@@ -33,6 +33,7 @@ import Testing
 
     final class Received: Sendable {
         let summaries = Mutex<[String]>([])
+        let bodies = Mutex<[String]>([])
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: daemon), "needs dbus-daemon (apt install dbus)"))
@@ -58,6 +59,7 @@ import Testing
                         },
                         DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
                             received.summaries.withLock { $0.append(message.body[3].stringValue ?? "?") }
+                            received.bodies.withLock { $0.append(message.body[4].stringValue ?? "?") }
                             return [.uint32(1)]
                         },
                     ])
@@ -83,5 +85,15 @@ import Testing
         let summaries = received.summaries.withLock { $0 }
         #expect(summaries.contains("Task completed"), "\(summaries)")
         #expect(summaries.filter { $0 == "Task completed" }.count == 1)
+        let bodies = received.bodies.withLock { $0 }
+        #expect(bodies.contains("Notify me"), "the completion names the task: \(bodies)")
+
+        // --json, so no card: the notifications are the way back to the task the board hears of.
+        #expect(
+            phone.waitFor { _ in
+                let app = (try? board.http("/status"))?.json?["phone_app"] as? [String: Any]
+                return app?["return_entry"] as? String == "notification"
+                    && app?["return_entry_available"] as? Bool == true
+            })
     }
 }

@@ -103,6 +103,22 @@ import WakeProtocol
         #expect(Set(wakes.compactMap { $0["epoch"] as? Int }).count == 1)
         let connected = try #require(phone.events("alert").first)
         #expect((connected["connection_id"] as? String)?.hasPrefix("board-") == true)
+        // The alerts say what happened: the task's title, the step and action of the handoff, the error.
+        let told = phone.events("alert").dropFirst().map { alert in
+            ["transition", "title", "step", "action", "error"].map { alert[$0] as? String ?? "-" }
+                .joined(separator: " | ")
+        }
+        #expect(
+            told == [
+                "handoff | Open Settings | Enter the PIN | request_user_input | -",
+                "foreground_recovery | Open Settings | - | - | -",
+                "completed | Open Settings | - | - | -",
+                "failed | Send a message | - | - | The screen is locked",
+            ])
+        // --json with no session bus: no way back to the task to offer.
+        let app = try #require(board.http("/status").json?["phone_app"] as? [String: Any])
+        #expect(app["return_entry"] as? String == "")
+        #expect(app["return_entry_available"] as? Bool == false)
     }
 
     @Test func aHandoffThatBeginsAndEndsInsideOneWindowStillAlertsOnce() throws {
@@ -119,6 +135,42 @@ import WakeProtocol
         #expect(phone.waitFor { _ in phone.alertCount("handoff") == 1 })
         try flush(board, phone)
         #expect(phone.alertCount("handoff") == 1)
+        // Over before any fetch: the task is named, no step that is no longer wanted.
+        let handoff = try #require(phone.events("alert").first { $0["transition"] as? String == "handoff" })
+        #expect(handoff["title"] as? String == "Quick question")
+        #expect(handoff["step"] == nil)
+    }
+
+    /// Run on a terminal (a pty from util-linux `script`), the card is the way back to the task the
+    /// board hears of; stopped, the phone offers none.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script (bsdutils)"))
+    func onATerminalTheCardIsTheReturnEntry() throws {
+        let (board, phone) = try pair()
+        try board.start()
+        defer { board.stop() }
+        let binary = try #require(Products.path("aiden-phone"))
+        let terminal = Process()
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        terminal.arguments = ["-q", "-e", "-c", "exec \(binary) --config \(phone.configPath)", "/dev/null"]
+        terminal.environment = ["PATH": "/usr/bin:/bin", "TERM": "dumb"]
+        terminal.standardInput = FileHandle.nullDevice
+        terminal.standardOutput = FileHandle.nullDevice
+        terminal.standardError = FileHandle.nullDevice
+        try terminal.run()
+        defer {
+            if terminal.isRunning { kill(terminal.processIdentifier, SIGKILL) }
+            terminal.waitUntilExit()
+        }
+        #expect(waitUntil { appEntry(board) == "card true" }, "\(appEntry(board) ?? "no report")")
+        #expect(appState(board) == "foreground")
+        // The phone is script's child; stopped, it reports itself inactive and then script ends.
+        let children = "/proc/\(terminal.processIdentifier)/task/\(terminal.processIdentifier)/children"
+        let child = try String(contentsOfFile: children, encoding: .utf8).split(separator: " ").first
+        let phonePID = try #require(child.flatMap { pid_t($0) })
+        kill(phonePID, SIGTERM)
+        #expect(waitUntil { appState(board) == "inactive" })
+        #expect(appEntry(board) == " false")
+        #expect(waitUntil { !terminal.isRunning })
     }
 
     @Test func aRestartedPhoneRepeatsNoAlertAndReportsItsAppState() throws {
@@ -284,6 +336,12 @@ import WakeProtocol
 /// The phone's app state as the board last heard it (`/status` → `phone_app.state`).
 private func appState(_ board: BoardProcess) -> String? {
     ((try? board.http("/status"))?.json?["phone_app"] as? [String: Any])?["state"] as? String
+}
+
+/// The return entry the board last heard of: `return_entry return_entry_available`.
+private func appEntry(_ board: BoardProcess) -> String? {
+    guard let app = (try? board.http("/status"))?.json?["phone_app"] as? [String: Any] else { return nil }
+    return "\(app["return_entry"] as? String ?? "?") \(app["return_entry_available"] as? Bool ?? false)"
 }
 
 /// Waits (bounded) for a condition on something other than the phone's output.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WireFormat
 
 @testable import PhoneCore
 
@@ -15,15 +16,52 @@ import Testing
         #expect(
             BoardRequest.events(EventCursor(since: 43, generation: "1234-a b&c", epoch: 1234)).target
                 == "/api/live-activity/events?since=43&generation=1234-a%20b%26c")
-        let post = BoardRequest.appState(.background, phoneID: "phone_1")
+        let post = BoardRequest.appState(.background, returnEntry: nil, phoneID: "phone_1")
         #expect(post.method == "POST")
         #expect(post.target == "/api/phone/app-state")
-        let body = try #require(try JSONSerialization.jsonObject(with: Data(post.body)) as? [String: String])
-        #expect(body == ["state": "background", "phone_id": "phone_1"])
+        #expect(post.headers.map(\.0) == ["Content-Type"])
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(post.body)) as? [String: Any])
+        #expect(body["state"] as? String == "background")
+        #expect(body["phone_id"] as? String == "phone_1")
         // Quoted with the shared escaper (its exact output is tested in WireFormatTests): any id survives.
-        let odd = BoardRequest.appState(.foreground, phoneID: "a\"b\\c\u{1}")
-        let oddBody = try #require(try JSONSerialization.jsonObject(with: Data(odd.body)) as? [String: String])
-        #expect(oddBody == ["state": "foreground", "phone_id": "a\"b\\c\u{1}"])
+        let odd = BoardRequest.appState(.foreground, returnEntry: nil, phoneID: "a\"b\\c\u{1}")
+        let oddBody = try #require(try JSONSerialization.jsonObject(with: Data(odd.body)) as? [String: Any])
+        #expect(oddBody["state"] as? String == "foreground")
+        #expect(oddBody["phone_id"] as? String == "a\"b\\c\u{1}")
+        #expect(
+            BoardRequest.task(requestID: "chat_1").target == "/api/live-activity/status?request_id=chat_1")
+        #expect(
+            BoardRequest.task(requestID: "a b/&").target == "/api/live-activity/status?request_id=a%20b%2F%26")
+        #expect(BoardRequest.task(requestID: "chat_1").method == "GET")
+        #expect(BoardRequest.task(requestID: "chat_1").body.isEmpty)
+    }
+
+    /// The app-state bodies exactly as sent: both return-entry fields every time, "none" said outright.
+    @Test(arguments: [
+        (
+            ReturnEntry?.some(.card), AppState.foreground,
+            #"{"state":"foreground","return_entry":"card","return_entry_available":true,"phone_id":"phone_1"}"#
+        ),
+        (
+            .notification, .background,
+            #"{"state":"background","return_entry":"notification","return_entry_available":true,"#
+                + #""phone_id":"phone_1"}"#
+        ),
+        (
+            nil, .inactive,
+            #"{"state":"inactive","return_entry":"","return_entry_available":false,"phone_id":"phone_1"}"#
+        ),
+    ])
+    func appStateBodies(entry: ReturnEntry?, state: AppState, text: String) {
+        let request = BoardRequest.appState(state, returnEntry: entry, phoneID: "phone_1")
+        #expect(String(decoding: request.body, as: UTF8.self) == text)
+    }
+
+    @Test func theCardIsPreferredAsTheReturnEntry() {
+        #expect(ReturnEntry.preferred(among: []) == nil)
+        #expect(ReturnEntry.preferred(among: [.notification]) == .notification)
+        #expect(ReturnEntry.preferred(among: [.card]) == .card)
+        #expect(ReturnEntry.preferred(among: [.notification, .card]) == .card)
     }
 
     @Test func statusAnswers() {

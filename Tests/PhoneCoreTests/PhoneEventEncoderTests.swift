@@ -51,6 +51,24 @@ import WireFormat
                     + #""event_id":43,"request_id":"chat_1","transition":"foreground_recovery"}"#
             ),
             (
+                .alert(
+                    Alert(
+                        transition: .handoff, requestID: "chat_1", epoch: 1234, eventID: 44,
+                        boardTime: "2026-06-12T07:00:03Z", title: "Open Settings", step: "Enter the Wi-Fi password",
+                        action: "request_user_input")),
+                #"{"action":"request_user_input","at":"2026-06-12T07:00:05.250Z","board_at":"2026-06-12T07:00:03Z","#
+                    + #""epoch":1234,"event":"alert","event_id":44,"request_id":"chat_1","#
+                    + #""step":"Enter the Wi-Fi password","title":"Open Settings","transition":"handoff"}"#
+            ),
+            (
+                .alert(
+                    Alert(
+                        transition: .failed, requestID: "chat_1", epoch: 1234, eventID: 45, title: "Open Settings",
+                        error: "the network refused the password")),
+                #"{"at":"2026-06-12T07:00:05.250Z","epoch":1234,"error":"the network refused the password","#
+                    + #""event":"alert","event_id":45,"request_id":"chat_1","title":"Open Settings","transition":"failed"}"#
+            ),
+            (
                 .connection(LinkState(usb: .up, wake: .connecting, connectionID: "usb-7")),
                 #"{"at":"2026-06-12T07:00:05.250Z","connection_id":"usb-7","event":"connection","usb":"up","#
                     + #""wake":"connecting"}"#

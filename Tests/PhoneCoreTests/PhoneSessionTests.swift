@@ -11,7 +11,8 @@ import WakeProtocol
         driver.send(.started)
         #expect(
             driver.board.requests == [
-                .appState(.foreground, phoneID: "p1"), .status, .current(phoneID: "p1", ifNoneMatch: nil),
+                .appState(.foreground, returnEntry: nil, phoneID: "p1"), .status,
+                .current(phoneID: "p1", ifNoneMatch: nil),
                 .events(EventCursor()),
             ])
         #expect(driver.alertNames == ["connected board-a1b2c3"])
@@ -305,6 +306,44 @@ import WakeProtocol
         driver.send(.appState(.background))
         driver.send(.appState(.foreground))
         #expect(driver.board.appStates == [.foreground, .foreground, .background, .foreground])
+    }
+
+    /// Transcript of the app-state reports: the return entry goes with each, and a new entry
+    /// offered later is reported when it changes what is reported.
+    @Test func theReturnEntryGoesWithEveryAppStateReport() {
+        func reports(_ board: FakeBoard) -> [String] {
+            board.requests.compactMap {
+                guard case let .appState(state, entry, _) = $0 else { return nil }
+                return "\(state.rawValue) \(entry?.rawValue ?? "none")"
+            }
+        }
+        // --json with no notification server yet: nothing to offer; the notifier joins later.
+        var json = SessionDriver()
+        json.send(.returnEntryOffered(.notification))
+        #expect(json.board.requests.isEmpty, "nothing is sent before the start")
+        json = SessionDriver()
+        json.send(.started)
+        json.send(.returnEntryOffered(.notification))
+        json.send(.returnEntryOffered(.notification))
+        json.send(.appState(.background))
+        #expect(reports(json.board) == ["foreground none", "foreground notification", "background notification"])
+        #expect(json.session.returnEntry == .notification)
+
+        // A card on a terminal from the start: a notifier joining changes nothing reported.
+        var terminal = SessionDriver(returnEntries: [.card])
+        terminal.send(.started)
+        terminal.send(.returnEntryOffered(.notification))
+        #expect(reports(terminal.board) == ["foreground card"])
+
+        // Offered while a report is in flight: sent once that one is answered.
+        var busy = SessionDriver()
+        busy.holdRequests = true
+        busy.send(.started)
+        busy.send(.returnEntryOffered(.notification))
+        #expect(reports(busy.board).isEmpty)
+        #expect(busy.held.first == .appState(.foreground, returnEntry: nil, phoneID: "p1"))
+        busy.release()
+        #expect(reports(busy.board) == ["foreground none", "foreground notification"])
     }
 
     @Test func aReconnectedWakeSourceFetchesButOnlyAfterTheStart() {

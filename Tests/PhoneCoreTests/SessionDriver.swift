@@ -15,10 +15,12 @@ struct SessionDriver {
     private(set) var effects: [PhoneSession.Effect] = []
 
     init(
-        phoneID: String = "p1", usbMonitored: Bool = false, record: AlertRecord = AlertRecord(),
-        board: FakeBoard = FakeBoard()
+        phoneID: String = "p1", usbMonitored: Bool = false, returnEntries: Set<ReturnEntry> = [],
+        record: AlertRecord = AlertRecord(), board: FakeBoard = FakeBoard()
     ) {
-        session = PhoneSession(settings: .init(phoneID: phoneID, usbMonitored: usbMonitored), record: record)
+        session = PhoneSession(
+            settings: .init(phoneID: phoneID, usbMonitored: usbMonitored, returnEntries: returnEntries),
+            record: record)
         self.board = board
     }
 
@@ -44,6 +46,13 @@ struct SessionDriver {
         let pending = held
         held = []
         for request in pending { send(.answer(request, board.answer(request))) }
+    }
+
+    /// Answers only the oldest held request; what it leads to is held again (one read at a time).
+    mutating func releaseOne() {
+        guard !held.isEmpty else { return }
+        let request = held.removeFirst()
+        send(.answer(request, board.answer(request)))
     }
 
     mutating func wake(seq: UInt64, epoch: UInt16? = nil) {
@@ -80,4 +89,17 @@ struct SessionDriver {
         effects.compactMap { if case let .saveRecord(record) = $0 { record } else { nil } }
     }
     var lastCard: Card? { session.card }
+    /// Whether every alert so far came after a save of a record holding its key (the once-only
+    /// promise across restarts).
+    var everyAlertWasSavedFirst: Bool {
+        var saved: AlertRecord?
+        for effect in effects {
+            switch effect {
+            case let .saveRecord(record): saved = record
+            case let .alert(alert): if saved?.contains(alert.key) != true { return false }
+            default: break
+            }
+        }
+        return true
+    }
 }
