@@ -15,10 +15,12 @@ package final class DesktopAlertNotifier: AlertNotifier {
         self.logger = logger
     }
 
-    /// Looks for a session bus and a notification server; logs once what it found.
+    /// Looks for a session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`) and a notification
+    /// server; logs once what it found.
     package func connect(environment: [String: String]) {
-        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
-            logger.info("no session bus (DBUS_SESSION_BUS_ADDRESS unset): alerts go to the terminal and --json only")
+        let location = SessionBusLocation.find(environment: environment, socketExists: POSIXFileSystem().fileExists)
+        guard let address = location.address else {
+            logger.info("no session bus (\(location)): alerts go to the terminal and --json only")
             return
         }
         Task {
