@@ -87,14 +87,15 @@ let package = Package(
             dependencies: [
                 "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging", "CommandLineSyntax",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
-                "ServiceManager",
+                "ServiceManager", "Doctor",
             ],
             swiftSettings: strict),
 
         // MARK: Executables (composition roots)
         .executableTarget(
             name: "aiden-board", dependencies: ["BoardService", "Platform", "Doctor"], swiftSettings: strict),
-        .executableTarget(name: "aiden-phone", dependencies: ["PhoneService", "Platform"], swiftSettings: strict),
+        .executableTarget(
+            name: "aiden-phone", dependencies: ["PhoneService", "Platform", "Doctor"], swiftSettings: strict),
         .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // bench/: the final state after bursts of changes, on the real engine and client in simulated time.
@@ -142,7 +143,8 @@ let package = Package(
             name: "PhoneServiceTests",
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
-                "NetworkAddress", "DesktopNotifications", "TestSupport",
+                "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBusModel",
+                "Doctor",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),

@@ -5,6 +5,8 @@ import WireFormat
 package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// `GET /status`: the board's `instance_id`, which names the connection when USB is not watched.
     case status
+    /// `GET /api/bluetooth/status`: the board's Wake transport and Bluetooth address (`aiden-phone doctor`).
+    case bluetoothStatus
     /// `GET /api/live-activity/current?phone_id=P`, conditional on the last answer's ETag.
     case current(phoneID: String, ifNoneMatch: String?)
     /// `GET /api/live-activity/events?since=N&generation=G`.
@@ -22,6 +24,8 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .status:
             return "/status"
+        case .bluetoothStatus:
+            return "/api/bluetooth/status"
         case let .current(phoneID, _):
             return "/api/live-activity/current?phone_id=" + Self.percentEncoded(phoneID)
         case let .events(cursor):
