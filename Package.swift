@@ -67,6 +67,9 @@ let package = Package(
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
         .target(name: "USBGadget", swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBusModel"], swiftSettings: strict),
+        // What both doctors share: findings, the host's interfaces (getifaddrs) and IPv4 routes, and the
+        // judgement of another network in the ECM subnet. No C library.
+        .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
         .target(name: "BlueZ", dependencies: ["DBusModel", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
@@ -75,7 +78,7 @@ let package = Package(
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
-                "ServiceManager",
+                "ServiceManager", "Doctor",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
@@ -84,13 +87,15 @@ let package = Package(
             dependencies: [
                 "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging", "CommandLineSyntax",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
-                "ServiceManager",
+                "ServiceManager", "Doctor",
             ],
             swiftSettings: strict),
 
         // MARK: Executables (composition roots)
-        .executableTarget(name: "aiden-board", dependencies: ["BoardService", "Platform"], swiftSettings: strict),
-        .executableTarget(name: "aiden-phone", dependencies: ["PhoneService", "Platform"], swiftSettings: strict),
+        .executableTarget(
+            name: "aiden-board", dependencies: ["BoardService", "Platform", "Doctor"], swiftSettings: strict),
+        .executableTarget(
+            name: "aiden-phone", dependencies: ["PhoneService", "Platform", "Doctor"], swiftSettings: strict),
         .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
 
         // bench/: the final state after bursts of changes, on the real engine and client in simulated time.
@@ -118,7 +123,7 @@ let package = Package(
             name: "BoardServiceTests",
             dependencies: [
                 "BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
-                "Configuration", "NetworkAddress", "TestSupport",
+                "Configuration", "NetworkAddress", "TestSupport", "Doctor",
             ]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(
@@ -129,6 +134,7 @@ let package = Package(
             ]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
+        .testTarget(name: "DoctorTests", dependencies: ["Doctor", "NetworkAddress"]),
         // The fake board both phone test targets drive.
         .target(name: "PhoneTestSupport", dependencies: ["PhoneCore", "WireFormat"], path: "Tests/PhoneTestSupport"),
         .testTarget(
@@ -137,7 +143,8 @@ let package = Package(
             name: "PhoneServiceTests",
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
-                "NetworkAddress", "DesktopNotifications", "TestSupport",
+                "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBusModel",
+                "Doctor",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
@@ -151,7 +158,7 @@ let package = Package(
             name: "BlueZTests",
             dependencies: [
                 "BlueZ", "DBus", "DBusModel", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport",
+                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport", "Doctor",
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),

@@ -8,6 +8,8 @@ package struct RemoteDevice: Sendable, Equatable {
     package var servicesResolved = false
     /// bluetoothd holds a bond with it (`Paired`).
     package var paired = false
+    /// bluetoothd lets it connect without asking an agent (`Trusted`).
+    package var trusted = false
     /// Seen by the radio in this discovery: `RSSI` present, or a fresh advertisement reported.
     package var seen = false
 
@@ -24,6 +26,7 @@ package struct RemoteDevice: Sendable, Equatable {
         if let value = properties["Connected"]?.unwrappingVariants.boolValue { connected = value }
         if let value = properties["ServicesResolved"]?.unwrappingVariants.boolValue { servicesResolved = value }
         if let value = properties["Paired"]?.unwrappingVariants.boolValue { paired = value }
+        if let value = properties["Trusted"]?.unwrappingVariants.boolValue { trusted = value }
         let advertised: Set<String> = ["RSSI", "ManufacturerData", "ServiceData", "UUIDs"]
         if isAdvertisement, !advertised.isDisjoint(with: properties.keys) {
             seen = true

@@ -1,9 +1,8 @@
 import BlueZ
 import BluetoothHCI
 import DBus
-import Dispatch
+import Doctor
 import FoundationEssentials
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -47,12 +46,12 @@ package enum BlueZDoctor {
     package static func examine(
         adapter: String, agentSocket: String,
         busAddress: DBusConnection.Address = .system
-    ) -> BoardDoctor.Finding {
+    ) -> DoctorFinding {
         let hci = HCIAdapter.named(adapter)
         if case .failure(.noBluetoothInKernel) = hci {
             return evaluate(adapter: adapter, hci: hci, bus: nil, daemon: nil)
         }
-        let bus = blocking { await busView(adapter: adapter, address: busAddress) }
+        let bus = Blocking.run { await busView(adapter: adapter, address: busAddress) }
         return evaluate(adapter: adapter, hci: hci, bus: bus, daemon: daemonView(agentSocket: agentSocket))
     }
 
@@ -60,7 +59,7 @@ package enum BlueZDoctor {
     package static func evaluate(
         adapter: String, hci: Result<HCIAdapter, HCIAdapterError>, bus: BusView?,
         daemon: DaemonView?
-    ) -> BoardDoctor.Finding {
+    ) -> DoctorFinding {
         var seen: [String] = []
         switch hci {
         case let .success(info):
@@ -112,9 +111,8 @@ package enum BlueZDoctor {
             seen.append("bluetoothd runs, \(adapter) powered with GATT and LE advertising")
         }
         guard let daemon else {
-            return BoardDoctor.Finding(
-                severity: .info,
-                message: "wake transport bluez: "
+            return .info(
+                "wake transport bluez: "
                     + (seen + ["aiden-board is not running (registration not checked)"]).joined(separator: "; "))
         }
         guard daemon.gattRegistered == true, daemon.advertising == true else {
@@ -128,15 +126,15 @@ package enum BlueZDoctor {
         seen.append(
             "Wake service registered and advertised, phone subscribed: "
                 + (daemon.wakeSubscriber == true ? "yes" : "no"))
-        return BoardDoctor.Finding(severity: .ok, message: "wake transport bluez: " + seen.joined(separator: "; "))
+        return .ok("wake transport bluez: " + seen.joined(separator: "; "))
     }
 
-    private static func problem(_ parts: [String], fix: String) -> BoardDoctor.Finding {
+    private static func problem(_ parts: [String], fix: String) -> DoctorFinding {
         problem("wake transport bluez: " + parts.joined(separator: "; "), fix: fix)
     }
 
-    private static func problem(_ message: String, fix: String) -> BoardDoctor.Finding {
-        BoardDoctor.Finding(severity: .problem, message: message, fix: fix)
+    private static func problem(_ message: String, fix: String) -> DoctorFinding {
+        .problem(message, fix: fix)
     }
 
     // MARK: Looking
@@ -149,14 +147,10 @@ package enum BlueZDoctor {
             return .unreachable("\(error)")
         }
         defer { connection.close() }
-        do {
-            guard try await connection.nameOwner(BlueZNames.service, timeout: .seconds(2)) != nil else {
-                return .bluezNotRunning
-            }
-            let objects = try await connection.getManagedObjects(destination: BlueZNames.service, timeout: .seconds(2))
-            return .adapter(AdapterState(path: BlueZNames.adapterPath(adapter), in: objects))
-        } catch {
-            return error.kind == .serviceUnknown ? .bluezNotRunning : .unreachable("\(error)")
+        switch await BluetoothdView.look(on: connection) {
+        case let .unreachable(why): return .unreachable(why)
+        case .notRunning: return .bluezNotRunning
+        case let .running(objects): return .adapter(AdapterState(path: BlueZNames.adapterPath(adapter), in: objects))
         }
     }
 
@@ -192,18 +186,5 @@ package enum BlueZDoctor {
         guard let split = response.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
         struct Status: Decodable { let bluetooth: DaemonView? }
         return (try? JSONDecoder().decode(Status.self, from: Data(response[split.upperBound...])))?.bluetooth
-    }
-
-    /// Runs async work to completion from synchronous code (the doctor is a plain command).
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T? {
-        let result = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await work()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0 }
     }
 }

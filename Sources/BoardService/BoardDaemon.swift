@@ -1,6 +1,7 @@
 import BoardAPI
 import Configuration
 import Dispatch
+import Doctor
 import FoundationEssentials
 import HTTPServer
 import Logging

@@ -28,6 +28,14 @@ package struct Subnet: Hashable, Sendable, CustomStringConvertible {
         self = subnet
     }
 
+    /// The block of `prefixLength` bits around `address` (192.168.42.0/24 for 192.168.42.2 and 24): what an
+    /// interface's address and netmask describe. The length is clamped to the family's 0...32 or 0...128.
+    package init(containing address: IPAddress, prefixLength: Int) {
+        let length = min(max(prefixLength, 0), address.isIPv6 ? 128 : 32)
+        let block = Subnet(uncheckedNetwork: address, prefixLength: length)
+        self.init(uncheckedNetwork: block.masked(address), prefixLength: length)
+    }
+
     private init(uncheckedNetwork: IPAddress, prefixLength: Int) {
         self.network = uncheckedNetwork
         self.prefixLength = prefixLength

@@ -25,6 +25,12 @@ package enum BoardAnswer {
         interpret(status: status, body: body, parse: events(from:))
     }
 
+    /// Like `current(status:body:)`, for `GET /status` (whose 200 body is read leniently: an older board
+    /// may not name its instance).
+    package static func status(status: Int, body: [UInt8]) -> Result<BoardStatusAnswer, BoardProblem> {
+        interpret(status: status, body: body) { BoardStatusAnswer(body: $0) }
+    }
+
     private static func interpret<Answer>(
         status: Int, body: [UInt8], parse: ([UInt8]) throws(BoardAnswerError) -> Answer
     ) -> Result<Answer, BoardProblem> {
@@ -43,7 +49,7 @@ package enum BoardAnswer {
     }
 
     /// The `error.message` of the board's error body, if the body is one.
-    private static func errorMessage(in body: [UInt8]) -> String? {
+    static func errorMessage(in body: [UInt8]) -> String? {
         (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.message
     }
 

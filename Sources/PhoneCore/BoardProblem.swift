@@ -20,6 +20,14 @@ package enum BoardProblem: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The board's own words for a refusal or an error status, made printable; nil when it sent none.
+    package var boardMessage: String? {
+        switch self {
+        case .forbidden(let message), .httpStatus(_, let message): message.map { BoardText.printable($0) }
+        case .unreachable, .malformed: nil
+        }
+    }
+
     package var description: String {
         switch self {
         case .unreachable(let detail):

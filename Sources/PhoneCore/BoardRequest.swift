@@ -5,6 +5,9 @@ import WireFormat
 package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// `GET /status`: the board's `instance_id`, which names the connection when USB is not watched.
     case status
+    /// `GET /api/bluetooth/status`: the board's Wake transport and Bluetooth address (bonding over the
+    /// cable, `aiden-phone doctor`).
+    case bluetoothStatus
     /// `GET /api/live-activity/current?phone_id=P`, conditional on the last answer's ETag.
     case current(phoneID: String, ifNoneMatch: String?)
     /// `GET /api/live-activity/events?since=N&generation=G`.
@@ -15,8 +18,6 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// `POST /api/phone/app-state` with
     /// `{"state":…,"return_entry":…,"return_entry_available":…,"phone_id":…}`.
     case appState(AppState, returnEntry: ReturnEntry?, phoneID: String)
-    /// `GET /api/bluetooth/status`: the board's Bluetooth address, for bonding over the cable.
-    case bluetoothStatus
     /// `POST /api/bluetooth/pairing/start` with `{"seconds":N}`: the board's pairing window, for bonding.
     case openPairingWindow(seconds: Int)
 
@@ -32,6 +33,8 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .status:
             return "/status"
+        case .bluetoothStatus:
+            return "/api/bluetooth/status"
         case let .current(phoneID, _):
             return "/api/live-activity/current?phone_id=" + Self.percentEncoded(phoneID)
         case let .events(cursor):
@@ -42,8 +45,6 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
             return "/api/live-activity/status?request_id=" + Self.percentEncoded(requestID)
         case .appState:
             return "/api/phone/app-state"
-        case .bluetoothStatus:
-            return "/api/bluetooth/status"
         case .openPairingWindow:
             return "/api/bluetooth/pairing/start"
         }

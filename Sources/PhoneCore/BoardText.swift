@@ -14,4 +14,10 @@ package enum BoardText {
         guard scalars.count > limit else { return line }
         return String(String.UnicodeScalarView(scalars.prefix(max(1, limit - 3)))) + "..."
     }
+
+    /// Text from outside (the board's answers, a USB device's descriptors) for one printed line: as `line`,
+    /// empty when nothing readable is left.
+    package static func printable(_ text: String, limit: Int = 200) -> String {
+        line(text, limit: limit) ?? ""
+    }
 }

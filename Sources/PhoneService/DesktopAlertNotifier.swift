@@ -15,11 +15,13 @@ package final class DesktopAlertNotifier: AlertNotifier {
         self.logger = logger
     }
 
-    /// Looks for a session bus and a notification server; logs once what it found, and calls
-    /// `connected` once notifications can be shown (the client then reports them as its return entry).
+    /// Looks for a session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`) and a notification
+    /// server; logs once what it found, and calls `connected` once notifications can be shown (the client
+    /// then reports them as its return entry).
     package func connect(environment: [String: String], connected: @escaping @Sendable () -> Void) {
-        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
-            logger.info("no session bus (DBUS_SESSION_BUS_ADDRESS unset): alerts go to the terminal and --json only")
+        let location = SessionBusLocation.find(environment: environment, socketExists: POSIXFileSystem().fileExists)
+        guard let address = location.address else {
+            logger.info("no session bus (\(location)): alerts go to the terminal and --json only")
             return
         }
         Task {

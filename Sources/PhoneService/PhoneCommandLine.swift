@@ -5,6 +5,8 @@ import CommandLineSyntax
 package enum PhoneCommand: Equatable, Sendable {
     /// `explicitConfig`: `--config` was given, so a missing file is an error rather than "defaults".
     case run(configPath: String, explicitConfig: Bool, json: Bool)
+    /// `aiden-phone doctor`: check this host's side and say how to fix what is wrong.
+    case doctor(configPath: String, explicitConfig: Bool)
     case help
     case version
 }
@@ -26,9 +28,13 @@ package enum PhoneCommandLine {
 
     package static let usage = """
         usage: aiden-phone [--config FILE] [--json]
+               aiden-phone doctor [--config FILE]
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
+        'doctor' checks the USB link and its address, the udev rule and device node, libusb hotplug,
+        the board's /status, bluetoothd and the bond with the board, and desktop notifications; one
+        line per finding with its fix; exit 0 when nothing is wrong, 1 when something is.
 
           --config FILE   the configuration (default \(defaultConfigPath); a missing default
                           file means the built-in defaults)
@@ -51,9 +57,17 @@ package enum PhoneCommandLine {
         }
         if let repeated = tokens.firstRepeated { throw PhoneUsageError(message: "\(repeated.spelling) given twice") }
         if tokens.flags.contains(.version) { return .version }
-        if let word = tokens.words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
+        var words = tokens.words[...]
+        let doctor = words.first == "doctor"
+        if doctor { words = words.dropFirst() }
+        if let word = words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
         let config = tokens.value(.config)
         if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }
+        if doctor {
+            // The doctor prints findings for people; scripts read its exit status.
+            if tokens.flags.contains(.json) { throw PhoneUsageError(message: "doctor takes no --json") }
+            return .doctor(configPath: config ?? defaultConfigPath, explicitConfig: config != nil)
+        }
         return .run(
             configPath: config ?? defaultConfigPath, explicitConfig: config != nil, json: tokens.flags.contains(.json))
     }

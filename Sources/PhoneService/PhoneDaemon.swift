@@ -32,9 +32,9 @@ package enum PhoneDaemon {
         let signals = SignalWaiter.block([SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGWINCH])
         let configuration: PhoneConfiguration
         do {
-            configuration = try loadConfiguration(
-                configPath, explicit: explicitConfig, environment: environment,
-                logger: bootstrap)
+            let loaded = try loadConfiguration(configPath, explicit: explicitConfig, environment: environment)
+            if loaded.usedDefaults { bootstrap.notice("no \(configPath); using the built-in defaults") }
+            configuration = loaded.configuration
         } catch {
             bootstrap.error("\(error)")
             return configurationExitCode
@@ -73,19 +73,22 @@ package enum PhoneDaemon {
         let phoneID: String
     }
 
+    /// The configuration file with the environment applied; a missing file at the default path (not one named
+    /// with `--config`) means the built-in defaults, and `usedDefaults` says so.
     static func loadConfiguration(
-        _ path: String, explicit: Bool, environment: [String: String], logger: Logger
+        _ path: String, explicit: Bool, environment: [String: String]
     )
-        throws(ConfigurationError) -> PhoneConfiguration
+        throws(ConfigurationError) -> (configuration: PhoneConfiguration, usedDefaults: Bool)
     {
         let file: PhoneConfiguration
+        var usedDefaults = false
         do {
             file = try PhoneConfiguration.load(path: path)
         } catch  where error.kind == .fileNotFound && !explicit {
-            logger.notice("no \(path); using the built-in defaults")
             file = .defaults
+            usedDefaults = true
         }
-        return try file.applyingEnvironment(environment)
+        return (try file.applyingEnvironment(environment), usedDefaults)
     }
 
     private static func makeLogger(level: LogConfiguration.Level, terminal: TerminalOutput?) -> Logger {

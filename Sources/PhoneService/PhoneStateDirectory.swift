@@ -114,10 +114,10 @@ package struct PhoneStateDirectory: Sendable {
         do {
             guard let bytes = try file.read() else { return (nil, nil) }
             let saved = try JSONDecoder().decode(BondedBoard.self, from: Data(bytes))
-            guard BoardPairingAnswer.isAddress(saved.address) else {
+            guard let address = BoardBluetoothAnswer.bluetoothAddress(saved.address) else {
                 return (nil, "\(file.path) holds no Bluetooth address; the next bond over the cable replaces it")
             }
-            return (saved.address.uppercased(), nil)
+            return (address, nil)
         } catch {
             return (nil, "\(file.path) could not be read (\(error)); the next bond over the cable replaces it")
         }

@@ -17,4 +17,11 @@ package enum ProcessEnvironment {
         }
         return result
     }
+
+    /// The name of the user this process runs as (its real uid), or `uid N` when the user database has none.
+    package static func userName() -> String {
+        let uid = getuid()
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return String(cString: name)
+    }
 }

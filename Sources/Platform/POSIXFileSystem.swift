@@ -89,6 +89,26 @@ package struct POSIXFileSystem: DurableFileSystem {
         }
     }
 
+    /// The names in a directory (symbolic links followed, `.` and `..` left out), in no particular order:
+    /// for reading trees like sysfs. Not part of `DurableFileSystem`: nothing durable lists directories.
+    package func contentsOfDirectory(at path: String) throws(FileSystemError) -> [String] {
+        guard let directory = opendir(path) else { throw FileSystemError(.opendir, path: path, code: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Whether this process's real user may read and write `path` (access(2) with R_OK | W_OK).
+    package func checkReadableAndWritable(at path: String) throws(FileSystemError) {
+        guard Glibc.access(path, R_OK | W_OK) == 0 else { throw FileSystemError(.access, path: path, code: errno) }
+    }
+
     private func open(_ path: String, _ flags: Int32, permissions: UInt16) throws(FileSystemError) -> Int32 {
         let fd = retryingOnInterrupt { Glibc.open(path, flags, mode_t(permissions)) }
         guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }

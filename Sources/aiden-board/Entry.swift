@@ -1,4 +1,5 @@
 import BoardService
+import Doctor
 import Platform
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ enum Entry {
         case let .doctor(configPath, explicitConfig):
             let findings = BoardDoctor.examine(configPath: configPath, explicitConfig: explicitConfig)
             findings.forEach { print($0) }
-            exit(findings.contains { $0.severity == .problem } ? 1 : 0)
+            exit(DoctorFinding.exitStatus(findings))
         case let .gadget(up, configPath, explicitConfig, configfs, udc):
             let outcome = GadgetCommand.run(
                 up: up, configPath: configPath, explicitConfig: explicitConfig, configfs: configfs, udc: udc)

@@ -1,3 +1,4 @@
+import Doctor
 import PhoneService
 import Platform
 
@@ -25,6 +26,12 @@ enum Entry {
         case .version:
             print("aiden-phone \(BuildInfo.version)")
             exit(0)
+        case let .doctor(configPath, explicitConfig):
+            let findings = PhoneDoctor.examine(
+                configPath: configPath, explicitConfig: explicitConfig,
+                system: PhoneDoctor.System(environment: ProcessEnvironment.current()))
+            findings.forEach { print($0) }
+            exit(DoctorFinding.exitStatus(findings))
         case let .run(configPath, explicitConfig, json):
             let status = PhoneDaemon.run(
                 configPath: configPath, explicitConfig: explicitConfig, json: json,

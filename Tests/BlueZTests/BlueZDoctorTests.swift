@@ -3,6 +3,7 @@ import BluetoothHCI
 import BoardService
 import DBusModel
 import Dispatch
+import Doctor
 import Glibc
 import TestSupport
 import Testing
@@ -18,7 +19,7 @@ struct BlueZDoctorTests {
     @Test(arguments: [
         (
             Result<HCIAdapter, HCIAdapterError>.failure(.noBluetoothInKernel), BlueZDoctor.BusView?.none,
-            BlueZDoctor.DaemonView?.none, BoardDoctor.Finding.Severity.problem, "no Bluetooth in this kernel"
+            BlueZDoctor.DaemonView?.none, DoctorFinding.Severity.problem, "no Bluetooth in this kernel"
         ),
         (.failure(.notFound("hci0")), nil, nil, .problem, "no adapter hci0"),
         (.success(up), .unreachable("NoServer"), nil, .problem, "system bus is not reachable"),
@@ -53,7 +54,7 @@ struct BlueZDoctorTests {
     ])
     func judgement(
         hci: Result<HCIAdapter, HCIAdapterError>, bus: BlueZDoctor.BusView?, daemon: BlueZDoctor.DaemonView?,
-        severity: BoardDoctor.Finding.Severity, phrase: String
+        severity: DoctorFinding.Severity, phrase: String
     ) {
         let finding = BlueZDoctor.evaluate(adapter: "hci0", hci: hci, bus: bus, daemon: daemon)
         #expect(finding.severity == severity, "\(finding)")

@@ -1,4 +1,5 @@
 import Configuration
+import Doctor
 import NetworkAddress
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
     static let ecm = subnet("192.168.42.0/24")
 
     @Test func parsesTheKernelsFormat() {
-        let routes = BoardDoctor.parseIPv4Routes(
+        let routes = KernelRoute.parseTable(
             Self.table([
                 "eth0\t00000000\t0101A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0",
                 "eth0\t0001A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0",
@@ -38,12 +39,12 @@ import Testing
         "eth0\t0101A8C0\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0",  // host bits set
     ])
     func skipsWhatIsNotARoute(line: String) {
-        #expect(BoardDoctor.parseIPv4Routes(Self.table([line])).isEmpty)
+        #expect(KernelRoute.parseTable(Self.table([line])).isEmpty)
     }
 
     /// route, then the severity expected (nil: no finding for it).
     @Test(arguments: [
-        ("usb1 192.168.42.0/24", BoardDoctor.Finding.Severity?.some(.problem)),  // Android USB tethering
+        ("usb1 192.168.42.0/24", DoctorFinding.Severity?.some(.problem)),  // Android USB tethering
         ("wlan0 192.168.42.128/25", .problem),  // more specific
         ("tun0 192.168.42.7/32", .problem),
         ("eth0 192.168.0.0/16", .info),  // broader: only when ECM is down
@@ -53,16 +54,16 @@ import Testing
         ("eth0 192.168.43.0/24", nil),  // a neighbour, no overlap
         ("eth0 10.0.0.0/8", nil),
     ])
-    func judgesOneRoute(route: String, expected: BoardDoctor.Finding.Severity?) {
+    func judgesOneRoute(route: String, expected: DoctorFinding.Severity?) {
         let parts = route.split(separator: " ")
-        let routes = [BoardDoctor.KernelRoute(interface: String(parts[0]), destination: Self.subnet(String(parts[1])))]
+        let routes = [KernelRoute(interface: String(parts[0]), destination: Self.subnet(String(parts[1])))]
         let findings = BoardDoctor.routeCollisions(
             subnet: Self.ecm, ecmInterfaces: ["aiden0", "usb0"],
             routes: routes)
         if let expected {
             #expect(findings.map(\.severity) == [expected])
         } else {
-            let ok = BoardDoctor.Finding(
+            let ok = DoctorFinding(
                 severity: .ok,
                 message: "no other route overlaps the ECM subnet 192.168.42.0/24")
             #expect(findings == [ok])
@@ -70,13 +71,13 @@ import Testing
     }
 
     @Test func aDownRouteIsNotACollision() {
-        let route = BoardDoctor.KernelRoute(interface: "usb1", destination: Self.ecm, isUp: false)
+        let route = KernelRoute(interface: "usb1", destination: Self.ecm, isUp: false)
         let findings = BoardDoctor.routeCollisions(subnet: Self.ecm, ecmInterfaces: [], routes: [route])
         #expect(findings.map(\.severity) == [.ok])
     }
 
     @Test func tetheringFindingSaysWhatAndHow() throws {
-        let route = BoardDoctor.KernelRoute(
+        let route = KernelRoute(
             interface: "usb1", destination: Self.ecm,
             gateway: IPAddress(v4: 192, 168, 42, 129))
         let findings = BoardDoctor.routeCollisions(subnet: Self.ecm, ecmInterfaces: [], routes: [route])
@@ -126,8 +127,8 @@ import Testing
     }
 
     @Test func readsThisMachinesTable() {
-        let text = BoardDoctor.readIPv4RouteTable()
+        let text = KernelRoute.readTable()
         #expect(text?.hasPrefix("Iface") == true)
-        #expect(BoardDoctor.readIPv4RouteTable(path: "/nonexistent/route") == nil)
+        #expect(KernelRoute.readTable(path: "/nonexistent/route") == nil)
     }
 }

@@ -5,46 +5,24 @@ import Synchronization
 import Testing
 
 /// aiden-phone as a process on a desktop: its alerts reach `org.freedesktop.Notifications` on the
-/// session bus. The test runs a private session dbus-daemon and plays the notification server.
+/// session bus, found by `DBUS_SESSION_BUS_ADDRESS` or (a user service without it) at
+/// `$XDG_RUNTIME_DIR/bus`. The test runs a private session dbus-daemon and plays the notification server.
 @Suite(.serialized) struct DesktopNotificationFlowTests {
-    static let daemon = "/usr/bin/dbus-daemon"
-
-    /// A private session bus; killed with the returned process.
-    func startSessionBus(in scratch: Scratch) throws -> (Process, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.daemon)
-        process.arguments = [
-            "--session", "--nofork", "--nopidfile", "--print-address=1",
-            "--address=unix:path=\(scratch.path)/session-bus",
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !line.contains(0x0A) {
-            line.append(output.fileHandleForReading.availableData)
-        }
-        let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard address.hasPrefix("unix:") else { throw IntegrationError("dbus-daemon gave no address") }
-        return (process, address)
-    }
+    static let daemon = SessionBus.daemon
 
     final class Received: Sendable {
         let summaries = Mutex<[String]>([])
         let bodies = Mutex<[String]>([])
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: daemon), "needs dbus-daemon (apt install dbus)"))
-    func alertsBecomeDesktopNotifications() async throws {
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: daemon), "needs dbus-daemon (apt install dbus)"),
+        arguments: [false, true])
+    func alertsBecomeDesktopNotifications(inRuntimeDirectory: Bool) async throws {
         let scratch = try Scratch("aiden-desktop")
-        let (bus, address) = try startSessionBus(in: scratch)
-        defer {
-            // The daemon inherits the test process's blocked SIGTERM: only SIGKILL ends it.
-            kill(bus.processIdentifier, SIGKILL)
-            bus.waitUntilExit()
-        }
+        let (bus, address) = try SessionBus.start(socket: "\(scratch.path)/bus")
+        // The daemon inherits the test process's blocked SIGTERM: only SIGKILL ends it.
+        defer { SessionBus.stop(bus) }
 
         let received = Received()
         let server = try await DBusConnection.connect(to: .address(address), timeout: .seconds(5))
@@ -71,7 +49,8 @@ import Testing
         let phone = try PhoneProcess(boardURL: "http://127.0.0.1:\(board.port)", wakePort: wakePort)
         try board.start()
         defer { board.stop() }
-        try phone.start(environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+        try phone.start(
+            environment: inRuntimeDirectory ? ["XDG_RUNTIME_DIR": scratch.path] : ["DBUS_SESSION_BUS_ADDRESS": address])
         defer { phone.stop() }
         #expect(phone.waitForCard { $0["state"] as? String == "standby" })
 

@@ -38,4 +38,16 @@ import Testing
         #expect(try Subnet("FD00:0::/8").description == "fd00::/8")
         #expect(try Subnet("192.168.42.0/24").description == "192.168.42.0/24")
     }
+
+    /// An interface's address and netmask name the block around it; out-of-range lengths are clamped.
+    @Test(arguments: [
+        ("192.168.42.2", 24, "192.168.42.0/24"), ("192.168.42.129", 25, "192.168.42.128/25"),
+        ("10.1.2.3", 0, "0.0.0.0/0"), ("10.1.2.3", 32, "10.1.2.3/32"), ("10.1.2.3", 40, "10.1.2.3/32"),
+        ("fd00::1:2", 64, "fd00::/64"), ("2001:db8::1", 200, "2001:db8::1/128"), ("2001:db8::1", -3, "::/0"),
+    ])
+    func blockAroundAnAddress(address: String, prefixLength: Int, expected: String) throws {
+        let block = Subnet(containing: try #require(IPAddress(address)), prefixLength: prefixLength)
+        #expect(block.description == expected)
+        #expect(block.contains(try #require(IPAddress(address))))
+    }
 }

@@ -7,6 +7,8 @@ import WireFormat
 @Suite struct BoardRequestTests {
     @Test func targetsHeadersAndBodies() throws {
         #expect(BoardRequest.status.target == "/status")
+        #expect(BoardRequest.bluetoothStatus.target == "/api/bluetooth/status")
+        #expect(BoardRequest.bluetoothStatus.method == "GET" && BoardRequest.bluetoothStatus.headers.isEmpty)
         let current = BoardRequest.current(phoneID: "phone_1", ifNoneMatch: "\"1234-7\"")
         #expect(current.target == "/api/live-activity/current?phone_id=phone_1")
         #expect(current.headers.map(\.0) == ["If-None-Match"])

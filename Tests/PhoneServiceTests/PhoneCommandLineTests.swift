@@ -15,6 +15,11 @@ import Testing
         (["--version"], .version),
         (["--json", "-h"], .help),
         (["--config", "-p.toml"], .run(configPath: "-p.toml", explicitConfig: true, json: false)),
+        (["doctor"], .doctor(configPath: "/etc/aiden/phone.toml", explicitConfig: false)),
+        (["doctor", "--config", "p.toml"], .doctor(configPath: "p.toml", explicitConfig: true)),
+        (["--config=p.toml", "doctor"], .doctor(configPath: "p.toml", explicitConfig: true)),
+        (["doctor", "--help"], .help),
+        (["--", "doctor"], .doctor(configPath: "/etc/aiden/phone.toml", explicitConfig: false)),
     ]
 
     @Test(arguments: valid)
@@ -33,6 +38,10 @@ import Testing
         (["--json=yes"], "--json takes no value"),
         (["--config=a", "--config", "b"], "--config given twice"),
         (["-v"], "unknown option -v"),
+        (["doctor", "--json"], "doctor takes no --json"),
+        (["doctor", "now"], "unexpected argument 'now'"),
+        (["doctor", "doctor"], "unexpected argument 'doctor'"),
+        (["doctor", "--config"], "--config needs a file"),
     ]
 
     @Test(arguments: invalid)

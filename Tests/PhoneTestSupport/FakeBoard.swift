@@ -123,6 +123,8 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
         switch request {
         case .status:
             return json(["status": "ok", "version": "0.1.0", "instance_id": instanceID, "epoch": Int(epoch)])
+        case .bluetoothStatus:
+            return json(["status": "ok", "transport": "loopback", "address": NSNull(), "epoch": Int(epoch)])
         case let .current(_, ifNoneMatch):
             if ifNoneMatch == etag { return .answered(status: 304, etag: etag, body: []) }
             guard let currentID, let task = tasks[currentID] else { return json(["status": "not_found"], etag: etag) }

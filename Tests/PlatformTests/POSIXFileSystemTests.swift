@@ -107,4 +107,30 @@ import Testing
             }
         }
     }
+
+    @Test func listsADirectoryAndChecksAccess() throws {
+        try withTemporaryDirectory { directory in
+            try fs.createDirectory(at: "\(directory)/a/b", permissions: 0o755)
+            try fs.writeFile(at: "\(directory)/a/f", contents: [1], permissions: 0o600)
+            #expect(Set(try fs.contentsOfDirectory(at: "\(directory)/a")) == ["b", "f"])
+            #expect(try fs.contentsOfDirectory(at: "\(directory)/a/b").isEmpty)
+            #expect(throws: FileSystemError(.opendir, path: "\(directory)/none", code: ENOENT)) {
+                try fs.contentsOfDirectory(at: "\(directory)/none")
+            }
+            #expect(throws: FileSystemError(.opendir, path: "\(directory)/a/f", code: ENOTDIR)) {
+                try fs.contentsOfDirectory(at: "\(directory)/a/f")
+            }
+            try fs.checkReadableAndWritable(at: "\(directory)/a/f")
+            #expect(throws: FileSystemError(.access, path: "\(directory)/a/none", code: ENOENT)) {
+                try fs.checkReadableAndWritable(at: "\(directory)/a/none")
+            }
+            if getuid() != 0 {
+                // Root may read and write anything; as anyone else a read-only file is refused.
+                try fs.writeFile(at: "\(directory)/a/ro", contents: [1], permissions: 0o400)
+                #expect(throws: FileSystemError(.access, path: "\(directory)/a/ro", code: EACCES)) {
+                    try fs.checkReadableAndWritable(at: "\(directory)/a/ro")
+                }
+            }
+        }
+    }
 }

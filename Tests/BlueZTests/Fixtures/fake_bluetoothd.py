@@ -17,6 +17,9 @@ It prints one line per event on stdout (flushed), which the Swift tests read:
 Control (for tests), interface org.aidenbridge.FakeBlueZ1 at /org/aidenbridge/fake:
   SetPowered(b)      power the adapter off/on (PropertiesChanged Powered)
   DropConnection()   phone role: the board went away (ServicesResolved/Connected false, objects removed)
+
+Phone role, --known-device paired-trusted|paired|unpaired: the board's Device1 exists from the start (no RSSI:
+not seen in this discovery), with Paired and Trusted as named.
   Notify(ay)         phone role: one notification with these bytes
 
 Deps: Debian python3-dbus, python3-gi (scripts/packages.txt).
@@ -317,7 +320,8 @@ class Device(PropertyObject):
         props = {DEVICE: {'Address': dbus.String(address), 'Name': dbus.String(name),
                           'UUIDs': dbus.Array([WAKE_SERVICE], 's'), 'RSSI': dbus.Int16(-50),
                           'Connected': dbus.Boolean(False), 'ServicesResolved': dbus.Boolean(False),
-                          'Paired': dbus.Boolean(True), 'Adapter': dbus.ObjectPath(adapter.path)}}
+                          'Paired': dbus.Boolean(True), 'Trusted': dbus.Boolean(False),
+                          'Adapter': dbus.ObjectPath(adapter.path)}}
         super().__init__(bus, path, props)
         self.adapter = adapter
         self.service = None
@@ -446,6 +450,8 @@ def main():
     ap.add_argument('--address', default='00:AA:01:00:12:34')
     ap.add_argument('--board-address', default='00:AA:01:00:12:34')
     ap.add_argument('--bond-lost', action='store_true')
+    ap.add_argument('--known-device', choices=['paired-trusted', 'paired', 'unpaired'],
+                    help='phone role: bluetoothd already knows the board (from an earlier pairing or scan)')
     args = ap.parse_args()
 
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
@@ -470,6 +476,13 @@ def main():
     else:
         adapter = PhoneAdapter(bus, path, root, args.board_address, args.bond_lost)
         root.add(adapter, announce=False)
+        if args.known_device:
+            adapter.device = Device(bus, path + '/dev_' + args.board_address.replace(':', '_'), adapter,
+                                    args.board_address)
+            adapter.device.props[DEVICE].pop('RSSI')
+            adapter.device.props[DEVICE]['Paired'] = dbus.Boolean(args.known_device != 'unpaired')
+            adapter.device.props[DEVICE]['Trusted'] = dbus.Boolean(args.known_device == 'paired-trusted')
+            root.add(adapter.device, announce=False)
     Control(bus, adapter)
     _name = dbus.service.BusName('org.bluez', bus, do_not_queue=True)
     out('ready', bus.get_unique_name())

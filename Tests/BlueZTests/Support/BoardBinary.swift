@@ -1,4 +1,5 @@
 import Glibc
+import Testing
 
 /// A built executable (aiden-board by default) as a child process with its own configuration and environment.
 final class BoardBinary {
@@ -54,6 +55,15 @@ final class BoardBinary {
     }
 
     deinit { kill9() }
+
+    /// Waits (bounded) for the process to end by itself, e.g. a command such as `doctor`; its exit status.
+    func exitStatus(within seconds: Double = 30) async throws -> Int32 {
+        var status: Int32 = 0
+        let pid = pid
+        try await eventually("process \(pid) to exit", within: seconds) { waitpid(pid, &status, WNOHANG) == pid }
+        exited = true
+        return (status >> 8) & 0xff
+    }
 
     func kill9() {
         guard !exited else { return }
