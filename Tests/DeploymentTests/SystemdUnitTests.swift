@@ -111,9 +111,18 @@ import Testing
 
     @Test func phoneUnitMatchesTheClient() throws {
         let unit = try Self.unit("aiden-phone.service")
-        #expect(
-            "/var/lib/" + (unit.value("Service", "StateDirectory") ?? "")
-                == PhoneConfiguration.defaults.state.directory)
+        // The client runs as aiden, not root: it finds its directories in what systemd passes for
+        // StateDirectory= and ConfigurationDirectory=, which must be root's standard places.
+        #expect(unit.value("Service", "User") == "aiden")
+        let environment = [
+            "HOME": "/", "STATE_DIRECTORY": "/var/lib/" + (unit.value("Service", "StateDirectory") ?? ""),
+            "CONFIGURATION_DIRECTORY": "/etc/" + (unit.value("Service", "ConfigurationDirectory") ?? ""),
+        ]
+        let paths = PhonePaths.resolve(isRoot: false, environment: environment)
+        #expect(paths.stateDirectory == PhonePaths.resolve(isRoot: true, environment: [:]).stateDirectory)
+        #expect(paths.configurationFiles == PhonePaths.resolve(isRoot: true, environment: [:]).configurationFiles)
+        #expect(paths.configurationFiles == ["/etc/aiden/phone.toml"])
+        #expect(unit.value("Service", "StateDirectoryMode") == "0700")
         #expect(unit.value("Service", "DevicePolicy") == "closed")
         #expect(unit.value("Service", "DeviceAllow") == "char-usb_device rw")
         #expect(unit.value("Service", "PrivateDevices") == "no")
