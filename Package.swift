@@ -137,7 +137,7 @@ let package = Package(
             name: "PhoneServiceTests",
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
-                "NetworkAddress", "DesktopNotifications", "TestSupport",
+                "NetworkAddress", "DesktopNotifications", "DBus", "DBusModel", "TestSupport",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
