@@ -143,7 +143,7 @@ let package = Package(
             name: "PhoneServiceTests",
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
-                "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBusModel",
+                "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBus", "DBusModel",
                 "Doctor",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),

@@ -99,7 +99,9 @@ extension PhoneConfiguration.Phone {
 extension PhoneConfiguration.State {
     mutating func apply(_ field: ConfigurationField) throws(ConfigurationError) {
         switch field.name {
-        case "directory": directory = try field.absolutePath()
+        case "directory":
+            // Empty means "the standard place" (PhonePaths), as an empty `phone.id` means "generated".
+            directory = try field.string().isEmpty ? nil : field.absolutePath()
         default: throw field.unknownKey(known: ["directory"])
         }
     }

@@ -31,7 +31,9 @@ package struct PhoneConfiguration: Equatable, Sendable {
 
     /// `[state]`
     package struct State: Equatable, Sendable {
-        package var directory = "/var/lib/aiden-phone"
+        /// nil (written `""`): the standard place for whoever runs aiden-phone (`PhonePaths`):
+        /// `/var/lib/aiden-phone` as root or in the system unit, `~/.local/state/aiden-phone` for a person.
+        package var directory: String? = nil
     }
 
     package var board = Board()

@@ -3,10 +3,12 @@ import CommandLineSyntax
 /// What `aiden-phone` was asked to do (CONTRACT.md §7). Parsing is apart from running so it is
 /// tested as a table.
 package enum PhoneCommand: Equatable, Sendable {
-    /// `explicitConfig`: `--config` was given, so a missing file is an error rather than "defaults".
-    case run(configPath: String, explicitConfig: Bool, json: Bool)
-    /// `aiden-phone doctor`: check this host's side and say how to fix what is wrong.
-    case doctor(configPath: String, explicitConfig: Bool)
+    /// `configPath`: the file `--config` named, which must exist; nil: the standard places
+    /// (`PhonePaths`), where a missing file means the built-in defaults.
+    case run(configPath: String?, json: Bool)
+    /// `aiden-phone doctor`: check this host's side and say how to fix what is wrong (`configPath` as for
+    /// `run`).
+    case doctor(configPath: String?)
     case help
     case version
 }
@@ -24,8 +26,6 @@ enum PhoneOption: String, CommandLineOption {
 }
 
 package enum PhoneCommandLine {
-    package static let defaultConfigPath = "/etc/aiden/phone.toml"
-
     package static let usage = """
         usage: aiden-phone [--config FILE] [--json]
                aiden-phone doctor [--config FILE]
@@ -36,13 +36,15 @@ package enum PhoneCommandLine {
         the board's /status, bluetoothd and the bond with the board, and desktop notifications; one
         line per finding with its fix; exit 0 when nothing is wrong, 1 when something is.
 
-          --config FILE   the configuration (default \(defaultConfigPath); a missing default
-                          file means the built-in defaults)
+          --config FILE   the configuration; without it, as root /etc/aiden/phone.toml, otherwise
+                          $XDG_CONFIG_HOME/aiden/phone.toml (~/.config/aiden/phone.toml), else
+                          /etc/aiden/phone.toml; none there means the built-in defaults
           --json          one JSON event per line on stdout (card, alert, connection, wake, error)
 
         Signals: SIGTERM/SIGINT report the app "inactive" and exit; SIGUSR1 reports "foreground",
         SIGUSR2 "background". Environment: LIVE_ACTIVITY_PHONE_ID overrides [phone] id; NO_COLOR
-        turns colors off.
+        turns colors off. State (phone id, alert record): [state] directory, else /var/lib/aiden-phone
+        as root, otherwise $XDG_STATE_HOME/aiden-phone (~/.local/state/aiden-phone).
         """
 
     package static func parse(_ arguments: [String]) throws(PhoneUsageError) -> PhoneCommand {
@@ -66,9 +68,8 @@ package enum PhoneCommandLine {
         if doctor {
             // The doctor prints findings for people; scripts read its exit status.
             if tokens.flags.contains(.json) { throw PhoneUsageError(message: "doctor takes no --json") }
-            return .doctor(configPath: config ?? defaultConfigPath, explicitConfig: config != nil)
+            return .doctor(configPath: config)
         }
-        return .run(
-            configPath: config ?? defaultConfigPath, explicitConfig: config != nil, json: tokens.flags.contains(.json))
+        return .run(configPath: config, json: tokens.flags.contains(.json))
     }
 }

@@ -21,24 +21,22 @@ package enum PhoneDaemon {
     /// EX_OSERR: a socket or thread could not be opened.
     package static let systemExitCode: Int32 = 71
 
-    package static func run(
-        configPath: String, explicitConfig: Bool, json: Bool,
-        environment: [String: String]
-    ) -> Int32 {
+    /// `configPath`: what `--config` named (it must exist); nil: the standard places (`PhonePaths`).
+    package static func run(configPath: String?, json: Bool, environment: [String: String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let bootstrap = Logger(component: "aiden-phone")
         // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
         // none is lost, whenever it comes.
         let signals = SignalWaiter.block([SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGWINCH])
-        let configuration: PhoneConfiguration
+        let paths = PhonePaths.resolve(isRoot: geteuid() == 0, environment: environment)
+        let loaded: (configuration: PhoneConfiguration, file: String?)
         do {
-            let loaded = try loadConfiguration(configPath, explicit: explicitConfig, environment: environment)
-            if loaded.usedDefaults { bootstrap.notice("no \(configPath); using the built-in defaults") }
-            configuration = loaded.configuration
+            loaded = try loadConfiguration(configPath, paths: paths, environment: environment, logger: bootstrap)
         } catch {
             bootstrap.error("\(error)")
             return configurationExitCode
         }
+        let configuration = loaded.configuration
         let terminal: TerminalOutput? =
             json
             ? nil
@@ -47,7 +45,9 @@ package enum PhoneDaemon {
         let logger = makeLogger(level: configuration.log.level, terminal: terminal)
         let wiring: Wiring
         do {
-            wiring = try wire(configuration, json: json, terminal: terminal, logger: logger)
+            wiring = try wire(
+                configuration, file: loaded.file, stateDirectory: configuration.state.directory ?? paths.stateDirectory,
+                json: json, terminal: terminal, logger: logger)
         } catch {
             logger.error("\(error)")
             return error.exitCode
@@ -73,22 +73,26 @@ package enum PhoneDaemon {
         let phoneID: String
     }
 
-    /// The configuration file with the environment applied; a missing file at the default path (not one named
-    /// with `--config`) means the built-in defaults, and `usedDefaults` says so.
+    /// The configuration and the file it came from: the explicit one, else the first of the standard
+    /// places that exists (nil: none does, the built-in defaults, which `logger` hears of).
     static func loadConfiguration(
-        _ path: String, explicit: Bool, environment: [String: String]
+        _ explicitPath: String?, paths: PhonePaths, environment: [String: String], logger: Logger? = nil
     )
-        throws(ConfigurationError) -> (configuration: PhoneConfiguration, usedDefaults: Bool)
+        throws(ConfigurationError) -> (configuration: PhoneConfiguration, file: String?)
     {
-        let file: PhoneConfiguration
-        var usedDefaults = false
-        do {
-            file = try PhoneConfiguration.load(path: path)
-        } catch  where error.kind == .fileNotFound && !explicit {
-            file = .defaults
-            usedDefaults = true
+        let candidates = explicitPath.map { [$0] } ?? paths.configurationFiles
+        for path in candidates {
+            let file: PhoneConfiguration
+            do throws(ConfigurationError) {
+                file = try PhoneConfiguration.load(path: path)
+            } catch {
+                guard error.kind == .fileNotFound, explicitPath == nil else { throw error }
+                continue
+            }
+            return (try file.applyingEnvironment(environment), path)
         }
-        return (try file.applyingEnvironment(environment), usedDefaults)
+        logger?.notice("no \(candidates.joined(separator: " or ")); using the built-in defaults")
+        return (try PhoneConfiguration.defaults.applyingEnvironment(environment), nil)
     }
 
     private static func makeLogger(level: LogConfiguration.Level, terminal: TerminalOutput?) -> Logger {
@@ -105,10 +109,17 @@ package enum PhoneDaemon {
     }
 
     private static func wire(
-        _ configuration: PhoneConfiguration, json: Bool, terminal: TerminalOutput?,
-        logger: Logger
+        _ configuration: PhoneConfiguration, file: String?, stateDirectory: String?, json: Bool,
+        terminal: TerminalOutput?, logger: Logger
     ) throws(PhoneStartError) -> Wiring {
-        let directory = PhoneStateDirectory(path: configuration.state.directory)
+        guard let stateDirectory else {
+            throw .state(
+                PhoneStateError(
+                    path: "[state] directory",
+                    message: "no place for the state: HOME is not set to an absolute path (nor XDG_STATE_HOME); "
+                        + "set one, or name a directory in the configuration"))
+        }
+        let directory = PhoneStateDirectory(path: stateDirectory)
         var random = SystemRandomNumberGenerator()
         let identity: (id: String, source: PhoneStateDirectory.IDSource, note: String?)
         do {
@@ -169,7 +180,7 @@ package enum PhoneDaemon {
             "aiden-phone \(BuildInfo.version): board \(configuration.board.url), phone id \(identity.id) "
                 + "(\(identity.source.rawValue)), Wakes via \(wakeSource.facts.transport) \(wakeSource.facts.endpoint ?? ""), "
                 + "USB \(monitoring) for \(Self.usbID(configuration.usb.vendorID, configuration.usb.productID)), "
-                + "state \(directory.path)")
+                + "configuration \(file ?? "built-in"), state \(directory.path)")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
         return Wiring(

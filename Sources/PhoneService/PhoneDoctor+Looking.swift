@@ -14,6 +14,8 @@ extension PhoneDoctor {
     /// Where the doctor looks; tests point it at private buses, fixture trees and canned answers.
     package struct System: Sendable {
         package var environment: [String: String]
+        /// Root reads /etc and /var/lib; anyone else their XDG directories (`PhonePaths`).
+        package var isRoot = ProcessEnvironment.isRoot()
         package var systemBus: DBusConnection.Address = .system
         package var usbDevices = "/sys/bus/usb/devices"
         package var deviceNodes = "/dev/bus/usb"
@@ -33,33 +35,37 @@ extension PhoneDoctor {
         }
     }
 
-    /// Loads the configuration (as the daemon does), looks, judges. A configuration error is the only
-    /// finding: nothing else can be checked without it.
-    package static func examine(configPath: String, explicitConfig: Bool, system: System) -> [DoctorFinding] {
-        let loaded: (configuration: PhoneConfiguration, usedDefaults: Bool)
-        do {
-            loaded = try PhoneDaemon.loadConfiguration(
-                configPath, explicit: explicitConfig, environment: system.environment)
+    /// Loads the configuration (as the daemon does, from `configPath` or the standard places), looks,
+    /// judges. A configuration error is the only finding: nothing else can be checked without it.
+    package static func examine(configPath: String?, system: System) -> [DoctorFinding] {
+        let paths = PhonePaths.resolve(isRoot: system.isRoot, environment: system.environment)
+        let candidates = configPath.map { [$0] } ?? paths.configurationFiles
+        let loaded: (configuration: PhoneConfiguration, file: String?)
+        do throws(ConfigurationError) {
+            loaded = try PhoneDaemon.loadConfiguration(configPath, paths: paths, environment: system.environment)
         } catch {
-            return [
-                .problem("\(error)", fix: "correct \(error.file == "environment" ? "the environment" : configPath)")
-            ]
+            let named = error.file == "environment" ? "the environment" : error.file
+            return [.problem("\(error)", fix: "correct \(named)")]
         }
+        let state = loaded.configuration.state.directory ?? paths.stateDirectory
         return findings(
             look(
-                configPath: configPath, usedDefaults: loaded.usedDefaults, configuration: loaded.configuration,
-                system: system))
+                configPath: loaded.file ?? candidates.joined(separator: " or "), usedDefaults: loaded.file == nil,
+                configuration: loaded.configuration, statePath: state, system: system))
     }
 
     static func look(
-        configPath: String, usedDefaults: Bool, configuration: PhoneConfiguration, system: System
+        configPath: String, usedDefaults: Bool, configuration: PhoneConfiguration, statePath: String?,
+        system: System
     ) -> Facts {
         let url = configuration.board.url
         let overLink = boardAddress(url) != nil
         let bluez = configuration.wake.transport == .bluez
         var facts = Facts(
             configPath: configPath, usedDefaults: usedDefaults, configuration: configuration,
-            stateDirectory: DirectoryAccess.check(configuration.state.directory),
+            statePath: statePath ?? "(none: no home directory)",
+            stateDirectory: statePath.map(DirectoryAccess.check)
+                ?? .denied("no state directory: not root, no absolute $HOME or $XDG_STATE_HOME"),
             user: ProcessEnvironment.userName(), status: system.board(url, .status))
         if overLink {
             facts.interfaces = system.interfaces()

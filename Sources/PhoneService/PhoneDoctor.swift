@@ -17,10 +17,13 @@ import USBLink
 package enum PhoneDoctor {
     /// Everything the judgement needs, seen once.
     package struct Facts: Sendable {
+        /// The file read, or (`usedDefaults`) the places looked in.
         package var configPath: String
-        /// No file at the default path: the built-in defaults apply.
+        /// No file at the standard places: the built-in defaults apply.
         package var usedDefaults: Bool
         package var configuration: PhoneConfiguration
+        /// The state directory the client uses (`[state] directory`, else `PhonePaths`).
+        package var statePath: String
         package var stateDirectory: DirectoryAccess
         package var user: String
         package var interfaces: LocalInterfaces
@@ -43,7 +46,8 @@ package enum PhoneDoctor {
 
         package init(
             configPath: String, usedDefaults: Bool = false, configuration: PhoneConfiguration,
-            stateDirectory: DirectoryAccess = .writable, user: String = "tester",
+            statePath: String = PhonePaths.systemStateDirectory, stateDirectory: DirectoryAccess = .writable,
+            user: String = "tester",
             interfaces: LocalInterfaces = LocalInterfaces(entries: []), routes: [KernelRoute]? = [],
             udevRule: InstalledFile? = nil, usbDevices: [USBDeviceRecord] = [], hotplug: Hotplug? = nil,
             status: BoardResponse, bluetoothStatus: BoardResponse? = nil, bluetoothd: BluetoothdView? = nil,
@@ -52,6 +56,7 @@ package enum PhoneDoctor {
             self.configPath = configPath
             self.usedDefaults = usedDefaults
             self.configuration = configuration
+            self.statePath = statePath
             self.stateDirectory = stateDirectory
             self.user = user
             self.interfaces = interfaces
@@ -133,7 +138,7 @@ package enum PhoneDoctor {
                 ? .info("no \(facts.configPath): the built-in defaults apply")
                 : .ok("configuration \(facts.configPath) is valid"),
             facts.stateDirectory.finding(
-                stateDirectory: configuration.state.directory,
+                stateDirectory: facts.statePath,
                 fix: "run aiden-phone as the user the directory belongs to (the system unit runs as 'aiden'), "
                     + "or set [state] directory to one \(facts.user) can write"),
         ]

@@ -18,6 +18,9 @@ package enum ProcessEnvironment {
         return result
     }
 
+    /// Whether this process runs as root (its effective uid is 0).
+    package static func isRoot() -> Bool { geteuid() == 0 }
+
     /// The name of the user this process runs as (its real uid), or `uid N` when the user database has none.
     package static func userName() -> String {
         let uid = getuid()

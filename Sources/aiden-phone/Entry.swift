@@ -26,16 +26,14 @@ enum Entry {
         case .version:
             print("aiden-phone \(BuildInfo.version)")
             exit(0)
-        case let .doctor(configPath, explicitConfig):
+        case let .doctor(configPath):
             let findings = PhoneDoctor.examine(
-                configPath: configPath, explicitConfig: explicitConfig,
-                system: PhoneDoctor.System(environment: ProcessEnvironment.current()))
+                configPath: configPath, system: PhoneDoctor.System(environment: ProcessEnvironment.current()))
             findings.forEach { print($0) }
             exit(DoctorFinding.exitStatus(findings))
-        case let .run(configPath, explicitConfig, json):
+        case let .run(configPath, json):
             let status = PhoneDaemon.run(
-                configPath: configPath, explicitConfig: explicitConfig, json: json,
-                environment: ProcessEnvironment.current())
+                configPath: configPath, json: json, environment: ProcessEnvironment.current())
             // It only returns when it could not start: the reason is still in stderr's backlog.
             OutputChannel.standardOutput.flush()
             OutputChannel.standardError.flush()

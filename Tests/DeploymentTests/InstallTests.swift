@@ -25,6 +25,8 @@ import Testing
         "usr/lib/systemd/system/aiden-gadget.service": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-phone.service": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-udc.target": "-rw-r--r--",
+        "usr/lib/systemd/user": "drwxr-xr-x",
+        "usr/lib/systemd/user/aiden-phone.service": "-rw-r--r--",
         "usr/lib/sysusers.d": "drwxr-xr-x",
         "usr/lib/sysusers.d/aiden.conf": "-rw-r--r--",
         "usr/lib/udev": "drwxr-xr-x",
@@ -75,6 +77,7 @@ import Testing
             ("systemd/network/70-aiden-gadget.network", "usr/lib/systemd/network/70-aiden-gadget.network"),
             ("systemd/sysusers.d/aiden.conf", "usr/lib/sysusers.d/aiden.conf"),
             ("systemd/aiden-board.service", "usr/lib/systemd/system/aiden-board.service"),
+            ("systemd/user/aiden-phone.service", "usr/lib/systemd/user/aiden-phone.service"),
             ("config/board.toml", "etc/aiden/board.toml"),
             ("config/phone.toml", "etc/aiden/phone.toml"),
         ]
@@ -100,6 +103,12 @@ import Testing
         #expect(ini.value("Service", "ExecStop") == "/usr/local/bin/aiden-board gadget down")
         #expect(ini.value("Unit", "Documentation") == "file:///usr/local/share/doc/aidenbridge/deployment.md")
         #expect(!unit.contains("/usr/bin/"))
+        let user = INIFile(
+            try String(contentsOfFile: staged.path("usr/local/lib/systemd/user/aiden-phone.service"), encoding: .utf8))
+        #expect(user.value("Service", "ExecStart") == "/usr/local/bin/aiden-phone")
+        #expect(user.value("Unit", "Documentation") == "file:///usr/local/share/doc/aidenbridge/deployment.md")
+        // Only our own binary moves with the prefix.
+        #expect(user.value("Service", "ExecStartPre")?.hasPrefix("+/bin/mkdir ") == true)
         #expect(FileManager.default.fileExists(atPath: staged.path("usr/local/lib/udev/rules.d/70-aiden-phone.rules")))
         #expect(FileManager.default.fileExists(atPath: staged.path("etc/aiden/board.toml")))
     }

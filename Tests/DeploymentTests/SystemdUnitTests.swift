@@ -8,12 +8,18 @@ import Testing
     static let units = ["aiden-board.service", "aiden-gadget.service", "aiden-phone.service"]
     /// What `verify` checks: the services and the target udev pulls in.
     static let unitFiles = units + ["aiden-udc.target"]
+    /// The units for a user's service manager (systemd/user/, installed in lib/systemd/user/).
+    static let userUnits = ["aiden-phone.service"]
     static let analyze = tool("/usr/bin/systemd-analyze", "/bin/systemd-analyze")
 
     /// The exposure each unit must stay at or under (docs/deployment.md records the measured values).
     static let exposureLimits = ["aiden-board.service": 1.5, "aiden-phone.service": 1.5, "aiden-gadget.service": 2.0]
+    /// A user manager cannot set up everything a system unit has (no IP or device filter, its processes
+    /// see every process), and the offline analysis counts a unit without User= as root.
+    static let userExposureLimits = ["aiden-phone.service": 2.5]
 
     static func unit(_ name: String) throws -> INIFile { INIFile(try Repository.text("systemd/\(name)")) }
+    static func userUnit(_ name: String) throws -> INIFile { INIFile(try Repository.text("systemd/user/\(name)")) }
 
     /// Installs into a staging root and rewrites the binary paths to the staged binaries, so `verify`
     /// finds every ExecStart= executable without touching /usr.
@@ -29,6 +35,61 @@ import Testing
             return path
         }
         return (staged, paths)
+    }
+
+    /// The user units as installed, with the binary paths rewritten like `stagedUnits()`.
+    static func stagedUserUnits() throws -> (StagedInstall, [String]) {
+        let staged = try StagedInstall()
+        let directory = staged.path("verify-user")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let paths = try userUnits.map { name in
+            let text = try String(contentsOfFile: staged.path("usr/lib/systemd/user/\(name)"), encoding: .utf8)
+            let path = "\(directory)/\(name)"
+            try text.replacingOccurrences(of: "=/usr/bin/", with: "=\(staged.root)/usr/bin/")
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        return (staged, paths)
+    }
+
+    /// `systemd-analyze --user` builds a user manager, which wants a runtime directory of its own.
+    static func userAnalyze(_ arguments: [String], in staged: StagedInstall) throws -> CommandResult {
+        let runtime = staged.path("runtime")
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return try run(
+            try #require(analyze), ["--user"] + arguments,
+            environment: ["XDG_RUNTIME_DIR": runtime, "HOME": staged.path("home")])
+    }
+
+    @Test(.enabled(if: analyze != nil)) func verifyAcceptsEveryUserUnit() throws {
+        let (staged, paths) = try Self.stagedUserUnits()
+        let result = try Self.userAnalyze(["verify", "--man=no"] + paths, in: staged)
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.isEmpty, "\(result.output)")
+        #expect(result.error.isEmpty, "\(result.error)")
+    }
+
+    /// `--user` really loads the unit: a mistake in it fails.
+    @Test(.enabled(if: analyze != nil)) func userVerifyWouldCatchAMistake() throws {
+        let (staged, paths) = try Self.stagedUserUnits()
+        let broken = try String(contentsOfFile: paths[0], encoding: .utf8)
+            .replacingOccurrences(of: "\(staged.root)/usr/bin/aiden-phone", with: "\(staged.root)/usr/bin/aiden-fone")
+        try broken.write(toFile: paths[0], atomically: true, encoding: .utf8)
+        let result = try Self.userAnalyze(["verify", "--man=no", paths[0]], in: staged)
+        #expect(result.status != 0)
+        #expect(result.error.contains("aiden-fone is not executable"), "\(result.error)")
+    }
+
+    @Test(.enabled(if: analyze != nil), arguments: userUnits)
+    func userExposureStaysLow(unit: String) throws {
+        let (staged, paths) = try Self.stagedUserUnits()
+        let path = try #require(paths.first { $0.hasSuffix("/\(unit)") })
+        let limit = try #require(Self.userExposureLimits[unit])
+        let result = try Self.userAnalyze(["security", "--offline=true", "--no-pager", path], in: staged)
+        #expect(result.status == 0, "\(result.error)")
+        let score = try #require(Self.exposure(result.output), "no score in: \(result.output)")
+        #expect(score <= limit, "user \(unit) exposure \(score) is above \(limit)")
     }
 
     @Test(.enabled(if: analyze != nil)) func verifyAcceptsEveryUnit() throws {
@@ -111,14 +172,94 @@ import Testing
 
     @Test func phoneUnitMatchesTheClient() throws {
         let unit = try Self.unit("aiden-phone.service")
-        #expect(
-            "/var/lib/" + (unit.value("Service", "StateDirectory") ?? "")
-                == PhoneConfiguration.defaults.state.directory)
+        // The client runs as aiden, not root: it finds its directories in what systemd passes for
+        // StateDirectory= and ConfigurationDirectory=, which must be root's standard places.
+        #expect(unit.value("Service", "User") == "aiden")
+        let environment = [
+            "HOME": "/", "STATE_DIRECTORY": "/var/lib/" + (unit.value("Service", "StateDirectory") ?? ""),
+            "CONFIGURATION_DIRECTORY": "/etc/" + (unit.value("Service", "ConfigurationDirectory") ?? ""),
+        ]
+        let paths = PhonePaths.resolve(isRoot: false, environment: environment)
+        #expect(paths.stateDirectory == PhonePaths.resolve(isRoot: true, environment: [:]).stateDirectory)
+        #expect(paths.configurationFiles == PhonePaths.resolve(isRoot: true, environment: [:]).configurationFiles)
+        #expect(paths.configurationFiles == ["/etc/aiden/phone.toml"])
+        #expect(unit.value("Service", "StateDirectoryMode") == "0700")
         #expect(unit.value("Service", "DevicePolicy") == "closed")
         #expect(unit.value("Service", "DeviceAllow") == "char-usb_device rw")
         #expect(unit.value("Service", "PrivateDevices") == "no")
         #expect(unit.words("Service", "RestrictAddressFamilies").contains("AF_NETLINK"))
         #expect(unit.words("Service", "IPAddressAllow") == ["localhost", "192.168.42.0/24"])
+    }
+
+    /// The user unit: the system unit's client, started and stopped by the board's device unit, in
+    /// directories that are the ones the client resolves (PhonePaths) and the sandbox shows.
+    @Test func userUnitMatchesTheClient() throws {
+        let unit = try Self.userUnit("aiden-phone.service")
+        let system = try Self.unit("aiden-phone.service")
+        let shared = ["Type", "NotifyAccess", "ExecStart", "WatchdogSec", "Restart", "RestartPreventExitStatus"]
+        for key in shared + ["UMask"] {
+            #expect(unit.value("Service", key) == system.value("Service", key), "\(key)")
+        }
+        #expect(unit.value("Service", "ExecStart") == "/usr/bin/aiden-phone")
+        // Started by udev's SYSTEMD_USER_WANTS, stopped when no board wants it; never enabled.
+        #expect(unit.value("Unit", "StopWhenUnneeded") == "yes")
+        #expect(unit.sections == ["Unit", "Service"])
+        #expect(unit.value("Unit", "ConditionUser") == "!@system")
+        // Out of the way where the system unit was chosen: exactly where `systemctl enable` links it.
+        let wantedBy = try #require(system.words("Install", "WantedBy").first)
+        #expect(
+            unit.value("Unit", "ConditionPathExists")
+                == "!/etc/systemd/system/\(wantedBy).wants/aiden-phone.service")
+        #expect(unit.value("Unit", "After") == "dbus.socket")
+
+        // What the client resolves with the unit's environment, for a user whose home is /home/ana.
+        let home = "/home/ana"
+        func expanded(_ text: String) -> String {
+            text.replacingOccurrences(of: "%h", with: home).replacingOccurrences(of: "%t", with: "/run/user/1000")
+        }
+        var environment = ["HOME": home]
+        for word in unit.words("Service", "Environment") {
+            let parts = expanded(word).split(separator: "=", maxSplits: 1).map(String.init)
+            environment[parts[0]] = parts[1]
+        }
+        #expect(environment.keys.sorted() == ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"])
+        let paths = PhonePaths.resolve(isRoot: false, environment: environment)
+        let state = try #require(paths.stateDirectory)
+        #expect(state == "/home/ana/.local/state/aiden-phone")
+        #expect(unit.value("Service", "ExecStartPre").map(expanded) == "+/bin/mkdir -p \(state)")
+        #expect(unit.words("Service", "BindPaths").map(expanded) == [state])
+        let shown = unit.words("Service", "BindReadOnlyPaths").map(expanded)
+        #expect(shown == ["-/home/ana/.config/aiden", "-/run/user/1000/bus", "/run/user/1000/systemd/notify"])
+        #expect(paths.configurationFiles == ["/home/ana/.config/aiden/phone.toml", "/etc/aiden/phone.toml"])
+        // The person's file is under the directory shown, the host's is outside the hidden homes.
+        #expect(paths.configurationFiles[0].hasPrefix(String(shown[0].dropFirst()) + "/"))
+        #expect(unit.value("Service", "ProtectHome") == "tmpfs")
+        #expect(!paths.configurationFiles[1].hasPrefix("/home/") && !paths.configurationFiles[1].hasPrefix("/run/"))
+    }
+
+    /// What the user unit keeps of the system units' sandbox: everything a user manager can set up.
+    @Test func userUnitHardening() throws {
+        let unit = try Self.userUnit("aiden-phone.service")
+        let required = [
+            "CapabilityBoundingSet": "", "NoNewPrivileges": "yes", "PrivateUsers": "yes", "ProtectSystem": "strict",
+            "ProtectHome": "tmpfs", "PrivateTmp": "yes", "PrivateMounts": "yes", "PrivateDevices": "no",
+            "ProtectKernelTunables": "yes", "ProtectKernelModules": "yes", "ProtectKernelLogs": "yes",
+            "ProtectClock": "yes", "ProtectHostname": "yes", "KeyringMode": "private", "RestrictNamespaces": "yes",
+            "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes", "LockPersonality": "yes",
+            "MemoryDenyWriteExecute": "yes", "SystemCallArchitectures": "native", "UMask": "0077",
+        ]
+        for (key, value) in required { #expect(unit.value("Service", key) == value, "\(key)") }
+        let system = try Self.unit("aiden-phone.service")
+        #expect(unit.values("Service", "SystemCallFilter") == system.values("Service", "SystemCallFilter"))
+        #expect(unit.words("Service", "RestrictAddressFamilies") == system.words("Service", "RestrictAddressFamilies"))
+        #expect(unit.malformed.isEmpty)
+    }
+
+    /// Both phone units leave /proc/sys readable: the USB connection id mixes in the boot id.
+    @Test func phoneUnitsCanReadTheBootID() throws {
+        for unit in [try Self.unit("aiden-phone.service"), try Self.userUnit("aiden-phone.service")] {
+            #expect(unit.value("Service", "ProcSubset") == nil)
+        }
     }
 
     @Test func gadgetUnitIsAOneshotAroundTheCommand() throws {

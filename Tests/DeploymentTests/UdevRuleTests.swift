@@ -84,10 +84,19 @@ import Testing
         #expect(device.value("ATTR", "idVendor") == vendor)
         #expect(device.value("ATTR", "idProduct") == product)
         #expect(device.value("ATTR", "manufacturer") == manufacturer)
+        // Group aiden for the system unit of a headless host (which udev does not start) ...
         #expect(device.value("GROUP") == "aiden")
         #expect(device.value("MODE") == "0660")
-        #expect(device.value("ENV", "SYSTEMD_WANTS") == "aiden-phone.service")
-        #expect(device.tokens.contains { $0.key == "TAG" && $0.value == "systemd" })
+        #expect(device.value("ENV", "SYSTEMD_WANTS") == nil)
+        // ... and for a person at the seat: an ACL on the node, and their user manager starts the user
+        // unit (the device unit needs the systemd tag for that).
+        let tags = device.tokens.filter { $0.key == "TAG" }.map(\.value)
+        #expect(tags.contains("systemd") && tags.contains("uaccess"), "\(tags)")
+        #expect(device.value("ENV", "SYSTEMD_USER_WANTS") == "aiden-phone.service")
+        #expect(try Repository.files(in: "systemd/user", suffix: ".service") == ["systemd/user/aiden-phone.service"])
+        // Not only on "add": a "change" that dropped the tag would unplug the device unit and stop the client.
+        let action = try #require(device.tokens.first { $0.key == "ACTION" })
+        #expect(action.op == "!=" && action.value == "remove")
 
         let net = try #require(rules.first { $0.value("SUBSYSTEM") == "net" })
         #expect(net.value("ATTRS", "idVendor") == vendor)
@@ -96,11 +105,13 @@ import Testing
         #expect(net.value("ENV", "AIDEN_ECM") == "board")
     }
 
-    /// udev applies .link files in 80-net-setup-link.rules: our properties must be set before.
-    @Test func rulesRunBeforeNetSetupLink() throws {
+    /// udev applies .link files in 80-net-setup-link.rules: our properties must be set before. And
+    /// logind's 73-seat-late.rules turns the uaccess tag into the seat user's ACL: the tag comes first.
+    @Test func rulesRunBeforeNetSetupLinkAndTheSeatACL() throws {
         for file in try Repository.files(in: "udev", suffix: ".rules") {
             let name = String(file.dropFirst("udev/".count))
             #expect(name < "80-net-setup-link.rules", "\(name)")
+            #expect(name < "73-seat-late.rules", "\(name)")
         }
     }
 }

@@ -65,4 +65,43 @@ import Testing
         #expect(result.status == 73)
         #expect(result.error.contains("state directory"))
     }
+
+    /// Run by hand as a person (not root) with no `--config`: it reads ~/.config/aiden/phone.toml and
+    /// keeps its state in ~/.local/state/aiden-phone, made with mode 0700 (where /var/lib/aiden-phone
+    /// used to stop it with exit 73). As root the test drops to `nobody` with setpriv.
+    @Test func aPersonsClientUsesTheXDGDirectories() throws {
+        let phone = try PhoneProcess(boardURL: "http://127.0.0.1:9", phoneID: nil)
+        let home = phone.scratch.path + "/home"
+        let config = home + "/.config/aiden/phone.toml"
+        try FileManager.default.createDirectory(
+            atPath: home + "/.config/aiden", withIntermediateDirectories: true)
+        try """
+        # the person's own file: loopback, a board that is not there
+        [board]
+        url = "http://127.0.0.1:9"
+        [wake]
+        transport = "loopback"
+        loopback_listen = "127.0.0.1:0"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        var launcher: [String] = []
+        if geteuid() == 0 {
+            let nobody: uid_t = 65534
+            for path in [home, home + "/.config", home + "/.config/aiden", config] {
+                #expect(chown(path, nobody, gid_t(nobody)) == 0, "chown \(path)")
+            }
+            launcher = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        }
+        try phone.start(environment: ["HOME": home], standardPlaces: true, launcher: launcher)
+        let state = home + "/.local/state/aiden-phone"
+        #expect(phone.lastCard?["problem_kind"] as? String == "unreachable", "\(phone.rawLines)")
+        #expect(phone.stop() == 0)
+        #expect(phone.log.contains("configuration \(config), state \(state)"), "\(phone.log)")
+        for directory in [home + "/.local", home + "/.local/state", state] {
+            var info = stat()
+            #expect(stat(directory, &info) == 0, "\(directory)")
+            #expect(info.st_mode & 0o777 == 0o700, "\(directory): \(String(info.st_mode & 0o777, radix: 8))")
+        }
+        let id = try String(contentsOfFile: state + "/phone-id", encoding: .utf8)
+        #expect(id.hasPrefix("phone_"))
+    }
 }

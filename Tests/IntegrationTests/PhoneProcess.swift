@@ -45,12 +45,15 @@ final class PhoneProcess {
 
     /// Starts aiden-phone (the line buffer starts empty) and waits until it has shown its first
     /// answer from the board (or a problem): a card that is not the initial "waiting" one.
-    func start(environment: [String: String] = [:]) throws {
+    /// `standardPlaces`: no `--config`, so it looks where it would by itself (`PhonePaths`);
+    /// `launcher` runs it through another program (`setpriv` to drop root).
+    func start(environment: [String: String] = [:], standardPlaces: Bool = false, launcher: [String] = []) throws {
         guard let binary = Products.path("aiden-phone") else { throw IntegrationError("aiden-phone not built") }
         lines.set([])
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--config", configPath, "--json"]
+        let command = launcher + [binary] + (standardPlaces ? [] : ["--config", configPath]) + ["--json"]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         if !FileManager.default.fileExists(atPath: logPath) {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)

@@ -1,4 +1,10 @@
+import DBus
+import DBusModel
+import DesktopNotifications
 import PhoneCore
+import Platform
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import DesktopNotifications
@@ -38,5 +44,97 @@ import Testing
         #expect(
             DesktopNotifier.escapingMarkup(notification.body)
                 == "Open &lt;b&gt;Settings&lt;/b&gt;: &lt;a href=\"x\"&gt;tap&lt;/a&gt; &amp; retry")
+    }
+}
+
+/// Which session bus the notifier uses (`SessionBusLocation`): the variable, else the one every systemd user
+/// session has.
+@Suite struct SessionBusAddressTests {
+    @Test(arguments: [
+        (["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"], "unix:path=/run/user/1000/bus"),
+        (
+            ["DBUS_SESSION_BUS_ADDRESS": "unix:abstract=/tmp/dbus-x", "XDG_RUNTIME_DIR": "/run/user/1000"],
+            "unix:abstract=/tmp/dbus-x"
+        ),
+        (["XDG_RUNTIME_DIR": "/run/user/1000"], "unix:path=/run/user/1000/bus"),
+        (["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/run/user/1000"], "unix:path=/run/user/1000/bus"),
+        (["XDG_RUNTIME_DIR": "/tmp/run dir,x=y;z"], "unix:path=/tmp/run%20dir%2cx%3dy%3bz/bus"),
+    ])
+    func theVariableElseTheRuntimeDirectory(environment: [String: String], address: String) {
+        #expect(SessionBusLocation.find(environment: environment, socketExists: { _ in true }).address == address)
+    }
+
+    @Test(arguments: [
+        [:], ["XDG_RUNTIME_DIR": ""], ["XDG_RUNTIME_DIR": "run/user/1000"], ["DBUS_SESSION_BUS_ADDRESS": ""],
+    ])
+    func noBusWithoutEither(environment: [String: String]) {
+        #expect(SessionBusLocation.find(environment: environment, socketExists: { _ in true }).address == nil)
+    }
+}
+
+/// A client that came up before the desktop's notification server (the user unit at login): the
+/// alerts after the server appears become notifications.
+@Suite(.enabled(if: PrivateBus.daemonPath != nil, Comment(rawValue: PrivateBus.skipMessage)))
+struct DesktopAlertNotifierLateServerTests {
+    /// A notification server on `address` that hands every Notify summary to `summaries`.
+    static func server(on address: String, _ summaries: Mailbox<String>) async throws -> DBusConnection {
+        let server = try await DBusConnection.connect(to: .address(address), timeout: .seconds(5))
+        try server.export(
+            DBusExportedObject(interfaces: [
+                DBusInterface(
+                    DesktopNotifier.serviceName,
+                    methods: [
+                        DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
+                            [.string("fake-notifyd"), .string("tests"), .string("1"), .string("1.2")]
+                        },
+                        DBusMethod("GetCapabilities", outputs: "as") { _ throws(DBusError) in [.strings(["body"])] },
+                        DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
+                            summaries.put(message.body[3].stringValue ?? "?")
+                            return [.uint32(1)]
+                        },
+                    ])
+            ]), at: "/org/freedesktop/Notifications")
+        _ = try await server.requestName(DesktopNotifier.serviceName)
+        return server
+    }
+
+    /// Waits (bounded) until a line containing `text` was logged.
+    static func waitForLog(_ capture: LogCapture, _ text: String) async throws {
+        try await withDeadline(10, "the log line '\(text)'") {
+            while !capture.lines.contains(where: { $0.contains(text) }) { try await Task.sleep(for: .milliseconds(10)) }
+        }
+    }
+
+    @Test func alertsAfterTheServerAppearsAreShown() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let (logger, capture) = Logger.capturing()
+        let notifier = DesktopAlertNotifier(logger: logger)
+        let connected = Mutex(0)
+        notifier.connect(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) { connected.withLock { $0 += 1 } }
+        try await Self.waitForLog(capture, "no desktop notification server on the session bus")
+        #expect(connected.withLock { $0 } == 0, "no server, no notifications to offer")
+
+        // An alert while there is still no server tries again, and is not shown (nor kept for later).
+        notifier.deliver(Alert(transition: .failed, requestID: "chat_0"))
+        try await Self.waitForLog(capture, "1 not shown, the next alert tries again")
+
+        // The desktop's server comes up after the client: the next alert connects and is shown.
+        let summaries = Mailbox<String>()
+        let server = try await Self.server(on: bus.address, summaries)
+        defer { server.close() }
+        let completed = Alert(transition: .completed, requestID: "chat_1")
+        notifier.deliver(completed)
+        #expect(
+            try await summaries.next(within: 10, "the first notification")
+                == DesktopAlertNotifier.notification(for: completed).summary)
+        #expect(capture.lines.contains { $0.contains("desktop notifications via fake-notifyd") })
+        #expect(connected.withLock { $0 } == 1, "the return entry is offered once the server answers")
+        // Connected now: the next one goes straight through.
+        let handoff = Alert(transition: .handoff, requestID: "chat_2")
+        notifier.deliver(handoff)
+        #expect(
+            try await summaries.next(within: 10, "the second notification")
+                == DesktopAlertNotifier.notification(for: handoff).summary)
     }
 }

@@ -4,22 +4,23 @@ import Testing
 
 @Suite struct PhoneCommandLineTests {
     static let valid: [([String], PhoneCommand)] = [
-        ([], .run(configPath: "/etc/aiden/phone.toml", explicitConfig: false, json: false)),
-        (["--json"], .run(configPath: "/etc/aiden/phone.toml", explicitConfig: false, json: true)),
-        (["--config", "p.toml"], .run(configPath: "p.toml", explicitConfig: true, json: false)),
-        (["--config=p.toml", "--json"], .run(configPath: "p.toml", explicitConfig: true, json: true)),
-        (["--json", "--config", "/x/p.toml"], .run(configPath: "/x/p.toml", explicitConfig: true, json: true)),
+        // No --config: the standard places (PhonePaths), decided when it runs.
+        ([], .run(configPath: nil, json: false)),
+        (["--json"], .run(configPath: nil, json: true)),
+        (["--config", "p.toml"], .run(configPath: "p.toml", json: false)),
+        (["--config=p.toml", "--json"], .run(configPath: "p.toml", json: true)),
+        (["--json", "--config", "/x/p.toml"], .run(configPath: "/x/p.toml", json: true)),
         (["--help"], .help),
         (["-h"], .help),
         (["--bogus", "--help"], .help),
         (["--version"], .version),
         (["--json", "-h"], .help),
-        (["--config", "-p.toml"], .run(configPath: "-p.toml", explicitConfig: true, json: false)),
-        (["doctor"], .doctor(configPath: "/etc/aiden/phone.toml", explicitConfig: false)),
-        (["doctor", "--config", "p.toml"], .doctor(configPath: "p.toml", explicitConfig: true)),
-        (["--config=p.toml", "doctor"], .doctor(configPath: "p.toml", explicitConfig: true)),
+        (["--config", "-p.toml"], .run(configPath: "-p.toml", json: false)),
+        (["doctor"], .doctor(configPath: nil)),
+        (["doctor", "--config", "p.toml"], .doctor(configPath: "p.toml")),
+        (["--config=p.toml", "doctor"], .doctor(configPath: "p.toml")),
         (["doctor", "--help"], .help),
-        (["--", "doctor"], .doctor(configPath: "/etc/aiden/phone.toml", explicitConfig: false)),
+        (["--", "doctor"], .doctor(configPath: nil)),
     ]
 
     @Test(arguments: valid)

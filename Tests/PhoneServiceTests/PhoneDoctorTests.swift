@@ -493,14 +493,15 @@ import USBLink
 
     @Test func aBadConfigurationIsTheOnlyFinding() {
         let findings = PhoneDoctor.examine(
-            configPath: "/nonexistent/phone.toml", explicitConfig: true,
-            system: PhoneDoctor.System(environment: [:]))
+            configPath: "/nonexistent/phone.toml", system: PhoneDoctor.System(environment: [:]))
         #expect(findings.count == 1)
         #expect(findings.first?.severity == .problem)
         #expect(findings.first?.message.contains("/nonexistent/phone.toml") == true)
-        let environment = PhoneDoctor.examine(
-            configPath: "/nonexistent/phone.toml", explicitConfig: false,
-            system: PhoneDoctor.System(environment: ["LIVE_ACTIVITY_PHONE_ID": "has space"]))
+        // No file at the standard places: the defaults, and then the environment's override is wrong.
+        var system = PhoneDoctor.System(
+            environment: ["LIVE_ACTIVITY_PHONE_ID": "has space", "XDG_CONFIG_HOME": "/nonexistent"])
+        system.isRoot = false
+        let environment = PhoneDoctor.examine(configPath: nil, system: system)
         #expect(environment.map(\.fix) == ["correct the environment"])
     }
 }
