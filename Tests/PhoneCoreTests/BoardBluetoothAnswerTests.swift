@@ -40,7 +40,8 @@ import WireFormat
                 + #""}"#)
         #expect(hostile?.transport == "bluez [2J")
         #expect(hostile?.problem?.hasPrefix("evil line") == true)
-        #expect(hostile?.problem?.count == 203, "cut at 200 characters and marked")
+        #expect(hostile?.problem?.count == 200, "cut to 200 characters, the mark included")
+        #expect(hostile?.problem?.hasSuffix("...") == true)
     }
 
     @Test(arguments: [#"{"status":"error","error":{"code":"forbidden"}}"#, "not json", "[]", "{}"])

@@ -30,8 +30,8 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     /// How task reads (`/api/live-activity/status`) are answered; nil: as everything else (`mode`).
     package var taskMode: Mode?
     package var ring: [(id: UInt64, requestID: String, transition: String)] = []
-    /// The board's Bluetooth address in `/api/bluetooth/status` (nil: the board knows none).
-    package var bluetoothAddress: String? = "00:AA:01:00:12:34"
+    /// The board's Bluetooth address in `/api/bluetooth/status` (nil: none, the loopback Wake transport).
+    package var bluetoothAddress: String?
     /// Set: `POST /api/bluetooth/pairing/start` is refused with this status and message.
     package var pairingRefusal: (status: Int, message: String)?
     package private(set) var requests: [BoardRequest] = []
@@ -124,7 +124,10 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
         case .status:
             return json(["status": "ok", "version": "0.1.0", "instance_id": instanceID, "epoch": Int(epoch)])
         case .bluetoothStatus:
-            return json(["status": "ok", "transport": "loopback", "address": NSNull(), "epoch": Int(epoch)])
+            return json([
+                "status": "ok", "transport": bluetoothAddress == nil ? "loopback" : "bluez",
+                "address": bluetoothAddress ?? NSNull(), "adapter": "hci0", "epoch": Int(epoch),
+            ])
         case let .current(_, ifNoneMatch):
             if ifNoneMatch == etag { return .answered(status: 304, etag: etag, body: []) }
             guard let currentID, let task = tasks[currentID] else { return json(["status": "not_found"], etag: etag) }
@@ -153,8 +156,6 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
                 ], etag: etag)
         case .appState:
             return json(["status": "ok"])
-        case .bluetoothStatus:
-            return json(["status": "ok", "address": bluetoothAddress ?? NSNull(), "adapter": "hci0"])
         case let .openPairingWindow(seconds):
             if let (status, message) = pairingRefusal {
                 let body = ["status": "error", "error": ["code": "forbidden", "message": message]] as [String: Any]

@@ -1,0 +1,58 @@
+import BlueZ
+import PhoneCore
+import PhoneTestSupport
+import Platform
+import Testing
+
+@testable import PhoneService
+
+/// The cable as the central uses it: the board's address and its window, the board's refusals in its own
+/// words, and an unreachable board asked again for a bounded time.
+@Suite struct BoardPairingCableTests {
+    static func cable(_ board: FakeBoard, attempts: Int = 3) -> BoardPairingCable {
+        BoardPairingCable(
+            transport: FakeBoardTransport(board: board), runtime: SerialRuntime(label: "cable-test"), attempts: attempts,
+            pause: .milliseconds(10))
+    }
+
+    @Test func theWindowOpensAndTheBoardNamesItsAddress() async throws {
+        let board = FakeBoard()
+        board.bluetoothAddress = "00:aa:01:00:12:34"
+        let address = try await Self.cable(board).openPairingWindow()
+        #expect(address == "00:AA:01:00:12:34")
+        #expect(board.requests == [.bluetoothStatus, .openPairingWindow(seconds: BoardPairingCable.windowSeconds)])
+        let request = BoardRequest.openPairingWindow(seconds: 120)
+        #expect(request.method == "POST" && request.target == "/api/bluetooth/pairing/start")
+        #expect(request.headers.contains { $0 == ("Content-Type", "application/json") })
+        #expect(request.body == Array(#"{"seconds":120}"#.utf8))
+    }
+
+    @Test func aRefusalCarriesTheBoardsReason() async {
+        let board = FakeBoard()
+        board.bluetoothAddress = "00:AA:01:00:12:34"
+        board.pairingRefusal = (403, "pairing needs the phone at the other end of the USB link")
+        await #expect(
+            throws: PairingCableError(
+                "the board refused (HTTP 403): pairing needs the phone at the other end of the USB link")
+        ) {
+            try await Self.cable(board).openPairingWindow()
+        }
+        #expect(board.requests.count == 2, "a refusal is not asked again")
+    }
+
+    @Test func aBoardWithoutAnAddressOpensNoWindow() async {
+        let board = FakeBoard()
+        board.bluetoothAddress = nil
+        await #expect(throws: PairingCableError.self) { try await Self.cable(board).openPairingWindow() }
+        #expect(board.requests == [.bluetoothStatus])
+        board.bluetoothAddress = "not an address"
+        #expect(await Self.cable(board).boardAddress() == nil, "junk is no address")
+    }
+
+    @Test func anUnreachableBoardIsAskedAgainThenGivenUp() async {
+        let board = FakeBoard()
+        board.mode = .unreachable("192.168.42.1:8080: connection refused")
+        #expect(await Self.cable(board, attempts: 3).boardAddress() == nil)
+        #expect(board.requests == [.bluetoothStatus, .bluetoothStatus, .bluetoothStatus])
+    }
+}
