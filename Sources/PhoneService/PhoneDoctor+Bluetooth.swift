@@ -7,8 +7,8 @@ import PhoneCore
 /// (whose address the board tells over the cable, or `[wake] address` names).
 extension PhoneDoctor {
     static let bondFix =
-        "pair with the board while its pairing window is open, then trust it (docs/bluetooth.md, \"Bonding the "
-        + "phone host with bluetoothctl\")"
+        "keep the board plugged in with aiden-phone running: it pairs over the cable by itself (its card says "
+        + "why when it cannot); by hand: docs/bluetooth.md, \"Bonding the phone host with bluetoothctl\""
 
     static func bluetooth(
         adapter: String, configuredAddress: String?, board: BoardResponse?, bluetoothd: BluetoothdView
