@@ -3,15 +3,17 @@
 ///
 /// Only ASCII is added around the board's text, so the card reads the same under `LANG=C`. Text from
 /// the board is stripped of control characters, so a task title cannot move the cursor or recolor
-/// the terminal. Widths count characters, not terminal cells (a wide CJK title may overhang).
+/// the terminal. Widths are terminal cells (`TerminalCellWidth`): a CJK or emoji title is cut and
+/// padded on whole characters, so no line is wider than the card and the in-place redraw holds.
 package struct CardTextRenderer: Sendable {
     package struct Options: Sendable, Equatable {
-        /// Columns per line; at least `minimumWidth`.
+        /// Terminal cells per line; at least `minimumWidth`.
         package var width: Int
         /// ANSI SGR colors on the badge, the problem line and the link line.
         package var color: Bool
 
-        package static let minimumWidth = 24
+        /// The narrowest card: the widest badge (`[DISCONNECTED]`) still leaves 5 cells of title.
+        package static let minimumWidth = 20
 
         package init(width: Int = 60, color: Bool = false) {
             self.width = max(Self.minimumWidth, width)
@@ -52,7 +54,8 @@ package struct CardTextRenderer: Sendable {
         let title = card.snapshot?.taskTitle.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? "Aiden"
         let room = options.width - badge.count - 1
         let left = truncate(title, to: room)
-        let padding = String(repeating: " ", count: options.width - left.count - badge.count)
+        // Fills the cell a wide character left free at the cut, too: the badge ends the line.
+        let padding = String(repeating: " ", count: options.width - TerminalCellWidth.of(left) - badge.count)
         return left + padding + paint(badge, .state(card.state))
     }
 
@@ -114,22 +117,46 @@ package struct CardTextRenderer: Sendable {
     private func fit(_ line: String) -> String { truncate(line, to: options.width) }
 
     /// Word-wraps to the width, continuation lines indented by two spaces, at most `maximumLines`
-    /// (the last one cut with `...`), so an error stays readable and the card stays small.
+    /// (the last one cut with `...`), so an error stays readable and the card stays small. A word
+    /// wider than a line (CJK text has no spaces) is broken between characters instead of cut.
     private func wrap(_ text: String) -> [String] {
         let maximumLines = 4
+        let indent = "  "
         var lines: [String] = []
         var line = ""
+        var cells = 0
+        var started: Bool { !line.isEmpty && line != indent }
         for word in text.split(separator: " ") {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= options.width {
-                line += " " + word
-            } else {
+            var rest = word
+            var restCells = TerminalCellWidth.of(rest)
+            let fitsAFreshLine = indent.count + restCells <= options.width
+            if started, cells + 1 + restCells > options.width, fitsAFreshLine {
                 lines.append(line)
-                line = "  " + word
+                (line, cells) = (indent, indent.count)
+            }
+            while true {
+                let gap = started ? 1 : 0
+                if cells + gap + restCells <= options.width {
+                    line += String(repeating: " ", count: gap) + rest
+                    cells += gap + restCells
+                    break
+                }
+                let piece = TerminalCellWidth.prefix(rest, fitting: options.width - cells - gap)
+                if piece.text.isEmpty && gap == 0 {
+                    // One grapheme cluster wider than a whole line: nothing can show it.
+                    line += truncate(String(rest), to: options.width - cells)
+                    break
+                }
+                if !piece.text.isEmpty {
+                    line += String(repeating: " ", count: gap) + piece.text
+                    rest = rest[piece.text.endIndex...]
+                    restCells -= piece.cells
+                }
+                lines.append(line)
+                (line, cells) = (indent, indent.count)
             }
         }
-        if !line.isEmpty { lines.append(line) }
+        if started { lines.append(line) }
         if lines.count > maximumLines {
             lines = Array(lines.prefix(maximumLines))
             lines[maximumLines - 1] += " ..."
@@ -137,9 +164,10 @@ package struct CardTextRenderer: Sendable {
         return lines.map(fit)
     }
 
+    /// `text` if it fits in `width` cells, else as many whole characters as fit with `...`.
     private func truncate(_ text: String, to width: Int) -> String {
-        guard text.count > width else { return text }
-        return String(text.prefix(max(0, width - 3))) + "..."
+        guard TerminalCellWidth.of(text) > width else { return text }
+        return String(TerminalCellWidth.prefix(Substring(text), fitting: max(0, width - 3)).text) + "..."
     }
 
     private enum Paint {
@@ -197,18 +225,37 @@ extension CardTextRenderer {
 
     /// Board text must not drive the terminal or reorder the card: control characters (ESC,
     /// newlines, …) and line or paragraph separators become spaces; format characters (bidi
-    /// overrides and isolates, zero-width characters, soft hyphens) are removed, so a title cannot
-    /// flip the text after it or hide what it says.
+    /// overrides and isolates, zero-width characters, soft hyphens, tags) are removed, so a title
+    /// cannot flip the text after it or hide what it says. The one exception is a zero-width joiner
+    /// inside an emoji sequence (`👨‍👩‍👧`), which only joins pictographs into one.
     static func clean(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator: scalars.append(" ")
-            case .format: continue
+            case .format where scalar != TerminalCellWidth.zeroWidthJoiner: continue
             default: scalars.append(scalar)
             }
         }
-        return String(scalars)
+        let kept = String(scalars)
+        guard kept.unicodeScalars.contains(TerminalCellWidth.zeroWidthJoiner) else { return kept }
+        var cleaned = ""
+        for character in kept {
+            cleaned.unicodeScalars.append(contentsOf: withoutStrayJoiners(character))
+        }
+        return cleaned
+    }
+
+    /// The character's code points less every zero-width joiner that does not join two emoji:
+    /// grapheme clustering keeps what follows a joiner in the same character only after a
+    /// pictograph, so a joiner followed there by an emoji is part of an emoji sequence.
+    private static func withoutStrayJoiners(_ character: Character) -> [Unicode.Scalar] {
+        let scalars = Array(character.unicodeScalars)
+        return scalars.indices.compactMap { index in
+            guard scalars[index] == TerminalCellWidth.zeroWidthJoiner else { return scalars[index] }
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            return next.map { $0.properties.isEmoji && !$0.isASCII } == true ? scalars[index] : nil
+        }
     }
 
     /// `request_user_input` → `request user input`.

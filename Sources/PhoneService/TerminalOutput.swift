@@ -29,9 +29,10 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
             return Mode(inPlace: terminal, color: terminal && !noColor, width: width(forColumns: columns))
         }
 
-        /// The card's width on a terminal this wide: 24 to 60 columns.
+        /// The card's width on a terminal this wide: the terminal's, from 20 (the renderer's
+        /// narrowest: a narrower terminal wraps the card's lines) to 60 columns.
         package static func width(forColumns columns: Int) -> Int {
-            min(max(columns, 24), 60)
+            min(max(columns, CardTextRenderer.Options.minimumWidth), 60)
         }
     }
 

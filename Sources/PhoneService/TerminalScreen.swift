@@ -4,7 +4,8 @@
 ///
 /// The cursor rests at the start of the line under the card. Erasing is `CR`, cursor up N
 /// (`ESC [ N A`) and erase to the end of the screen (`ESC [ J`). Card lines are never wider than
-/// the terminal (the renderer cuts them), so each takes exactly one row.
+/// the terminal (the renderer cuts them in terminal cells, down to 20 columns), so each takes
+/// exactly one row.
 package struct TerminalScreen: Sendable, Equatable {
     /// Rows the card occupies now (0 before the first draw).
     package private(set) var cardRows = 0

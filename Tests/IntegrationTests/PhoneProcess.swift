@@ -5,7 +5,7 @@ import WakeProtocol
 
 /// One aiden-phone process with `--json`, its stdout read line by line as it comes. Its Wake
 /// receiver (UDP) and the board URL are on loopback; its state directory survives `stop()` so a
-/// restart finds the alert record.
+/// restart finds the alert record. TerminalCardTests runs the same configuration in tmux instead.
 final class PhoneProcess {
     let scratch: Scratch
     let wakePort: UInt16
@@ -18,7 +18,7 @@ final class PhoneProcess {
     private var reader: DispatchGroup?
 
     /// `phoneID` nil lets the phone generate (and persist) its id.
-    init(boardURL: String, phoneID: String? = "it-phone", wakePort: UInt16? = nil) throws {
+    init(boardURL: String, phoneID: String? = "it-phone", wakePort: UInt16? = nil, logLevel: String = "debug") throws {
         scratch = try Scratch("aiden-phone")
         self.wakePort = try wakePort ?? freeLoopbackPort()
         configPath = scratch.path + "/phone.toml"
@@ -34,7 +34,7 @@ final class PhoneProcess {
             [state]
             directory = "\(stateDirectory)"
             [log]
-            level = "debug"
+            level = "\(logLevel)"
             """
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
