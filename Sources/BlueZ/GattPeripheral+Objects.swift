@@ -70,42 +70,18 @@ extension GattPeripheral {
     }
 
     func agentObject() -> DBusExportedObject {
-        DBusExportedObject(interfaces: [
-            DBusInterface(
-                BlueZNames.agent,
-                methods: [
-                    DBusMethod("Release") { _ in [] },
-                    DBusMethod("Cancel") { _ in [] },
-                    DBusMethod("RequestPinCode", inputs: "o", outputs: "s") { _ throws(DBusError) in
-                        throw Self.rejected("this board has no input: it never asks for a PIN code")
-                    },
-                    DBusMethod("DisplayPinCode", inputs: "os") { _ throws(DBusError) in
-                        throw Self.rejected("this board has no display")
-                    },
-                    DBusMethod("RequestPasskey", inputs: "o", outputs: "u") { _ throws(DBusError) in
-                        throw Self.rejected("this board has no input: it never asks for a passkey")
-                    },
-                    DBusMethod("DisplayPasskey", inputs: "ouq") { _ throws(DBusError) in
-                        throw Self.rejected("this board has no display")
-                    },
-                    DBusMethod("RequestConfirmation", inputs: "ou") { [weak self] call throws(DBusError) in
-                        try self?.authorize("pairing confirmation", call)
-                        return []
-                    },
-                    DBusMethod("RequestAuthorization", inputs: "o") { [weak self] call throws(DBusError) in
-                        try self?.authorize("pairing", call)
-                        return []
-                    },
-                    DBusMethod("AuthorizeService", inputs: "os") { [weak self] call throws(DBusError) in
-                        try self?.authorizeService(call)
-                        return []
-                    },
-                ])
-        ])
+        PairingAgent.object(role: "this board") { [weak self] question, call throws(DBusError) in
+            guard let self else { throw Self.rejected("the board's agent is gone") }
+            switch question {
+            case .confirmation: try authorize("pairing confirmation", call)
+            case .authorization: try authorize("pairing", call)
+            case .service: try authorizeService(call)
+            }
+        }
     }
 
     static func rejected(_ message: String) -> DBusError {
-        DBusError(name: "org.bluez.Error.Rejected", message: message)
+        PairingAgent.rejected(message)
     }
 
     /// The advertisement as bluetoothd should see it now (address from the adapter, discoverable while pairing).

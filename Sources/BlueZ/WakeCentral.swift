@@ -276,41 +276,16 @@ package final class WakeCentral: Sendable {
 
     /// The phone's pairing agent: Just Works from the initiating side (nothing to show, nothing to type).
     /// It confirms only for the board being paired over the cable, and only when bluetoothd asks; anything
-    /// else is refused.
+    /// else (another device, another sender, a profile's `AuthorizeService`) is refused.
     private func agentObject() -> DBusExportedObject {
-        DBusExportedObject(interfaces: [
-            DBusInterface(
-                BlueZNames.agent,
-                methods: [
-                    DBusMethod("Release") { _ in [] },
-                    DBusMethod("Cancel") { _ in [] },
-                    DBusMethod("RequestPinCode", inputs: "o", outputs: "s") { _ throws(DBusError) in
-                        throw Self.rejected("the board pairs without a PIN code")
-                    },
-                    DBusMethod("DisplayPinCode", inputs: "os") { _ throws(DBusError) in
-                        throw Self.rejected("the board pairs without a PIN code")
-                    },
-                    DBusMethod("RequestPasskey", inputs: "o", outputs: "u") { _ throws(DBusError) in
-                        throw Self.rejected("the board pairs without a passkey")
-                    },
-                    DBusMethod("DisplayPasskey", inputs: "ouq") { _ in [] },
-                    DBusMethod("RequestConfirmation", inputs: "ou") { [weak self] call throws(DBusError) in
-                        try self?.confirm("pairing confirmation", call)
-                        return []
-                    },
-                    DBusMethod("RequestAuthorization", inputs: "o") { [weak self] call throws(DBusError) in
-                        try self?.confirm("pairing", call)
-                        return []
-                    },
-                    DBusMethod("AuthorizeService", inputs: "os") { _ throws(DBusError) in
-                        throw Self.rejected("this agent only pairs with the board")
-                    },
-                ])
-        ])
-    }
-
-    private static func rejected(_ message: String) -> DBusError {
-        DBusError(name: "org.bluez.Error.Rejected", message: message)
+        PairingAgent.object(role: "this phone host's agent") { [weak self] question, call throws(DBusError) in
+            guard let self else { throw PairingAgent.rejected("the phone's agent is gone") }
+            switch question {
+            case .confirmation: try confirm("pairing confirmation", call)
+            case .authorization: try confirm("pairing", call)
+            case .service: throw PairingAgent.rejected("this agent only pairs with the board")
+            }
+        }
     }
 
     private func confirm(_ what: String, _ call: DBusMessage) throws(DBusError) {
@@ -320,7 +295,7 @@ package final class WakeCentral: Sendable {
         }
         guard allowed else {
             logger.notice("refused \(what) for \(device?.rawValue ?? "?"): not the board being paired over the cable")
-            throw Self.rejected("not the board being paired over the cable")
+            throw PairingAgent.rejected("not the board being paired over the cable")
         }
         logger.info("accepted \(what) for \(device?.rawValue ?? "?")")
     }
