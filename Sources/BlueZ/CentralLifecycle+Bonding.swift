@@ -164,7 +164,8 @@ extension CentralLifecycle {
     mutating func startBond(_ device: DBusObjectPath, at now: Duration) -> [Action] {
         bondsTried += 1
         phase = .bonding(device, .openingWindow)
-        return [.openPairingWindow(link: link)] + report(.pairing(address: address(of: device)))
+        return [.openPairingWindow(link: link, hostAddress: adapter.address?.uppercased())]
+            + report(.pairing(address: address(of: device)))
     }
 
     /// The board refused the bond this host holds: remove this host's half, then pair again, unless

@@ -90,8 +90,9 @@ package struct CentralLifecycle: Sendable {
         case readValue(DBusObjectPath, link: UInt64)
         /// `Device1.Disconnect()` (errors ignored).
         case disconnect(DBusObjectPath)
-        /// Ask the board over the USB cable to open its pairing window; answer `windowOpened`/`windowFailed`.
-        case openPairingWindow(link: UInt64)
+        /// Ask the board over the USB cable to open its pairing window for this host (`hostAddress`: the
+        /// adapter's, so the board forgets a stale bond with it); answer `windowOpened`/`windowFailed`.
+        case openPairingWindow(link: UInt64, hostAddress: String?)
         /// Export the phone's agent and `AgentManager1.RegisterAgent(agent, "NoInputNoOutput")`, without taking
         /// the default agent (a desktop's own agent stays the default); answer `agentRegistered`/`agentFailed`.
         case registerAgent(round: UInt64)
@@ -147,7 +148,7 @@ package struct CentralLifecycle: Sendable {
     private var bluezOwner: String?
     package internal(set) var round: UInt64 = 0
     private var discovered = false
-    private var adapter = AdapterState()
+    var adapter = AdapterState()
     var devices: [DBusObjectPath: RemoteDevice] = [:]
     /// Wake characteristics (by path) in the tree.
     private var characteristics: Set<DBusObjectPath> = []

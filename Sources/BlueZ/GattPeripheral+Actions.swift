@@ -60,6 +60,20 @@ extension GattPeripheral {
                     logger.warning("could not set Pairable=\(pairable) on \(configuration.adapter): \(error)")
                 }
             }
+        case .forgetDevice(let device):
+            runtime.spawn { [self] in
+                do throws(DBusError) {
+                    _ = try await bus.call(
+                        destination: BlueZNames.service, path: BlueZNames.adapterPath(configuration.adapter),
+                        interface: BlueZNames.adapter, member: "RemoveDevice", [.objectPath(device)], expecting: "",
+                        timeout: configuration.callTimeout)
+                    logger.notice("forgot the stale bond with \(device.rawValue), which asks to pair again")
+                } catch  where error.kind == .bluez(.doesNotExist) {
+                    // No bond with it: nothing to forget.
+                } catch {
+                    logger.warning("could not forget the stale bond with \(device.rawValue): \(error)")
+                }
+            }
         case .announceDiscoverable(let discoverable):
             do {
                 try bus.emitPropertiesChanged(

@@ -124,9 +124,11 @@ package final class GattPeripheral: Sendable {
     /// first opened), or that none may open yet. Waits for the executor (the lifecycle decides there, in order
     /// with bluetoothd's events): call it from another thread, never from the executor. nil once stopped.
     @discardableResult
-    package func openPairingWindow(for duration: Duration) -> PeripheralLifecycle.PairingAnswer? {
+    package func openPairingWindow(
+        for duration: Duration, forgetting phone: String? = nil
+    ) -> PeripheralLifecycle.PairingAnswer? {
         driver.request { [logger] lifecycle, now in
-            let (answer, actions) = lifecycle.openPairingWindow(for: duration, at: now)
+            let (answer, actions) = lifecycle.openPairingWindow(for: duration, forgetting: phone, at: now)
             switch answer {
             case let .open(closesIn): logger.notice("pairing window open for \(closesIn)")
             case let .coolingDown(retryIn): logger.notice("pairing window refused: cooling down for \(retryIn)")

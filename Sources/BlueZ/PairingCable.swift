@@ -2,9 +2,10 @@
 /// the board's USB link may ask the board to open its pairing window, and the board names its own Bluetooth
 /// address over that link. The phone implements it over HTTP on the ECM link; tests answer by hand.
 package protocol PairingCable: Sendable {
-    /// Asks the board to open its pairing window and returns the board's Bluetooth address (as BlueZ writes
-    /// it, `AA:BB:CC:DD:EE:FF`); throws, in words, why the window is not open.
-    func openPairingWindow() async throws(PairingCableError) -> String
+    /// Asks the board to open its pairing window for this host (`hostAddress`: its adapter's address, so the
+    /// board forgets a stale bond with it) and returns the board's Bluetooth address (as BlueZ writes it,
+    /// `AA:BB:CC:DD:EE:FF`); throws, in words, why the window is not open.
+    func openPairingWindow(hostAddress: String?) async throws(PairingCableError) -> String
 }
 
 /// Why the board's pairing window could not be opened over the cable, in words for the card and the log.

@@ -65,6 +65,9 @@ package struct PeripheralLifecycle: Sendable {
         case registerAdvertisement(round: UInt64)
         /// A pairing window opened or closed while the adapter is set up: `Pairable` (and its timeout).
         case setPairable(Bool, timeoutSeconds: UInt32)
+        /// `Adapter1.RemoveDevice(device)` (DoesNotExist ignored): the board's stale half of a bond with the phone
+        /// that asks to pair again (it has lost its own half, or it would not ask).
+        case forgetDevice(DBusObjectPath)
         /// The advertisement's `Discoverable` changed: emit `PropertiesChanged` (bluetoothd re-reads it).
         case announceDiscoverable(Bool)
     }
@@ -242,7 +245,33 @@ package struct PeripheralLifecycle: Sendable {
     ///   `Pairable=false` and the advertisement to go non-discoverable on air before the next one. A client that
     ///   asks for a short window waits little. A fixed rate (N windows an hour) would refuse the retries of a
     ///   client whose pairing failed, however short its windows were.
+    ///
+    /// `forgetting`: the Bluetooth address of the phone host that asks (it names its own adapter); a bond the
+    /// board still holds with it is removed when the window opens, because a phone that asks to pair has none,
+    /// and the board's stale half would make the pairing fail (it asks the phone for security at once, in the
+    /// middle of the phone's own pairing).
     package mutating func openPairingWindow(
+        for requested: Duration, forgetting phone: String? = nil, at now: Duration
+    ) -> (
+        answer: PairingAnswer, actions: [Action]
+    ) {
+        let (answer, actions) = openOrExtendPairingWindow(for: requested, at: now)
+        guard case .open = answer, let phone, let device = Self.devicePath(phone, under: settings.adapterPath) else {
+            return (answer, actions)
+        }
+        return (answer, [.forgetDevice(device)] + actions)
+    }
+
+    /// `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF` for `AA:BB:CC:DD:EE:FF` (nil for anything else).
+    static func devicePath(_ address: String, under adapter: DBusObjectPath) -> DBusObjectPath? {
+        let groups = address.uppercased().split(separator: ":", omittingEmptySubsequences: false)
+        guard groups.count == 6,
+            groups.allSatisfy({ $0.utf8.count == 2 && $0.unicodeScalars.allSatisfy(\.properties.isASCIIHexDigit) })
+        else { return nil }
+        return adapter.appending("dev_" + groups.joined(separator: "_"))
+    }
+
+    private mutating func openOrExtendPairingWindow(
         for requested: Duration, at now: Duration
     ) -> (
         answer: PairingAnswer, actions: [Action]

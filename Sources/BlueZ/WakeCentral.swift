@@ -205,14 +205,14 @@ package final class WakeCentral: Sendable {
                     logger.debug("Disconnect: \(error)")
                 }
             }
-        case .openPairingWindow(let link):
+        case .openPairingWindow(let link, let hostAddress):
             guard let cable else {
                 post { lifecycle, now in lifecycle.windowFailed("no USB cable to the board here", link: link, at: now) }
                 return
             }
             runtime.spawn { [self] in
                 do throws(PairingCableError) {
-                    let address = try await cable.openPairingWindow()
+                    let address = try await cable.openPairingWindow(hostAddress: hostAddress)
                     post { lifecycle, now in lifecycle.windowOpened(boardAddress: address, link: link, at: now) }
                 } catch {
                     post { lifecycle, now in lifecycle.windowFailed(error.message, link: link, at: now) }

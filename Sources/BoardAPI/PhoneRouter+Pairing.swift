@@ -41,15 +41,17 @@ extension PhoneRouter {
                         status: 503, code: "unavailable", message: "cannot open a pairing window: \(why)")))
         }
         let seconds: Int
+        let phone: String?
         do {
             seconds = try Self.pairingSeconds(request.body)
+            phone = try Self.pairingPhoneAddress(request.body)
         } catch {
             return RouteResult(response: Responses.error(error))
         }
         // The answer if the window opens as asked; the shell answers with what the lifecycle decided instead.
         return RouteResult(
             response: Self.pairingAnswer(.open(closesIn: .seconds(seconds)), now: now),
-            effect: .openPairingWindow(seconds: seconds))
+            effect: .openPairingWindow(seconds: seconds, phoneAddress: phone))
     }
 
     /// The answer to a pairing request, from what became of it: `200` with when the window closes, or `429`
@@ -92,6 +94,27 @@ extension PhoneRouter {
                 field: "seconds")
         }
         return Int(number)
+    }
+
+    /// The optional `"phone_address": "AA:BB:CC:DD:EE:FF"`: the asking phone host's own Bluetooth address, whose
+    /// stale bond the board forgets when the window opens (a phone that asks to pair holds no bond itself).
+    /// Anything but six pairs of hex digits is refused, so nothing else can name a device to remove.
+    static func pairingPhoneAddress(_ body: [UInt8]) throws(JSONError) -> String? {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        let object = try JSONBody.object(body)
+        guard let value = object["phone_address"], value != .null else { return nil }
+        guard case let .string(text) = value, Self.isBluetoothAddress(text) else {
+            throw JSONError(
+                status: 400, code: "invalid",
+                message: "\"phone_address\" must be a Bluetooth address like AA:BB:CC:DD:EE:FF", field: "phone_address")
+        }
+        return text.uppercased()
+    }
+
+    static func isBluetoothAddress(_ text: String) -> Bool {
+        let groups = text.split(separator: ":", omittingEmptySubsequences: false)
+        return groups.count == 6
+            && groups.allSatisfy { $0.utf8.count == 2 && $0.unicodeScalars.allSatisfy(\.properties.isASCIIHexDigit) }
     }
 
     /// `application/json`, in any case, with or without parameters (`; charset=utf-8`) and optional whitespace

@@ -5,7 +5,9 @@ package enum RouteEffect: Sendable, Equatable {
     /// this long (1…300 s); the first successful bond closes the window early. The peripheral decides how long
     /// the window really stays open, or that none may open yet, and the shell answers with
     /// `PhoneRouter.pairingAnswer` for that instead of the router's answer.
-    case openPairingWindow(seconds: Int)
+    /// `phoneAddress`: the Bluetooth address the phone host named for itself (`phone_address`), whose stale
+    /// bond the board forgets.
+    case openPairingWindow(seconds: Int, phoneAddress: String?)
     /// `POST /api/phone/app-state`: remember what the phone reported (shown in `/status` as `phone_app`).
     case recordPhoneAppState(PhoneAppState)
 }

@@ -94,12 +94,14 @@ package final class BlueZWakeSink: WakeSink {
     /// Asks the peripheral, which decides on the executor (this waits for it). Without a peripheral there is
     /// nothing that could say when a window closes, so it fails rather than promising one for later; the
     /// router only asks once bluetoothd is known to run.
-    package func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError> {
+    package func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
         let problem = state.withLock { $0.busProblem }
         guard let peripheral = supervisor.session else {
             return .failure(WakeSinkError(problem ?? "not connected to the system bus"))
         }
-        switch peripheral.openPairingWindow(for: duration) {
+        switch peripheral.openPairingWindow(for: duration, forgetting: phone) {
         case let .open(closesIn): return .success(.open(closesIn: closesIn))
         case let .coolingDown(retryIn): return .success(.coolingDown(retryIn: retryIn))
         case nil: return .failure(WakeSinkError("the Bluetooth peripheral is stopping"))

@@ -194,8 +194,8 @@ package final class BoardEngine: Sendable {
     /// (what became of a pairing request, or why the effect failed).
     private func perform(_ effect: RouteEffect, for request: HTTPRequest, now: Date) -> HTTPResponse? {
         switch effect {
-        case let .openPairingWindow(seconds):
-            switch sink.openPairingWindow(for: .seconds(seconds)) {
+        case let .openPairingWindow(seconds, phone):
+            switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone) {
             case let .success(outcome):
                 switch outcome {
                 case let .open(closesIn):

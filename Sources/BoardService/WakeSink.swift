@@ -12,12 +12,17 @@ package protocol WakeSink: Sendable {
     /// What the board can honestly say about the radio side (`/api/bluetooth/status`).
     func bluetoothFacts() -> BluetoothFacts
     /// Opens (or extends) the Bluetooth pairing window (`POST /api/bluetooth/pairing/start`) and says what came
-    /// of it. May wait for the daemon's executor, where the peripheral decides: never call it from there.
-    func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError>
+    /// of it; `phone` is the asking phone host's Bluetooth address, whose stale bond the board forgets. May wait
+    /// for the daemon's executor, where the peripheral decides: never call it from there.
+    func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError>
 }
 
 extension WakeSink {
-    package func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError> {
+    package func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
         .failure(WakeSinkError("the \(transportName) Wake transport has no Bluetooth pairing"))
     }
 }

@@ -18,8 +18,9 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// `POST /api/phone/app-state` with
     /// `{"state":…,"return_entry":…,"return_entry_available":…,"phone_id":…}`.
     case appState(AppState, returnEntry: ReturnEntry?, phoneID: String)
-    /// `POST /api/bluetooth/pairing/start` with `{"seconds":N}`: the board's pairing window, for bonding.
-    case openPairingWindow(seconds: Int)
+    /// `POST /api/bluetooth/pairing/start` with `{"seconds":N,"phone_address":"AA:…"}`: the board's pairing
+    /// window, for bonding; the phone names its own adapter, so the board forgets a stale bond with it.
+    case openPairingWindow(seconds: Int, phoneAddress: String?)
 
     package var method: String {
         switch self {
@@ -70,8 +71,9 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
                 + #","return_entry_available":"# + (returnEntry == nil ? "false" : "true")
                 + #","phone_id":"# + JSONString.quote(phoneID) + "}"
             return Array(text.utf8)
-        case let .openPairingWindow(seconds):
-            return Array(#"{"seconds":\#(seconds)}"#.utf8)
+        case let .openPairingWindow(seconds, phoneAddress):
+            let phone = phoneAddress.map { #","phone_address":"# + JSONString.quote($0) } ?? ""
+            return Array(#"{"seconds":\#(seconds)\#(phone)}"#.utf8)
         default:
             return []
         }

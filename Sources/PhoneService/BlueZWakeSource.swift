@@ -156,13 +156,15 @@ package final class BlueZWakeSource: WakeSource {
             return state.lastState != central
         }
         guard changed else { return }
-        let hint =
-            cable == nil ? " (bonding by hand: docs/bluetooth.md)" : " (plug the board in to pair over the cable)"
+        // Without the cable the person bonds by hand; with it the central says itself what it tries next.
+        let hint = cable == nil ? " (bonding by hand: docs/bluetooth.md)" : ""
         switch central {
         case .bondLost:
             logger.error("BLE: \(central)\(hint)")
-        case .notBonded, .pairingFailed:
+        case .notBonded:
             logger.warning("BLE: \(central)\(hint)")
+        case .pairingFailed:
+            logger.warning("BLE: \(central)")
         default:
             logger.info("BLE: \(central)")
         }

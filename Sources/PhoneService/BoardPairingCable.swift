@@ -27,9 +27,10 @@ package final class BoardPairingCable: PairingCable {
         self.pause = pause
     }
 
-    package func openPairingWindow() async throws(PairingCableError) -> String {
+    package func openPairingWindow(hostAddress: String?) async throws(PairingCableError) -> String {
         let address = try await boardAddressOrThrow()
-        switch await ask(.openPairingWindow(seconds: Self.windowSeconds), BoardPairingAnswer.windowOpened) {
+        let request = BoardRequest.openPairingWindow(seconds: Self.windowSeconds, phoneAddress: hostAddress)
+        switch await ask(request, BoardPairingAnswer.windowOpened) {
         case .success: return address
         case let .failure(problem): throw PairingCableError(Self.words(problem))
         }

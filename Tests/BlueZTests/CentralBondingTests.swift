@@ -13,6 +13,8 @@ struct CentralBondingTests {
     static let address = "00:AA:01:00:12:34"
     static let stranger: DBusObjectPath = "/org/bluez/hci0/dev_00_BB_02_00_56_78"
     static let strangerAddress = "00:BB:02:00:56:78"
+    /// The phone host's adapter in `CentralLifecycleTests.tree` (`FakeBlueZ.adapter()`'s address).
+    static let hostAddress = "00:AA:01:00:12:34"
     static let refused = DBusError.bluez(.authenticationFailed, "Authentication Failed")
     static let slow = DBusError.timeout("no reply to org.bluez.Device1.Pair within 30000 ms")
 
@@ -50,7 +52,10 @@ struct CentralBondingTests {
                 ),
                 (
                     .zero, { $0.searchStarted(round: 1, at: $1) },
-                    [.stopSearch, .openPairingWindow(link: 1), .report(.pairing(address: address))], nil
+                    [
+                        .stopSearch, .openPairingWindow(link: 1, hostAddress: Self.hostAddress),
+                        .report(.pairing(address: address)),
+                    ], nil
                 ),
                 (
                     .seconds(1), { $0.windowOpened(boardAddress: "00:aa:01:00:12:34", link: 1, at: $1) },
@@ -121,7 +126,10 @@ struct CentralBondingTests {
                 ),
                 (
                     .zero, { $0.searchStarted(round: 1, at: $1) },
-                    [.stopSearch, .openPairingWindow(link: 1), .report(.pairing(address: address))], nil
+                    [
+                        .stopSearch, .openPairingWindow(link: 1, hostAddress: Self.hostAddress),
+                        .report(.pairing(address: address)),
+                    ], nil
                 ),
                 (
                     .seconds(10), { $0.windowFailed(why, link: 1, at: $1) },
@@ -140,7 +148,10 @@ struct CentralBondingTests {
                 (
                     .seconds(20),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: $1) },
-                    [.stopSearch, .openPairingWindow(link: 2), .report(.pairing(address: address))], nil
+                    [
+                        .stopSearch, .openPairingWindow(link: 2, hostAddress: Self.hostAddress),
+                        .report(.pairing(address: address)),
+                    ], nil
                 ),
                 (
                     .seconds(21), { $0.windowOpened(boardAddress: address, link: 2, at: $1) },
@@ -177,7 +188,10 @@ struct CentralBondingTests {
                 (
                     .seconds(60),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-41)]), at: $1) },
-                    [.stopSearch, .openPairingWindow(link: 3), .report(.pairing(address: address))], nil
+                    [
+                        .stopSearch, .openPairingWindow(link: 3, hostAddress: Self.hostAddress),
+                        .report(.pairing(address: address)),
+                    ], nil
                 ),
                 (
                     .seconds(61), { $0.windowOpened(boardAddress: address, link: 3, at: $1) },
@@ -204,7 +218,10 @@ struct CentralBondingTests {
                 (.zero, { $0.discovered(tree, round: 1, at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
                 (
                     .zero, { $0.searchStarted(round: 1, at: $1) },
-                    [.stopSearch, .openPairingWindow(link: 1), .report(.pairing(address: Self.strangerAddress))], nil
+                    [
+                        .stopSearch, .openPairingWindow(link: 1, hostAddress: Self.hostAddress),
+                        .report(.pairing(address: Self.strangerAddress)),
+                    ], nil
                 ),
                 (
                     .seconds(1), { $0.windowOpened(boardAddress: address, link: 1, at: $1) },
@@ -220,7 +237,10 @@ struct CentralBondingTests {
                 (
                     .seconds(3),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-60)]), at: $1) },
-                    [.stopSearch, .openPairingWindow(link: 2), .report(.pairing(address: address))], nil
+                    [
+                        .stopSearch, .openPairingWindow(link: 2, hostAddress: Self.hostAddress),
+                        .report(.pairing(address: address)),
+                    ], nil
                 ),
             ])
     }
@@ -253,7 +273,10 @@ struct CentralBondingTests {
                 (.seconds(4), { $0.searchStarted(round: 1, at: $1) }, [], nil),
                 (
                     .seconds(5), { $0.received(.interfacesAdded(Self.device, unpaired), at: $1) },
-                    [.stopSearch, .openPairingWindow(link: 2), .report(.pairing(address: address))], nil
+                    [
+                        .stopSearch, .openPairingWindow(link: 2, hostAddress: Self.hostAddress),
+                        .report(.pairing(address: address)),
+                    ], nil
                 ),
             ])
     }
@@ -283,7 +306,8 @@ struct CentralBondingTests {
             CentralLifecycleTests.changed(Self.device, ["Paired": .boolean(false)]), at: .seconds(10))
         #expect(
             actions == [
-                .disconnect(Self.device), .openPairingWindow(link: 2), .report(.pairing(address: Self.address)),
+                .disconnect(Self.device), .openPairingWindow(link: 2, hostAddress: Self.hostAddress),
+                .report(.pairing(address: Self.address)),
             ])
     }
 

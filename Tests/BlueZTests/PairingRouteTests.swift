@@ -41,7 +41,7 @@ struct PairingRouteTests {
     @Test func opensAWindowWithTheDefaultLength() throws {
         let result = try route()
         #expect(result.response.status == 200)
-        #expect(result.effect == .openPairingWindow(seconds: 120))
+        #expect(result.effect == .openPairingWindow(seconds: 120, phoneAddress: nil))
         let body = try json(result)
         #expect(body["status"] as? String == "ok")
         let pairing = try #require(body["pairing"] as? [String: Any])
@@ -58,7 +58,8 @@ struct PairingRouteTests {
     func bodyIsChecked(body: String, status: Int, seconds: Int) throws {
         let result = try route(body: body)
         #expect(result.response.status == status, "\(body)")
-        #expect(result.effect == (status == 200 ? .openPairingWindow(seconds: seconds) : nil), "\(body)")
+        #expect(
+            result.effect == (status == 200 ? .openPairingWindow(seconds: seconds, phoneAddress: nil) : nil), "\(body)")
         if status == 400 { #expect(try json(result)["status"] as? String == "error") }
     }
 
@@ -97,7 +98,8 @@ struct PairingRouteTests {
             #expect(error["code"] as? String == code, "\(peer)")
             #expect((error["message"] as? String)?.isEmpty == false)
         } else {
-            #expect(result.effect == .openPairingWindow(seconds: 120) && result.denial == nil, "\(peer)")
+            #expect(
+                result.effect == .openPairingWindow(seconds: 120, phoneAddress: nil) && result.denial == nil, "\(peer)")
         }
     }
 
@@ -133,7 +135,7 @@ struct PairingRouteTests {
             #expect(error["code"] as? String == "unsupported_media_type")
             #expect((error["message"] as? String)?.contains("Content-Type: application/json") == true)
         } else {
-            #expect(result.effect == .openPairingWindow(seconds: 60))
+            #expect(result.effect == .openPairingWindow(seconds: 60, phoneAddress: nil))
         }
     }
 
@@ -192,5 +194,30 @@ struct PairingRouteTests {
         let pairing = try #require(body["pairing"] as? [String: Any])
         #expect(pairing["open"] as? Bool == true && pairing["closes_in_seconds"] as? Int == 42)
         #expect(body["problem"] as? String == "adapter hci0 is powered off")
+    }
+
+    /// The phone host names its own adapter; the board forgets a stale bond with it when the window opens. Only
+    /// a Bluetooth address can be named, so nothing else can be removed that way.
+    @Test(
+        arguments: [
+            (#"{"seconds":60,"phone_address":"00:aa:01:01:00:01"}"#, 200, "00:AA:01:01:00:01"),
+            (#"{"seconds":60,"phone_address":null}"#, 200, nil),
+            (#"{"seconds":60}"#, 200, nil),
+            (#"{"phone_address":"00:AA:01:01:00"}"#, 400, nil),
+            (#"{"phone_address":"../../hci0"}"#, 400, nil),
+            (#"{"phone_address":"00:AA:01:01:00:0G"}"#, 400, nil),
+            (#"{"phone_address":7}"#, 400, nil),
+        ] as [(String, Int, String?)])
+    func thePhoneNamesItsOwnAddress(body: String, status: Int, address: String?) throws {
+        let result = try route(body: body)
+        #expect(result.response.status == status, "\(body)")
+        if status == 200 {
+            #expect(
+                result.effect == .openPairingWindow(seconds: body.contains("seconds") ? 60 : 120, phoneAddress: address)
+            )
+        } else {
+            #expect(result.effect == nil)
+            #expect(try json(result)["status"] as? String == "error")
+        }
     }
 }

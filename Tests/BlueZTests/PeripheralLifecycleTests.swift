@@ -97,6 +97,23 @@ struct PeripheralLifecycleTests {
         #expect(machine.round == 2)
     }
 
+    /// The phone that asks names its own adapter: the board forgets its stale half of a bond with it as the
+    /// window opens, and only then (not while cooling down, not for something that is not an address).
+    @Test func aWindowForAPhoneForgetsTheBoardsStaleBondWithIt() {
+        var machine = Self.registered()
+        let opening = machine.openPairingWindow(for: .seconds(60), forgetting: "00:aa:01:01:00:01", at: .seconds(10))
+        #expect(
+            opening.actions == [
+                .forgetDevice("/org/bluez/hci0/dev_00_AA_01_01_00_01"), .setPairable(true, timeoutSeconds: 60),
+                .announceDiscoverable(true),
+            ])
+        _ = machine.timerFired(at: .seconds(70))
+        let cooling = machine.openPairingWindow(for: .seconds(60), forgetting: "00:AA:01:01:00:01", at: .seconds(71))
+        #expect(cooling.answer == .coolingDown(retryIn: .seconds(59)) && cooling.actions.isEmpty)
+        let junk = machine.openPairingWindow(for: .seconds(60), forgetting: "../../hci1", at: .seconds(200))
+        #expect(!junk.actions.contains { if case .forgetDevice = $0 { true } else { false } })
+    }
+
     @Test func pairingWindowTimeline() {
         var machine = Self.registered()
         #expect(!machine.authorizesPairing(at: .seconds(10)))

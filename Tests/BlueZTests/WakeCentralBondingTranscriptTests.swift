@@ -25,7 +25,7 @@ struct WakeCentralBondingTranscriptTests {
             self.outcomes = Mutex(outcomes)
         }
 
-        func openPairingWindow() async throws(PairingCableError) -> String {
+        func openPairingWindow(hostAddress: String?) async throws(PairingCableError) -> String {
             asked.withLock { $0 += 1 }
             let next = outcomes.withLock {
                 $0.isEmpty ? .failure(PairingCableError("no more answers")) : $0.removeFirst()

@@ -11,20 +11,26 @@ import Testing
 @Suite struct BoardPairingCableTests {
     static func cable(_ board: FakeBoard, attempts: Int = 3) -> BoardPairingCable {
         BoardPairingCable(
-            transport: FakeBoardTransport(board: board), runtime: SerialRuntime(label: "cable-test"), attempts: attempts,
+            transport: FakeBoardTransport(board: board), runtime: SerialRuntime(label: "cable-test"),
+            attempts: attempts,
             pause: .milliseconds(10))
     }
 
     @Test func theWindowOpensAndTheBoardNamesItsAddress() async throws {
         let board = FakeBoard()
         board.bluetoothAddress = "00:aa:01:00:12:34"
-        let address = try await Self.cable(board).openPairingWindow()
+        let address = try await Self.cable(board).openPairingWindow(hostAddress: "00:AA:01:01:00:01")
         #expect(address == "00:AA:01:00:12:34")
-        #expect(board.requests == [.bluetoothStatus, .openPairingWindow(seconds: BoardPairingCable.windowSeconds)])
-        let request = BoardRequest.openPairingWindow(seconds: 120)
+        #expect(
+            board.requests == [
+                .bluetoothStatus,
+                .openPairingWindow(seconds: BoardPairingCable.windowSeconds, phoneAddress: "00:AA:01:01:00:01"),
+            ])
+        let request = BoardRequest.openPairingWindow(seconds: 120, phoneAddress: "00:AA:01:01:00:01")
         #expect(request.method == "POST" && request.target == "/api/bluetooth/pairing/start")
         #expect(request.headers.contains { $0 == ("Content-Type", "application/json") })
-        #expect(request.body == Array(#"{"seconds":120}"#.utf8))
+        #expect(request.body == Array(#"{"seconds":120,"phone_address":"00:AA:01:01:00:01"}"#.utf8))
+        #expect(BoardRequest.openPairingWindow(seconds: 60, phoneAddress: nil).body == Array(#"{"seconds":60}"#.utf8))
     }
 
     @Test func aRefusalCarriesTheBoardsReason() async {
@@ -35,7 +41,7 @@ import Testing
             throws: PairingCableError(
                 "the board refused (HTTP 403): pairing needs the phone at the other end of the USB link")
         ) {
-            try await Self.cable(board).openPairingWindow()
+            try await Self.cable(board).openPairingWindow(hostAddress: nil)
         }
         #expect(board.requests.count == 2, "a refusal is not asked again")
     }
@@ -43,7 +49,9 @@ import Testing
     @Test func aBoardWithoutAnAddressOpensNoWindow() async {
         let board = FakeBoard()
         board.bluetoothAddress = nil
-        await #expect(throws: PairingCableError.self) { try await Self.cable(board).openPairingWindow() }
+        await #expect(throws: PairingCableError.self) {
+            try await Self.cable(board).openPairingWindow(hostAddress: nil)
+        }
         #expect(board.requests == [.bluetoothStatus])
         board.bluetoothAddress = "not an address"
         #expect(await Self.cable(board).boardAddress() == nil, "junk is no address")

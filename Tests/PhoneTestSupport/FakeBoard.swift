@@ -156,7 +156,7 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
                 ], etag: etag)
         case .appState:
             return json(["status": "ok"])
-        case let .openPairingWindow(seconds):
+        case let .openPairingWindow(seconds, _):
             if let (status, message) = pairingRefusal {
                 let body = ["status": "error", "error": ["code": "forbidden", "message": message]] as [String: Any]
                 let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
