@@ -39,7 +39,8 @@ package struct CentralLifecycle: Sendable {
         package var rememberedAddress: String?
         /// How long a failed automatic bond waits before the next try; a cable that comes back tries at once.
         package var bondRetry: Duration
-        /// How many automatic bonds in a row may fail to give a working link before they wait `bondRetry`.
+        /// How many automatic bonds in a row may pair and still give no working link (the board refuses the new
+        /// bond too) before the central waits `bondLostRetry`, as without the cable.
         package var bondAttempts: Int
         /// How many times one open window is tried with `Pair` (a board may turn pairable a moment after it
         /// answered, a radio may miss a connection), and the pause between tries.
@@ -146,7 +147,7 @@ package struct CentralLifecycle: Sendable {
     package let settings: Settings
     private var ownerKnown = false
     private var bluezOwner: String?
-    package internal(set) var round: UInt64 = 0
+    package private(set) var round: UInt64 = 0
     private var discovered = false
     var adapter = AdapterState()
     var devices: [DBusObjectPath: RemoteDevice] = [:]
@@ -155,7 +156,7 @@ package struct CentralLifecycle: Sendable {
     private var pendingSignals: [BlueZSignal] = []
     var phase = Phase.idle
     /// Incremented for every link attempt; calls and answers carry it.
-    package internal(set) var link: UInt64 = 0
+    package private(set) var link: UInt64 = 0
     /// The link on which StartNotify was sent (never twice on the same link).
     private var notifiedLink: UInt64?
     var failures = 0
