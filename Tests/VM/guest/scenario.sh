@@ -1,16 +1,19 @@
 #!/bin/bash
 # The real-stack scenario, run inside the guest by vm-scenario.service (systemd is PID 1).
 #
-# Installs AidenBridge the way a user does, lets systemd start the shipped units, bonds the phone host's
-# controller with the board's, drives a task with aidenctl and checks what the phone showed; then checks
+# Installs AidenBridge the way a user does, logs a person in on the phone host, lets systemd and udev start
+# the shipped units, watches the phone bond with the board over the cable by itself, drives a task with
+# aidenctl and checks what the phone showed (card, alerts, desktop notifications); then checks
 # independent peers, recovery and the air capture. Writes one "PASS name detail" or "FAIL name detail"
 # line per check to /vm-out/RESULT (and "COMPLETE" when every step ran), and the journals and captures
 # next to it. The unit's SuccessAction=/FailureAction= power the guest off when this script ends.
 #
 # Who is where: the board's end of the USB link (aiden0, 192.168.42.1) and aiden-board.service live in
-# the network namespace "board"; the phone host's end (aidenboard0, 192.168.42.2) and aiden-phone.service
-# in the guest's own; "outsider" (10.77.0.2) is routed to the board over a veth pair. One bluetoothd
-# serves both controllers of btvirt: hci0 is the board's, hci1 the phone host's.
+# the network namespace "board"; the phone host's end (aidenboard0, 192.168.42.2) in the guest's own, where
+# the person "person" is logged in on tty1 (a logind seat session) and their user manager runs the user
+# unit aiden-phone.service, started by udev when the board is plugged in; "outsider" (10.77.0.2) is
+# routed to the board over a veth pair. One bluetoothd serves both controllers of btvirt: hci0 is the
+# board's, hci1 the phone host's. Nothing in the scenario pairs: the phone bonds over the cable itself.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LANG=C.UTF-8 SYSTEMD_PAGER= SYSTEMD_COLORS=0
 OUT=/vm-out
@@ -46,14 +49,23 @@ wait_for() { # wait_for SECONDS command...
 }
 active_running() { [ "$(systemctl show "$1" -p ActiveState --value)/$(systemctl show "$1" -p SubState --value)" = active/running ]; }
 state_of() { systemctl show "$1" -p ActiveState,SubState,Result,ExecMainStatus,NRestarts | paste -sd' '; }
+# The person logged in on the phone host, and their user manager (where aiden-phone.service runs).
+PERSON=person
+PERSON_UID=      # given by useradd in phase install (the host's own users share the guest's /etc/passwd)
+PERSON_STATE=/home/$PERSON/.local/state/aiden-phone
+usystemctl() { runuser -u "$PERSON" -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID timeout 30 systemctl --user "$@"; }
+uactive_running() { [ "$(usystemctl show aiden-phone -p ActiveState --value)/$(usystemctl show aiden-phone -p SubState --value)" = active/running ]; }
+ustate() { usystemctl show aiden-phone -p ActiveState,SubState,Result,ExecMainStatus,NRestarts | paste -sd' '; }
 
 finish() {
     local rc=$?
     say "collecting logs"
     journalctl -b --no-pager -o short-monotonic > "$OUT/journal.txt" 2>&1
-    for u in aiden-board aiden-phone aiden-gadget bluetooth systemd-networkd; do
+    for u in aiden-board aiden-gadget bluetooth systemd-networkd systemd-logind; do
         journalctl -b -u "$u" --no-pager -o short-monotonic > "$OUT/journal-$u.txt" 2>&1
     done
+    journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service --no-pager -o short-monotonic > "$OUT/journal-aiden-phone.txt" 2>&1
+    journalctl -b _UID=$PERSON_UID --no-pager -o short-monotonic > "$OUT/journal-person.txt" 2>&1
     systemctl list-units --all --no-pager > "$OUT/units.txt" 2>&1
     systemctl --failed --no-pager >> "$OUT/units.txt" 2>&1
     dmesg > "$OUT/dmesg.txt" 2>&1
@@ -85,6 +97,9 @@ phase_install() {
     check sysusers "$(getent passwd aiden | cut -d: -f1,3,4); groups: $(id -Gn aiden 2>/dev/null)" \
         bash -c 'getent passwd aiden > /dev/null && id -Gn aiden | grep -qw bluetooth'
     udevadm control --reload
+    id "$PERSON" > /dev/null 2>&1 || useradd -m -s /bin/bash "$PERSON"
+    PERSON_UID=$(id -u "$PERSON")
+    check person "$(getent passwd "$PERSON")" test -n "$PERSON_UID" -a -d "/home/$PERSON"
     if [ "${AIDEN_VM_BT_DEBUG:-0}" = 1 ]; then   # bluetoothd -d, for digging into a failure
         mkdir -p /etc/systemd/system/bluetooth.service.d
         printf '[Service]\nExecStart=\nExecStart=/usr/libexec/bluetooth/bluetoothd -d\n' \
@@ -126,10 +141,34 @@ phase_bluetooth() {
     say "board controller $BOARD_BT, phone host controller $PHONE_BT"
 }
 
+# ---------------------------------------------------------------------------------------------- login
+# The person sits down at the phone host: a logind session on seat0 (tty1), their user manager and session
+# bus, and a desktop notification server in that session. Nothing of AidenBridge's is started by hand.
+phase_login() {
+    # The host's packages include dunst (for the host's own notification test); with no X server here, a
+    # bus-activated dunst would only fail and hold the name. The person's session has the recorder instead.
+    install -d -o "$PERSON" -g "$PERSON" /home/$PERSON/.config /home/$PERSON/.config/systemd /home/$PERSON/.config/systemd/user
+    ln -sfn /dev/null /home/$PERSON/.config/systemd/user/dunst.service
+    systemd-run --unit=vm-login --description="$PERSON on tty1" -p PAMName=login -p User=$PERSON \
+        -p TTYPath=/dev/tty1 -p StandardInput=tty -p StandardOutput=journal /bin/sleep infinity > /dev/null 2>&1
+    wait_for 60 test -S /run/user/$PERSON_UID/bus
+    local session; session=$(loginctl list-sessions --no-legend | awk -v u=$PERSON '$3 == u { print $1; exit }')
+    check login-seat-session "session ${session:-none}: $(loginctl show-session "${session:-x}" -p Seat -p Active -p Type 2>&1 | paste -sd' ')" \
+        bash -c "loginctl show-session '${session:-x}' -p Seat --value | grep -q seat0 && loginctl show-session '${session:-x}' -p Active --value | grep -q yes"
+    check login-session-bus "/run/user/$PERSON_UID/bus $(stat -c %F /run/user/$PERSON_UID/bus 2>&1)" test -S /run/user/$PERSON_UID/bus
+    : > "$OUT/notifications.txt"; chmod 666 "$OUT/notifications.txt"
+    runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$PERSON_UID/bus \
+        systemd-run --user --unit=vm-notifyd python3 "$PEERS/notify_recorder.py" "$OUT/notifications.txt" > /dev/null 2>&1
+    local owned="runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.freedesktop.Notifications"
+    wait_for 60 bash -c "$owned | grep -q true"
+    check login-notification-server "org.freedesktop.Notifications owned on $PERSON's session bus: $($owned 2>&1)" \
+        bash -c "$owned | grep -q true"
+}
+
 # ---------------------------------------------------------------------------------------------- gadget
-write_phone_conf() { # the installed file, with the adapter, the board's address and the log level
+write_phone_conf() { # the installed file, with the adapter and the log level (the cable names the board)
     cp "$REPO/config/phone.toml" /etc/aiden/phone.toml
-    printf '\n[wake]\nadapter = "hci1"\naddress = "%s"\n\n[log]\nlevel = "debug"\n' "$BOARD_BT" >> /etc/aiden/phone.toml
+    printf '\n[wake]\nadapter = "hci1"\n\n[log]\nlevel = "debug"\n' >> /etc/aiden/phone.toml
 }
 phase_gadget() {
     write_phone_conf
@@ -185,6 +224,7 @@ phase_gadget() {
 # ---------------------------------------------------------------------------------------------- board
 phase_board() {
     local t0; t0=$(now)
+    BOARD_STARTED=$t0
     timeout 60 systemctl start aiden-board.service
     say "systemctl start aiden-board: $(calc "$(now) - $t0") s, $(state_of aiden-board.service)"
     sleep 3
@@ -207,50 +247,85 @@ phase_board() {
 
 # ---------------------------------------------------------------------------------------------- bond
 bluez_answers() { timeout 5 busctl call org.bluez / org.freedesktop.DBus.ObjectManager GetManagedObjects > /dev/null; }
+device_property() { # device_property ADAPTER ADDRESS PROPERTY: "b true", "b false" or nothing
+    busctl get-property org.bluez "/org/bluez/$1/dev_${2//:/_}" org.bluez.Device1 "$3" 2>/dev/null
+}
+# journal_at PATTERN SINCE: the first journal time (seconds, realtime) after SINCE of a line of the person's
+# aiden-phone.service matching the extended regular expression PATTERN, or nothing.
+journal_at() {
+    journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o short-unix --no-pager --since "@${2%.*}" \
+        | awk -v s="$2" -v p="$1" '$0 ~ p && $1 + 0 >= s + 0 { print $1; exit }'
+}
 phase_bond() {
-    # udev started aiden-phone when the board's USB device appeared. As docs/bluetooth.md says: bond
-    # first, then start aiden-phone.
-    check phone-started-by-udev "$(systemctl show aiden-phone -p ActiveState,SubState --value | paste -sd/) when the board's USB device appeared" \
-        bash -c 'journalctl -b -u aiden-phone -o cat | grep -q "Started\|Starting"'
-    timeout 90 systemctl stop aiden-phone.service
-    local answer; answer=$(curl -sS -m 5 -X POST -H 'Content-Type: application/json' -d '{"seconds":120}' \
-        "$BOARD_URL/api/bluetooth/pairing/start" 2>&1)
-    check pairing-window "POST /api/bluetooth/pairing/start over USB: $answer" grep -q '"open":true' <<<"$answer"
-    timeout 60 python3 "$PEERS/pair.py" --adapter hci1 --address "$BOARD_BT" > "$OUT/pair.log" 2>&1
-    check bonded "$(tail -n 2 "$OUT/pair.log" | paste -sd' ')" grep -q 'Paired=True Trusted=True' "$OUT/pair.log"
+    # Nothing typed: udev started aiden-phone when the board's USB device appeared; once the board is up
+    # the phone asks it over the cable to open its pairing window, pairs and trusts it through BlueZ with
+    # its own agent, remembers it and subscribes (docs/bluetooth.md, "Bonding over the cable").
+    check phone-started-by-udev "$PERSON's aiden-phone.service: $(ustate); wanted by $(usystemctl list-dependencies --reverse --plain aiden-phone.service 2>/dev/null | grep -o 'sys-devices[^ ]*device' | head -n1)" \
+        bash -c "$(declare -f usystemctl uactive_running); PERSON=$PERSON PERSON_UID=$PERSON_UID; uactive_running" && \
+    check phone-system-unit-idle "the system unit $(systemctl is-active aiden-phone.service) (a host with a person runs the user unit)" \
+        bash -c '! systemctl -q is-active aiden-phone.service'
+    local node; node=$(for d in /sys/bus/usb/devices/*; do [ "$(cat "$d/idVendor" 2>/dev/null):$(cat "$d/idProduct" 2>/dev/null)" = 1d6b:0104 ] && printf '/dev/bus/usb/%03d/%03d' "$(cat "$d/busnum")" "$(cat "$d/devnum")"; done | head -n1)
+    check phone-device-acl "$node: $(getfacl -p "$node" 2>/dev/null | grep "^user:$PERSON" )" bash -c "getfacl -p '$node' 2>/dev/null | grep -q '^user:$PERSON:rw'"
+    check phone-started-logged "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -m1 'aiden-phone .*state')" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q 'configuration /etc/aiden/phone.toml, state $PERSON_STATE'"
+    # The board is plugged in and comes up: from `systemctl start aiden-board` to Wakes arriving.
+    wait_for 60 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'subscribed to' $BOARD_STARTED)\" ]"
+    local t; t=$(journal_at 'subscribed to' "$BOARD_STARTED")
+    check auto-bond-subscribed "subscribed $( [ -n "$t" ] && calc "$t - $BOARD_STARTED" || echo never) s after the board started (limit 15 s), no pairing command typed" \
+        test -n "$t" -a "$(calc "${t:-0} - $BOARD_STARTED <= 15")" = 1
+    check auto-bonded "hci1's device $BOARD_BT: Paired $(device_property hci1 "$BOARD_BT" Paired), Trusted $(device_property hci1 "$BOARD_BT" Trusted)" \
+        bash -c "$(declare -f device_property); device_property hci1 $BOARD_BT Paired | grep -q true && device_property hci1 $BOARD_BT Trusted | grep -q true"
+    check auto-bond-over-cable "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -m1 'bonded with the board')" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q 'bonded with the board $BOARD_BT over the USB cable'"
+    check auto-bond-window-over-usb "$(journalctl -b -u aiden-board -o cat | grep -m1 -i 'pairing window')" \
+        bash -c "journalctl -b -u aiden-board -o cat | grep -qi 'pairing window'"
+    check bonded-board-remembered "$(cat $PERSON_STATE/board.json 2>&1)" grep -qs "$BOARD_BT" $PERSON_STATE/board.json
     local i ok=1
     for i in 1 2 3 4 5; do bluez_answers || ok=0; sleep 1; done
     check bluetoothd-answers-after-bond "GetManagedObjects answered 5 times in the 5 s after the bond" test $ok = 1 \
         || { dmesg | grep -A30 'cut here' | head -n 40 > "$OUT/kernel-oops.txt"; return 1; }
-    sleep 1
     check pairing-window-closed "$(curl -sS -m 5 "$BOARD_URL/api/bluetooth/status" | grep -o '"pairing":{[^}]*}')" \
         bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"pairing\":{\"open\":false'"
+    # Only the cable may open the window: not a process on the board, not a web page, not a form post.
+    local json=(-H 'Content-Type: application/json' -d '{"seconds":30}') code
+    code=$(ip netns exec board curl -s -o "$OUT/pairing-from-board.json" -w '%{http_code}' -m 5 -X POST "${json[@]}" "$BOARD_URL/api/bluetooth/pairing/start")
+    check pairing-refused-on-the-board "a process on the board: HTTP $code $(cat "$OUT/pairing-from-board.json" 2>/dev/null)" \
+        bash -c "[ $code = 403 ] && grep -q not_ecm_peer '$OUT/pairing-from-board.json'"
+    code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -X POST -H 'Origin: http://evil.example' "${json[@]}" "$BOARD_URL/api/bluetooth/pairing/start")
+    check pairing-refused-cross-site "Origin http://evil.example: HTTP $code" test "$code" = 403
+    code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -X POST -d 'seconds=30' "$BOARD_URL/api/bluetooth/pairing/start")
+    check pairing-refused-form-post "a form post: HTTP $code" test "$code" = 415
 }
 
 # ---------------------------------------------------------------------------------------------- phone
 phase_phone() {
-    # udev started aiden-phone when the board's USB device appeared (phase bond stopped it); as the
-    # docs say, start it after bonding.
-    timeout 90 systemctl start aiden-phone.service
-    wait_for 45 bash -c 'journalctl -b -u aiden-phone -o cat --since "-60s" | grep -qi "subscribed"'
-    check phone-running "$(state_of aiden-phone.service)" bash -c "$(declare -f active_running); active_running aiden-phone.service"
-    check phone-subscribed "$(journalctl -b -u aiden-phone -o cat | grep -i subscribed | tail -n1)" \
-        bash -c 'journalctl -b -u aiden-phone -o cat | grep -qi "subscribed"'
+    # aiden-phone has run since udev started it (phase bond); nothing was restarted by hand.
+    check phone-running "$(ustate)" bash -c "$(declare -f usystemctl uactive_running); PERSON=$PERSON PERSON_UID=$PERSON_UID; uactive_running"
+    check phone-xdg-state "$(stat -c '%n %a %U' $PERSON_STATE /home/$PERSON/.local/state 2>&1 | paste -sd' '); nothing new in /var/lib/aiden-phone" \
+        bash -c "[ \"\$(stat -c %a%U $PERSON_STATE)\" = 700$PERSON ] && [ -s $PERSON_STATE/phone-id ] && [ ! -e /var/lib/aiden-phone/phone-id ]"
+    check phone-subscribed "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -i subscribed | tail -n1)" \
+        bash -c 'journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -qi "subscribed"'
     # The watcher waits for the board's VID:PID (libusb hotplug, inside the unit's sandbox) and a session
     # starts when the device arrives.
-    check phone-usb-session "$(journalctl -b -u aiden-phone -o cat | grep -o 'USB monitoring for [0-9a-f:]*' | tail -n1); $(journalctl -b -u aiden-phone -o cat | grep -m1 'USB link up')" \
-        bash -c 'journalctl -b -u aiden-phone -o cat | grep -q "USB monitoring for 1d6b:0104" && journalctl -b -u aiden-phone -o cat | grep -q "USB link up"'
-    check phone-setpriority-allowed "$(journalctl -b -u aiden-phone -o cat | grep -c 'thread priority.*errno=1$') seccomp denials of setpriority" \
-        bash -c '! journalctl -b -u aiden-phone -o cat | grep -q "thread priority.*errno=1$"'
+    check phone-usb-session "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -o 'USB monitoring for [0-9a-f:]*' | tail -n1); $(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -m1 'USB link up')" \
+        bash -c 'journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q "USB monitoring for 1d6b:0104" && journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q "USB link up"'
+    check phone-setpriority-allowed "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -c 'thread priority.*errno=1$') seccomp denials of setpriority" \
+        bash -c '! journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q "thread priority.*errno=1$"'
+    # The doctor, as the person runs it: the link, the rule and the node's ACL, hotplug, /status, the bond,
+    # the session's notification server; exit 0 when nothing is wrong.
+    runuser -u $PERSON -- env HOME=/home/$PERSON XDG_RUNTIME_DIR=/run/user/$PERSON_UID aiden-phone doctor > "$OUT/doctor.txt" 2>&1
+    local doctor=$?
+    check phone-doctor "exit $doctor: $(grep -c '^ok' "$OUT/doctor.txt") ok, $(grep '^problem' "$OUT/doctor.txt" | head -n 2 | paste -sd' ')" \
+        bash -c "[ $doctor = 0 ] && grep -q 'bonded with the board' '$OUT/doctor.txt'"
     check phone-log-not-doubled "no BLE state line logged twice" \
-        bash -c '! journalctl -b -u aiden-phone -o cat | grep -q "wake central: "'
+        bash -c '! journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q "wake central: "'
 }
 
 # ---------------------------------------------------------------------------------------------- the task
 # card_at BADGE SINCE: the first journal time (seconds, realtime) after SINCE at which the phone printed a
 # card with BADGE ("[RUNNING]", ...), or nothing.
 card_at() {
-    journalctl -b -u aiden-phone -o short-unix --no-pager --since "@${2%.*}" \
+    journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o short-unix --no-pager --since "@${2%.*}" \
         | awk -v b="$1" -v s="$2" 'index($0, b) && $1 + 0 >= s + 0 { print $1; exit }'
 }
 card_within() { # card_within NAME BADGE SINCE SECONDS
@@ -291,12 +366,22 @@ phase_task() {
     card_within card-completed "[COMPLETED]" "$t" 10
     sleep 2
     kill -9 "$BLEAK" 2> /dev/null
-    local alerts; alerts=$(journalctl -b -u aiden-phone -o cat --since "@${T_START%.*}" | grep '^>> ')
+    local alerts; alerts=$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${T_START%.*}" | grep '^>> ')
     echo "$alerts" > "$OUT/alerts.txt"
     check alert-your-turn-once "$(grep -c 'Your turn' <<<"$alerts") 'Your turn' alert(s)" test "$(grep -c 'Your turn' <<<"$alerts")" = 1
-    check alert-completed-once "$(grep -c 'completed' <<<"$alerts") 'completed' alert(s)" test "$(grep -ic 'completed' <<<"$alerts")" = 1
+    check alert-completed-once "$(grep -ic 'completed' <<<"$alerts") 'completed' alert(s)" test "$(grep -ic 'completed' <<<"$alerts")" = 1
+    check alert-names-the-task "$(grep -m1 'Your turn' <<<"$alerts")" grep -q 'Open Settings: Your turn: Enter the Wi-Fi password' <<<"$alerts"
+    # The same alerts as desktop notifications in the person's session (the recorder on their session bus).
+    cp "$OUT/notifications.txt" "$OUT/notifications-task.txt"
+    local handoffs; handoffs=$(grep -c 'Enter the Wi-Fi password' "$OUT/notifications-task.txt")
+    check desktop-notification-handoff "$handoffs handoff notification(s): $(grep -m1 'Enter the Wi-Fi password' "$OUT/notifications-task.txt")" \
+        bash -c "[ $handoffs = 1 ] && grep 'Enter the Wi-Fi password' '$OUT/notifications-task.txt' | grep -q 'Open Settings'"
+    check desktop-notification-completed "$(grep -ic 'completed' "$OUT/notifications-task.txt") completion notification(s)" \
+        test "$(grep -i 'completed' "$OUT/notifications-task.txt" | grep -c 'Open Settings')" = 1
+    local app; app=$(curl -sS -m 5 "$BOARD_URL/status" | grep -o '"phone_app":{[^}]*}')
+    check return-entry-notification "${app:-no phone_app in /status}" grep -q '"return_entry":"notification"' <<<"$app"
     # The Wakes the phone received over GATT: 12 bytes each, the sequence growing.
-    journalctl -b -u aiden-phone -o cat --since "@${T_START%.*}" | grep -o 'Wake [a-z_]* epoch=[0-9]* seq=[0-9]*: new' > "$OUT/phone-wakes.txt"
+    journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${T_START%.*}" | grep -o 'Wake [a-z_]* epoch=[0-9]* seq=[0-9]*: new' > "$OUT/phone-wakes.txt"
     local seqs; seqs=$(grep -o 'seq=[0-9]*' "$OUT/phone-wakes.txt" | cut -d= -f2)
     check phone-received-wakes "$(wc -l < "$OUT/phone-wakes.txt") Wakes in its journal, sequences $(paste -sd' ' <<<"$seqs")" \
         bash -c "[ $(grep -c . <<<"$seqs") -ge 4 ] && sort -n -c <<<'$seqs' && [ -z \"\$(uniq -d <<<'$seqs')\" ]"
@@ -318,9 +403,9 @@ phase_recovery() {
     wait_for 60 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
     check board-reregistered "GATT registered again $(calc "$(now) - $t0") s after systemctl restart bluetooth" \
         bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
-    wait_for 60 bash -c "journalctl -b -u aiden-phone -o cat --since @${t0%.*} | grep -qi subscribed"
-    check phone-resubscribed "$(journalctl -b -u aiden-phone -o cat --since "@${t0%.*}" | grep -i subscribed | tail -n1)" \
-        bash -c "journalctl -b -u aiden-phone -o cat --since @${t0%.*} | grep -qi subscribed"
+    wait_for 60 bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep -qi subscribed"
+    check phone-resubscribed "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t0%.*}" | grep -i subscribed | tail -n1)" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep -qi subscribed"
     local t; t=$(now)
     ctl task update --id vm-task-2 --phase waiting_user --action request_user_input --step "After the restart"
     card_within card-after-bluetooth-restart "[YOUR TURN]" "$t" 10
@@ -328,20 +413,43 @@ phase_recovery() {
     local udc; udc=$(cat /sys/kernel/config/usb_gadget/aiden/UDC)
     t=$(now)
     echo "" > /sys/kernel/config/usb_gadget/aiden/UDC
-    wait_for 15 bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link down'"
-    check phone-usb-down "$(journalctl -b -u aiden-phone -o cat --since "@${t%.*}" | grep -m1 'USB link down')" \
-        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link down'"
+    # The user unit stops with the board (StopWhenUnneeded=): the phone either sees the link go down first or
+    # is stopped, reporting the app inactive; either way it notices.
+    local gone='USB link down|reporting the app inactive'
+    wait_for 15 bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t%.*} | grep -Eq '$gone'"
+    check phone-usb-down "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t%.*}" | grep -Em1 "$gone"); unit $(usystemctl is-active aiden-phone)" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t%.*} | grep -Eq '$gone'"
     ctl task update --id vm-task-2 --phase acting --step "While unplugged"
     sleep 1
     t=$(now)
     echo "$udc" > /sys/kernel/config/usb_gadget/aiden/UDC
-    wait_for 20 bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link up'"
-    check phone-usb-up "$(journalctl -b -u aiden-phone -o cat --since "@${t%.*}" | grep -m1 'USB link up')" \
-        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'USB link up'"
-    wait_for 20 bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'While unplugged'"
-    check phone-refetched-after-replug "$(journalctl -b -u aiden-phone -o cat --since "@${t%.*}" | grep -m1 'While unplugged')" \
-        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'While unplugged'"
+    wait_for 20 bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t%.*} | grep -q 'USB link up'"
+    check phone-usb-up "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t%.*}" | grep -m1 'USB link up')" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t%.*} | grep -q 'USB link up'"
+    wait_for 20 bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t%.*} | grep -q 'While unplugged'"
+    check phone-refetched-after-replug "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t%.*}" | grep -m1 'While unplugged')" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t%.*} | grep -q 'While unplugged'"
     ctl task end --id vm-task-2 --status completed
+}
+
+# ---------------------------------------------------------------------------------------------- rebond
+phase_rebond() {
+    # This host forgets the bond (`bluetoothctl remove`, a new adapter): the phone pairs again over the cable
+    # by itself, and the card follows the board again.
+    local dev=/org/bluez/hci1/dev_${BOARD_BT//:/_} t0 t
+    t0=$(now)
+    busctl call org.bluez /org/bluez/hci1 org.bluez.Adapter1 RemoveDevice o "$dev" > /dev/null 2>&1
+    wait_for 60 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'bonded with the board' $t0)\" ]"
+    t=$(journal_at 'bonded with the board' "$t0")
+    check rebond-after-host-forgot "bonded again over the cable $( [ -n "$t" ] && calc "$t - $t0" || echo never) s after this host removed the board" \
+        test -n "$t"
+    wait_for 30 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'subscribed to' $t0)\" ]"
+    ctl task start --title "Rebond check" --request-id vm-task-4 --phase acting --step "After the new bond"
+    sleep 1
+    t=$(now)
+    ctl task update --id vm-task-4 --phase waiting_user --action request_user_input --step "Rebonded"
+    card_within card-after-rebond "[YOUR TURN]" "$t" 10
+    ctl task end --id vm-task-4 --status completed
 }
 
 # ---------------------------------------------------------------------------------------------- independent peripheral
@@ -361,7 +469,7 @@ phase_peer_peripheral() {
     ctl task update --id vm-task-3 --phase waiting_user --action request_user_input --step "Peer step"
     card_within peer-peripheral-followed "[YOUR TURN]" "$t" 10
     check peer-peripheral-wakes "the phone logged the peripheral's epoch 4242" \
-        bash -c "journalctl -b -u aiden-phone -o cat --since @${t%.*} | grep -q 'epoch=4242'"
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t%.*} | grep -q 'epoch=4242'"
     ctl task end --id vm-task-3 --status completed
     sleep 1
     kill "$peer"; wait "$peer" 2>/dev/null
@@ -374,9 +482,10 @@ phase_watchdog() {
     local u
     # The watchdog was petted: its timestamp moved on well past the moment the unit became active.
     for u in aiden-board aiden-phone; do
-        local since pet
-        since=$(systemctl show $u -p ActiveEnterTimestampMonotonic --value)
-        pet=$(systemctl show $u -p WatchdogTimestampMonotonic --value)
+        local since pet show=(systemctl show)
+        [ $u = aiden-phone ] && show=(usystemctl show)   # the person's user unit
+        since=$("${show[@]}" $u -p ActiveEnterTimestampMonotonic --value)
+        pet=$("${show[@]}" $u -p WatchdogTimestampMonotonic --value)
         check "watchdog-$u" "last WATCHDOG=1 $(calc "($pet - $since) / 1000000") s after it became active" \
             test "$(calc "$pet - $since > 5000000")" = 1
     done
@@ -385,15 +494,16 @@ phase_watchdog() {
 # ---------------------------------------------------------------------------------------------- stop
 phase_stop() {
     local t0 d u
-    for u in aiden-phone aiden-board; do
-        t0=$(now); timeout 30 systemctl stop "$u.service"; d=$(calc "$(now) - $t0")
-        check "stop-$u" "systemctl stop $u: $d s, $(state_of "$u.service")" \
-            test "$(calc "$d < 5")$(systemctl show $u -p Result --value)" = 1success
-    done
+    t0=$(now); usystemctl stop aiden-phone.service; d=$(calc "$(now) - $t0")
+    check stop-aiden-phone "systemctl --user stop aiden-phone: $d s, $(ustate)" \
+        test "$(calc "$d < 5")$(usystemctl show aiden-phone -p Result --value)$(usystemctl is-active aiden-phone)" = 1successinactive
+    t0=$(now); timeout 30 systemctl stop aiden-board.service; d=$(calc "$(now) - $t0")
+    check stop-aiden-board "systemctl stop aiden-board: $d s, $(state_of aiden-board.service)" \
+        test "$(calc "$d < 5")$(systemctl show aiden-board -p Result --value)" = 1success
     check board-state-flushed "the completed tasks are in /var/lib/aiden-board" \
         bash -c 'grep -rqs "vm-task-1" /var/lib/aiden-board && grep -rqs "vm-task-2" /var/lib/aiden-board'
-    check phone-state-flushed "the alert record names the handoff of vm-task-1: $(stat -c '%s bytes, mode %a' /var/lib/aiden-phone/alerts.json 2>&1)" \
-        grep -qs "vm-task-1" /var/lib/aiden-phone/alerts.json
+    check phone-state-flushed "the alert record names the handoff of vm-task-1: $(stat -c '%s bytes, mode %a' $PERSON_STATE/alerts.json 2>&1)" \
+        grep -qs "vm-task-1" $PERSON_STATE/alerts.json
     t0=$(now); timeout 30 systemctl stop aiden-gadget.service; d=$(calc "$(now) - $t0")
     check stop-aiden-gadget "systemctl stop aiden-gadget: $d s, gadget $(cat /sys/kernel/config/usb_gadget/aiden/UDC 2>/dev/null || echo removed)" \
         test "$(calc "$d < 5")$(test -e /sys/kernel/config/usb_gadget/aiden && echo present)" = 1
@@ -422,10 +532,10 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install bluetooth gadget board bond phone task recovery watchdog peer_peripheral stop privacy; do
+for phase in boot install login bluetooth gadget board bond phone task recovery rebond watchdog peer_peripheral stop privacy; do
     case $phase in
         # Nothing after them means anything when these fail.
-        boot | install | bluetooth | bond) phase_$phase || exit 1 ;;
+        boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;
         *) phase_$phase ;;
     esac
     [ "${AIDEN_VM_UNTIL:-}" = "$phase" ] && exit 1
