@@ -43,6 +43,7 @@ extension CentralLifecycle {
         case .waiting:
             phase = .idle
             failures = 0
+            bondsTried = 0
             return advance(at: now)
         }
     }
@@ -172,6 +173,8 @@ extension CentralLifecycle {
     /// bonds in a row already gave no working link (then wait as without the cable).
     mutating func removeStaleBond(_ device: DBusObjectPath, why: String, at now: Duration) -> [Action] {
         guard bondsTried < settings.bondAttempts else {
+            // The long wait starts a new period: after it, a few bonds over the cable again.
+            bondsTried = 0
             return waitForBond(
                 "\(why) (after \(bondsTried) bonds over the cable in a row)", retryIn: settings.bondLostRetry,
                 at: now

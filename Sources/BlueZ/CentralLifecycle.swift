@@ -39,8 +39,9 @@ package struct CentralLifecycle: Sendable {
         package var rememberedAddress: String?
         /// How long a failed automatic bond waits before the next try; a cable that comes back tries at once.
         package var bondRetry: Duration
-        /// How many automatic bonds in a row may pair and still give no working link (the board refuses the new
-        /// bond too) before the central waits `bondLostRetry`, as without the cable.
+        /// How many automatic bonds in a row (started since the last working link) may end with the board
+        /// refusing the link before the central stops removing and re-making bonds and waits `bondLostRetry`,
+        /// as without the cable.
         package var bondAttempts: Int
         /// How many times one open window is tried with `Pair` (a board may turn pairable a moment after it
         /// answered, a radio may miss a connection), and the pause between tries.
@@ -291,10 +292,8 @@ package struct CentralLifecycle: Sendable {
 
     package mutating func timerFired(at now: Duration) -> [Action] {
         switch phase {
-        case .waiting(let until, let bondProblem) where now >= until:
+        case .waiting(let until, _) where now >= until:
             phase = .idle
-            // A new period for automatic bonds: a board that keeps refusing is tried a few times per wait.
-            if bondProblem { bondsTried = 0 }
             return advance(at: now)
         case .resolving(let device, let until) where now >= until:
             return [.disconnect(device)]

@@ -124,7 +124,8 @@ extension GattPeripheral {
     private func authorize(_ what: String, _ call: DBusMessage) throws(DBusError) {
         let device = call.body.first?.objectPathValue?.rawValue ?? "?"
         let now = runtime.monotonicNow()
-        let allowed = driver.withLifecycle { $0.authorizesPairing(at: now) }
+        let path = call.body.first?.objectPathValue
+        let allowed = driver.withLifecycle { $0.authorizesPairing(of: path, at: now) }
         guard allowed else {
             logger.notice("refused \(what) for \(device): no pairing window is open")
             throw Self.rejected("no pairing window is open (POST /api/bluetooth/pairing/start opens one)")

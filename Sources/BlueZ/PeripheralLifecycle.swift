@@ -76,6 +76,9 @@ package struct PeripheralLifecycle: Sendable {
     private struct PairingWindow: Sendable, Equatable {
         var openedAt: Duration
         var closesAt: Duration
+        /// The phone host the window was opened for (it named its adapter): only that device may pair. nil:
+        /// opened without a name (the manual route), any device may.
+        var phone: DBusObjectPath?
     }
 
     private enum Progress: Sendable, Equatable {
@@ -259,6 +262,7 @@ package struct PeripheralLifecycle: Sendable {
         guard case .open = answer, let phone, let device = Self.devicePath(phone, under: settings.adapterPath) else {
             return (answer, actions)
         }
+        pairingWindow?.phone = device
         return (answer, [.forgetDevice(device)] + actions)
     }
 
@@ -302,9 +306,12 @@ package struct PeripheralLifecycle: Sendable {
     }
 
     /// Whether the agent may accept a pairing now: only inside an open window.
-    package func authorizesPairing(at now: Duration) -> Bool {
-        guard let window = pairingWindow else { return false }
-        return now < window.closesAt
+    /// Whether the agent may accept a pairing of `device` now: only inside an open window, and, when the window
+    /// was opened for a named phone host, only for that device (a stranger nearby cannot take the window).
+    package func authorizesPairing(of device: DBusObjectPath? = nil, at now: Duration) -> Bool {
+        guard let window = pairingWindow, now < window.closesAt else { return false }
+        guard let phone = window.phone else { return true }
+        return device == phone
     }
 
     /// Whether the advertisement says "discoverable" (only while a pairing window is open).

@@ -26,4 +26,11 @@ package struct LoopbackWakeSink: WakeSink {
         // No radio in this mode: nothing registered, nothing advertised, and we say so.
         BluetoothFacts(adapter: adapter)
     }
+
+    /// No radio, no pairing: the router already answers 409 for this transport; this is the same word.
+    package func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+        .failure(WakeSinkError("the loopback Wake transport has no Bluetooth pairing"))
+    }
 }

@@ -19,14 +19,6 @@ package protocol WakeSink: Sendable {
     ) -> Result<PairingWindowOutcome, WakeSinkError>
 }
 
-extension WakeSink {
-    package func openPairingWindow(
-        for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
-        .failure(WakeSinkError("the \(transportName) Wake transport has no Bluetooth pairing"))
-    }
-}
-
 /// Why a Wake could not go out.
 package struct WakeSinkError: Error, Equatable, Sendable, CustomStringConvertible {
     package let message: String

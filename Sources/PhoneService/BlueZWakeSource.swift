@@ -35,6 +35,9 @@ package final class BlueZWakeSource: WakeSource {
         var deliver: (@Sendable (WakeSourceEvent) -> Void)?
         var received: UInt64 = 0
         var lastState: CentralState?
+        /// The board last named over the cable or bonded with: handed to every new central (a bus reconnect
+        /// builds one), so what was learnt is not lost with the old one.
+        var board: String?
     }
 
     private let settings: Settings
@@ -57,6 +60,7 @@ package final class BlueZWakeSource: WakeSource {
         self.runtime = runtime
         self.cable = cable
         self.bonded = bonded
+        state.withLock { $0.board = settings.rememberedAddress }
         supervisor = BusSupervisor(backoff: settings.reconnect, runtime: runtime, logger: logger)
     }
 
@@ -66,7 +70,10 @@ package final class BlueZWakeSource: WakeSource {
         guard let cable else { return }
         runtime.spawn { [weak self] in
             let address = await cable.boardAddress()
-            self?.supervisor.session?.cableArrived(boardAddress: address)
+            guard let self else { return }
+            if let address { state.withLock { $0.board = address } }
+            // No central yet (the bus is not connected): the next one starts with the address.
+            supervisor.session?.cableArrived(boardAddress: address)
         }
     }
 
@@ -124,17 +131,18 @@ package final class BlueZWakeSource: WakeSource {
     }
 
     private func startCentral(on connection: any BusConnection) async throws(DBusError) -> WakeCentral {
+        let known = state.withLock { $0.board }
         let central = WakeCentral(
             bus: connection,
             configuration: WakeCentral.Configuration(
-                adapter: settings.adapter, boardAddress: settings.boardAddress,
-                rememberedAddress: settings.rememberedAddress),
+                adapter: settings.adapter, boardAddress: settings.boardAddress, rememberedAddress: known),
             runtime: runtime, logger: logger, cable: cable)
         try await central.start(
             deliver: { [weak self] bytes in self?.emit(.value(bytes, fullLength: bytes.count)) },
             state: { [weak self] central in self?.centralChanged(central) },
             problem: { [weak self] problem in self?.logger.warning("BLE: \(problem)") },
             bonded: { [weak self] address in
+                self?.state.withLock { $0.board = address }
                 self?.logger.notice("BLE: bonded with the board \(address) over the USB cable")
                 self?.bonded(address)
             })

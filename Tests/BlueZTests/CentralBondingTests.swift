@@ -281,19 +281,48 @@ struct CentralBondingTests {
             ])
     }
 
-    /// A board that keeps refusing bonds that pair fine is not re-bonded in a loop: after `bondAttempts` the
-    /// central waits as without the cable.
+    /// A board that keeps refusing bonds that pair fine is not re-bonded in a loop: each refusal removes the
+    /// stale half and pairs again, but after `bondAttempts` of them in a row (whatever waits came between,
+    /// such as a window refused while the board cools down) the central waits `bondLostRetry` as without the
+    /// cable; after that wait it may try again.
     @Test func rebondingIsBounded() {
         var settings = Self.settings()
-        settings.bondAttempts = 1
-        var machine = Self.replaying(into: CentralLifecycle(settings: settings))
-        // As if the link had come from a bond over the cable that the board refuses all the same.
-        machine.bondsTried = 1
-        let actions = machine.notifyFailed(link: 1, error: Self.refused, at: .seconds(3))
-        #expect(actions.last == .report(.bondLost(address: Self.address, retryIn: .seconds(300))))
-        #expect(machine.nextDeadline == .seconds(303))
-        // The wait over, bonds are allowed again.
-        _ = machine.timerFired(at: .seconds(303))
+        settings.bondAttempts = 2
+        var machine = CentralLifecycle(settings: settings)
+        var unpaired = WakeCentralTranscriptTests.deviceProperties()
+        unpaired[BlueZNames.device]?["Paired"] = .boolean(false)
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: false), round: 1, at: .zero)
+        var now = Duration.zero
+        /// One bond over the cable, then the board refuses the link: the count of bonds in a row grows.
+        func bondThenRefused(link: UInt64) -> [Action] {
+            _ = machine.searchStarted(round: 1, at: now)
+            _ = machine.windowOpened(boardAddress: Self.address, link: link, at: now)
+            _ = machine.agentRegistered(round: 1, at: now)
+            _ = machine.pairSucceeded(link: link, at: now)
+            _ = machine.trustFinished(link: link, error: nil, at: now)
+            _ = machine.connectFailed(link: link, error: Self.refused, at: now)
+            return machine.bondRemoved(link: link, error: nil, at: now)
+        }
+        #expect(bondThenRefused(link: 1) == [.startSearch(round: 1), .report(.searching)])
+        // The device comes back without a bond; the board is cooling down: the window is refused, 30 s wait.
+        _ = machine.searchStarted(round: 1, at: now)
+        _ = machine.received(.interfacesAdded(Self.device, unpaired), at: now)
+        _ = machine.windowFailed("the board refused (HTTP 429): cooling down", link: 2, at: now)
+        now = .seconds(30)
+        _ = machine.timerFired(at: now)
+        _ = machine.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: now)
+        // The second bond in a row, refused again: that is the limit.
+        _ = machine.searchStarted(round: 1, at: now)
+        _ = machine.windowOpened(boardAddress: Self.address, link: 3, at: now)
+        _ = machine.pairSucceeded(link: 3, at: now)
+        _ = machine.trustFinished(link: 3, error: nil, at: now)
+        let limit = machine.connectFailed(link: 3, error: Self.refused, at: now)
+        #expect(limit.last == .report(.bondLost(address: Self.address, retryIn: .seconds(300))))
+        #expect(!limit.contains { if case .removeBond = $0 { true } else { false } })
+        #expect(machine.nextDeadline == .seconds(330))
+        // After the long wait, bonds over the cable are allowed again.
+        #expect(machine.timerFired(at: .seconds(330)).first == .startSearch(round: 1))
         #expect(machine.bondsTried == 0)
     }
 

@@ -114,6 +114,19 @@ struct PeripheralLifecycleTests {
         #expect(!junk.actions.contains { if case .forgetDevice = $0 { true } else { false } })
     }
 
+    /// A window opened for a named phone host lets only that device pair; one opened without a name (the
+    /// manual route) lets any device pair while it is open.
+    @Test func aWindowForAPhoneAcceptsOnlyThatPhone() {
+        var machine = Self.registered()
+        _ = machine.openPairingWindow(for: .seconds(60), forgetting: "00:AA:01:01:00:01", at: .seconds(10))
+        #expect(machine.authorizesPairing(of: "/org/bluez/hci0/dev_00_AA_01_01_00_01", at: .seconds(11)))
+        #expect(!machine.authorizesPairing(of: "/org/bluez/hci0/dev_66_66_66_66_66_66", at: .seconds(11)))
+        #expect(!machine.authorizesPairing(of: nil, at: .seconds(11)))
+        var manual = Self.registered()
+        _ = manual.openPairingWindow(for: .seconds(60), at: .seconds(10))
+        #expect(manual.authorizesPairing(of: "/org/bluez/hci0/dev_66_66_66_66_66_66", at: .seconds(11)))
+    }
+
     @Test func pairingWindowTimeline() {
         var machine = Self.registered()
         #expect(!machine.authorizesPairing(at: .seconds(10)))

@@ -19,6 +19,12 @@ final class RecordingSink: WakeSink {
 
     var transportName: String { "loopback" }
 
+    func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+        .failure(WakeSinkError("no pairing in this test"))
+    }
+
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
         if failing.load(ordering: .relaxed) { return .failure(WakeSinkError("radio off")) }
         recorded.withLock { $0.append((clock.monotonicNow(), envelope)) }

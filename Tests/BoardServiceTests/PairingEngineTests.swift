@@ -14,6 +14,8 @@ import WakeProtocol
 final class PairingSink: WakeSink {
     let outcome = Mutex<Result<PairingWindowOutcome, WakeSinkError>>(.success(.open(closesIn: .seconds(120))))
     let asked = Mutex<[Duration]>([])
+    /// The phone addresses named with each request (nil: none named).
+    let forgetting = Mutex<[String?]>([])
 
     var transportName: String { "bluez" }
 
@@ -23,8 +25,11 @@ final class PairingSink: WakeSink {
         BluetoothFacts(adapter: "hci0", adapterPresent: true, bluezRunning: true)
     }
 
-    func openPairingWindow(for duration: Duration) -> Result<PairingWindowOutcome, WakeSinkError> {
+    func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
         asked.withLock { $0.append(duration) }
+        forgetting.withLock { $0.append(phone) }
         return outcome.withLock { $0 }
     }
 }
@@ -81,6 +86,10 @@ final class PairingSink: WakeSink {
         #expect(window["seconds"] as? Int == 42, "the 300 s limit left 42 s, though 60 were asked")
         #expect(window["closes_at"] as? String == Timestamp.format(runtime.wallNow().addingTimeInterval(42)))
         #expect(sink.asked.withLock { $0 } == [.seconds(60)])
+        #expect(sink.forgetting.withLock { $0 } == [nil])
+        // The phone names its own adapter: the peripheral is told whose stale bond to forget.
+        _ = pairing(body: #"{"seconds":60,"phone_address":"00:aa:01:01:00:01"}"#)
+        #expect(sink.forgetting.withLock { $0 } == [nil, "00:AA:01:01:00:01"])
 
         sink.outcome.withLock { $0 = .success(.coolingDown(retryIn: .seconds(5))) }
         let cooling = pairing()
@@ -100,7 +109,8 @@ final class PairingSink: WakeSink {
             #expect(try (json(refused)["error"] as? [String: Any])?["code"] as? String == "not_ecm_peer")
         }
         #expect(sink.asked.withLock { $0 }.isEmpty, "no window was asked for")
-        #expect(pairing().status == 200 && sink.asked.withLock { $0 } == [.seconds(60)], "the phone may")
+        #expect(pairing().status == 200, "the phone may")
+        #expect(sink.asked.withLock { $0 } == [.seconds(60)])
         #expect(
             logs.lines.contains(
                 "engine: 403 POST /api/bluetooth/pairing/start from 192.168.42.7: only the phone at the other end of "

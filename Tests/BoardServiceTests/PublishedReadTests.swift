@@ -125,6 +125,12 @@ private struct GateTimeout: Error {}
 /// A Wake transport that accepts everything.
 private struct NullSink: WakeSink {
     var transportName: String { "loopback" }
+    func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+        .failure(WakeSinkError("no pairing in this test"))
+    }
+
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> { .success(()) }
     func bluetoothFacts() -> BluetoothFacts { BluetoothFacts(adapter: "hci0") }
 }
@@ -177,6 +183,12 @@ private final class ReadingSink: WakeSink {
     let seen = Mutex<[String]>([])
 
     var transportName: String { "loopback" }
+
+    func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+        .failure(WakeSinkError("no pairing in this test"))
+    }
 
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
         if let engine = engine.withLock({ $0 }) {

@@ -114,6 +114,12 @@ final class Wire: WakeSink {
     }
 
     func bluetoothFacts() -> BluetoothFacts { BluetoothFacts(adapter: "none") }
+
+    func openPairingWindow(
+        for duration: Duration, forgetting phone: String?
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+        .failure(WakeSinkError("no radio in the burst bench"))
+    }
 }
 
 /// The phone's HTTP requests answered by the engine directly, as from the ECM link.
