@@ -17,7 +17,7 @@ struct PhoneDoctorBlueZTests {
         ("paired-trusted", 0, "ok: bonded with the board 00:AA:01:00:12:34 (Paired, Trusted)"),
         (
             nil, 1,
-            "problem: no bond with the board 00:AA:01:00:12:34: bluetoothd does not know it (fix: pair with the board"
+            "problem: no bond with the board 00:AA:01:00:12:34: bluetoothd does not know it (fix: keep the board plugged in"
         ),
         ("unpaired", 1, "problem: no bond with the board 00:AA:01:00:12:34: bluetoothd knows it but holds no bond"),
         (
