@@ -181,6 +181,7 @@ extension CentralLifecycle {
             ) { .bondLost(address: $0, retryIn: $1) }
         }
         lastProblem = why
+        failures = 0
         phase = .bonding(device, .removingStaleBond)
         return [
             .problem("\(why): the board no longer knows this host's bond; pairing again over the cable"),

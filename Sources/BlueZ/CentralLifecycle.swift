@@ -43,6 +43,12 @@ package struct CentralLifecycle: Sendable {
         /// refusing the link before the central stops removing and re-making bonds and waits `bondLostRetry`,
         /// as without the cable.
         package var bondAttempts: Int
+        /// How many `Connect` calls in a row to a bonded board may fail for no stated reason before bonding over
+        /// the cable counts the bond as lost (other failures, such as a board daemon restarting and its Wake
+        /// characteristic missing for a moment, do not count). A board that forgot the bond does not say so: the encryption with this host's
+        /// stale key fails, and bluetoothd reports only `le-connection-abort-by-local`. The board is on the
+        /// cable, so it is there: pairing again costs a few seconds, and is bounded by `bondAttempts`.
+        package var suspectBondAfter: Int
         /// How many times one open window is tried with `Pair` (a board may turn pairable a moment after it
         /// answered, a radio may miss a connection), and the pause between tries.
         package var pairTries: Int
@@ -53,8 +59,9 @@ package struct CentralLifecycle: Sendable {
             backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(60)), bondLostRetry: Duration = .seconds(300),
             notBondedRetry: Duration = .seconds(60), resolveTimeout: Duration = .seconds(30),
             bondsOverCable: Bool = false, rememberedAddress: String? = nil, bondRetry: Duration = .seconds(30),
-            bondAttempts: Int = 3, pairTries: Int = 3, pairPause: Duration = .seconds(2)
+            bondAttempts: Int = 3, suspectBondAfter: Int = 3, pairTries: Int = 3, pairPause: Duration = .seconds(2)
         ) {
+            self.suspectBondAfter = suspectBondAfter
             self.pairTries = pairTries
             self.pairPause = pairPause
             self.notBondedRetry = notBondedRetry
@@ -172,6 +179,8 @@ package struct CentralLifecycle: Sendable {
     var agentRound: UInt64?
     /// Automatic bonds since the last working link (bounds re-bonding loops).
     var bondsTried = 0
+    /// `Connect` calls to the bonded board that failed in a row (`suspectBondAfter`).
+    var failedConnects = 0
 
     package init(settings: Settings) {
         self.settings = settings
@@ -242,6 +251,7 @@ package struct CentralLifecycle: Sendable {
 
     package mutating func connectSucceeded(link: UInt64, at now: Duration) -> [Action] {
         guard link == self.link, case .connecting(let device) = phase else { return [] }
+        failedConnects = 0
         devices[device]?.connected = true
         phase = .resolving(device, until: now + settings.resolveTimeout)
         return subscribeIfResolved(at: now)
@@ -251,6 +261,16 @@ package struct CentralLifecycle: Sendable {
         guard link == self.link, case .connecting(let device) = phase else { return [] }
         if error.kind == .bluez(.alreadyConnected) {
             return connectSucceeded(link: link, at: now)
+        }
+        if settings.bondsOverCable, devices[device]?.paired == true, !error.isBondProblem {
+            failedConnects += 1
+            if failedConnects >= settings.suspectBondAfter {
+                failedConnects = 0
+                return removeStaleBond(
+                    device,
+                    why: "connecting to \(address(of: device)) failed \(settings.suspectBondAfter) times in a row "
+                        + "(\(error)): the board may no longer know this bond", at: now)
+            }
         }
         return fail("connecting to \(address(of: device)) failed: \(error)", bondLost: error.isBondProblem, at: now)
     }
@@ -534,6 +554,7 @@ package struct CentralLifecycle: Sendable {
         if bondLost, settings.bondsOverCable, let device = activeDevice {
             return removeStaleBond(device, why: why, at: now)
         }
+
         if bondLost {
             return waitForBond(why, retryIn: settings.bondLostRetry, at: now) { .bondLost(address: $0, retryIn: $1) }
         }

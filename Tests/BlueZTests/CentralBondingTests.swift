@@ -395,6 +395,39 @@ struct CentralBondingTests {
         #expect(!machine.isPairing(Self.device, askedBy: ":1.0"))  // done
     }
 
+    /// A board that forgot the bond does not say so: its links just fail (`le-connection-abort-by-local`). After
+    /// `suspectBondAfter` failed links in a row to the bonded board, bonding over the cable counts the bond as
+    /// lost and makes it again; without the cable the central only backs off.
+    @Test func linksThatKeepFailingToABondedBoardAreTakenForALostBond() {
+        let aborted = DBusError.bluez(.failed, "le-connection-abort-by-local")
+        func failLinks(_ machine: inout CentralLifecycle, _ count: Int) -> [Action] {
+            var last: [Action] = []
+            var now = Duration.zero
+            for link in 1...UInt64(count) {
+                _ = machine.searchStarted(round: 1, at: now)
+                _ = machine.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: now)
+                last = machine.connectFailed(link: link, error: aborted, at: now)
+                now += .seconds(60)
+                _ = machine.timerFired(at: now)
+            }
+            return last
+        }
+        var cable = CentralLifecycle(settings: Self.settings())
+        _ = cable.bluezOwnerChanged(":1.0", at: .zero)
+        _ = cable.discovered(Self.tree(paired: true), round: 1, at: .zero)
+        let third = failLinks(&cable, 3)
+        #expect(third.contains(.removeBond(Self.device, link: 3)), "\(third)")
+        #expect(third.contains(.report(.pairing(address: Self.address))))
+        var second = CentralLifecycle(settings: Self.settings())
+        _ = second.bluezOwnerChanged(":1.0", at: .zero)
+        _ = second.discovered(Self.tree(paired: true), round: 1, at: .zero)
+        #expect(failLinks(&second, 2).last == .report(.reconnecting(retryIn: .seconds(2))), "two are a radio hiccup")
+        var noCable = CentralLifecycle(settings: .init(adapter: "hci0"))
+        _ = noCable.bluezOwnerChanged(":1.0", at: .zero)
+        _ = noCable.discovered(Self.tree(paired: true), round: 1, at: .zero)
+        #expect(failLinks(&noCable, 3).last == .report(.reconnecting(retryIn: .seconds(4))))
+    }
+
     /// A central of `settings` on link 1 to the bonded board, StartNotify sent at 2 s.
     static func replaying(into machine: CentralLifecycle) -> CentralLifecycle {
         var machine = machine

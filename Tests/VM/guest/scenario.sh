@@ -452,6 +452,25 @@ phase_rebond() {
     ctl task end --id vm-task-4 --status completed
 }
 
+phase_board_forgot() {
+    # The board forgets the bond (reset, state wiped): the phone finds its own half refused, removes it, and
+    # pairs again over the cable by itself.
+    local dev=/org/bluez/hci0/dev_${PHONE_BT//:/_} t0 t
+    t0=$(now)
+    busctl call org.bluez /org/bluez/hci0 org.bluez.Adapter1 RemoveDevice o "$dev" > /dev/null 2>&1
+    wait_for 90 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'bonded with the board' $t0)\" ]"
+    t=$(journal_at 'bonded with the board' "$t0")
+    check rebond-after-board-forgot "bonded again over the cable $( [ -n "$t" ] && calc "$t - $t0" || echo never) s after the board removed this host" \
+        test -n "$t"
+    wait_for 30 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'subscribed to' $t0)\" ]"
+    ctl task start --title "Board forgot" --request-id vm-task-5 --phase acting --step "After the board forgot"
+    sleep 1
+    t=$(now)
+    ctl task update --id vm-task-5 --phase waiting_user --action request_user_input --step "Board rebonded"
+    card_within card-after-board-forgot "[YOUR TURN]" "$t" 10
+    ctl task end --id vm-task-5 --status completed
+}
+
 # ---------------------------------------------------------------------------------------------- independent peripheral
 phase_peer_peripheral() {
     # aiden-board keeps serving HTTP but sends no BLE Wake (loopback transport); a python-dbus peripheral
@@ -478,12 +497,21 @@ phase_peer_peripheral() {
     wait_for 60 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
 }
 
+watchdog_moved() { # watchdog_moved UNIT: its last WATCHDOG=1 is more than 5 s after it became active
+    local show=(systemctl show) since pet
+    [ "$1" = aiden-phone ] && show=(usystemctl show)   # the person's user unit
+    since=$("${show[@]}" "$1" -p ActiveEnterTimestampMonotonic --value)
+    pet=$("${show[@]}" "$1" -p WatchdogTimestampMonotonic --value)
+    [ "$(calc "${pet:-0} - ${since:-0} > 5000000")" = 1 ]
+}
 phase_watchdog() {
     local u
-    # The watchdog was petted: its timestamp moved on well past the moment the unit became active.
+    # The watchdog was petted: its timestamp moved on well past the moment the unit became active. A unit
+    # started again shortly before (the user unit, at the replug) pets within half its WatchdogSec (15 s).
     for u in aiden-board aiden-phone; do
-        local since pet show=(systemctl show)
-        [ $u = aiden-phone ] && show=(usystemctl show)   # the person's user unit
+        local show=(systemctl show) since pet
+        [ $u = aiden-phone ] && show=(usystemctl show)
+        wait_for 45 bash -c "$(declare -f usystemctl calc watchdog_moved); PERSON=$PERSON PERSON_UID=$PERSON_UID; watchdog_moved $u"
         since=$("${show[@]}" $u -p ActiveEnterTimestampMonotonic --value)
         pet=$("${show[@]}" $u -p WatchdogTimestampMonotonic --value)
         check "watchdog-$u" "last WATCHDOG=1 $(calc "($pet - $since) / 1000000") s after it became active" \
@@ -532,7 +560,7 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install login bluetooth gadget board bond phone task recovery rebond watchdog peer_peripheral stop privacy; do
+for phase in boot install login bluetooth gadget board bond phone task recovery rebond board_forgot watchdog peer_peripheral stop privacy; do
     case $phase in
         # Nothing after them means anything when these fail.
         boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;
