@@ -433,42 +433,35 @@ phase_recovery() {
 }
 
 # ---------------------------------------------------------------------------------------------- rebond
-phase_rebond() {
-    # This host forgets the bond (`bluetoothctl remove`, a new adapter): the phone pairs again over the cable
-    # by itself, and the card follows the board again.
-    local dev=/org/bluez/hci1/dev_${BOARD_BT//:/_} t0 t
+# rebond_after NAME TASK_ID WHAT REMOVE...: runs REMOVE (one side forgets the bond), then checks that the phone
+# bonded again over the cable by itself (rebond-after-NAME) and that the card follows the board again
+# (card-after-NAME), with a task TASK_ID.
+rebond_after() {
+    local name=$1 id=$2 what=$3 t0 t; shift 3
     t0=$(now)
-    busctl call org.bluez /org/bluez/hci1 org.bluez.Adapter1 RemoveDevice o "$dev" > /dev/null 2>&1
-    wait_for 60 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'bonded with the board' $t0)\" ]"
-    t=$(journal_at 'bonded with the board' "$t0")
-    check rebond-after-host-forgot "bonded again over the cable $( [ -n "$t" ] && calc "$t - $t0" || echo never) s after this host removed the board" \
-        test -n "$t"
-    wait_for 30 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'subscribed to' $t0)\" ]"
-    ctl task start --title "Rebond check" --request-id vm-task-4 --phase acting --step "After the new bond"
-    sleep 1
-    t=$(now)
-    ctl task update --id vm-task-4 --phase waiting_user --action request_user_input --step "Rebonded"
-    card_within card-after-rebond "[YOUR TURN]" "$t" 10
-    ctl task end --id vm-task-4 --status completed
-}
-
-phase_board_forgot() {
-    # The board forgets the bond (reset, state wiped): the phone finds its own half refused, removes it, and
-    # pairs again over the cable by itself.
-    local dev=/org/bluez/hci0/dev_${PHONE_BT//:/_} t0 t
-    t0=$(now)
-    busctl call org.bluez /org/bluez/hci0 org.bluez.Adapter1 RemoveDevice o "$dev" > /dev/null 2>&1
+    "$@" > /dev/null 2>&1
     wait_for 90 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'bonded with the board' $t0)\" ]"
     t=$(journal_at 'bonded with the board' "$t0")
-    check rebond-after-board-forgot "bonded again over the cable $( [ -n "$t" ] && calc "$t - $t0" || echo never) s after the board removed this host" \
+    check "rebond-after-$name" "bonded again over the cable $( [ -n "$t" ] && calc "$t - $t0" || echo never) s after $what" \
         test -n "$t"
     wait_for 30 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'subscribed to' $t0)\" ]"
-    ctl task start --title "Board forgot" --request-id vm-task-5 --phase acting --step "After the board forgot"
+    ctl task start --title "Rebond check" --request-id "$id" --phase acting --step "After the new bond"
     sleep 1
     t=$(now)
-    ctl task update --id vm-task-5 --phase waiting_user --action request_user_input --step "Board rebonded"
-    card_within card-after-board-forgot "[YOUR TURN]" "$t" 10
-    ctl task end --id vm-task-5 --status completed
+    ctl task update --id "$id" --phase waiting_user --action request_user_input --step "Rebonded"
+    card_within "card-after-$name" "[YOUR TURN]" "$t" 10
+    ctl task end --id "$id" --status completed
+}
+phase_rebond() {
+    # This host forgets the bond (`bluetoothctl remove`, a new adapter): the phone pairs again over the cable.
+    rebond_after host-forgot vm-task-4 "this host removed the board" \
+        busctl call org.bluez /org/bluez/hci1 org.bluez.Adapter1 RemoveDevice o "/org/bluez/hci1/dev_${BOARD_BT//:/_}"
+}
+phase_board_forgot() {
+    # The board forgets the bond (reset, state wiped): the phone's links fail, it removes its own half and
+    # pairs again over the cable.
+    rebond_after board-forgot vm-task-5 "the board removed this host" \
+        busctl call org.bluez /org/bluez/hci0 org.bluez.Adapter1 RemoveDevice o "/org/bluez/hci0/dev_${PHONE_BT//:/_}"
 }
 
 # ---------------------------------------------------------------------------------------------- independent peripheral
