@@ -9,6 +9,8 @@ protocol BlueZLifecycle: Sendable {
 
     /// When `timerFired` is due next; nil: no timer.
     var nextDeadline: Duration? { get }
+    /// The unique name that owns `org.bluez` as the lifecycle last heard (nil: nobody, or not known yet).
+    var bluezOwnerName: String? { get }
 
     mutating func bluezOwnerChanged(_ owner: String?, at now: Duration) -> [Action]
     mutating func received(_ signal: BlueZSignal, at now: Duration) -> [Action]
@@ -39,10 +41,16 @@ final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
         var stopped = false
     }
 
+    /// How many distinct spoofing senders are named in a warning; later ones are logged at debug level.
+    private static var spooferWarnings: Int { 16 }
+
     private let bus: any MessageBus
     private let runtime: any Runtime
     private let logger: Logger
     private let state: Mutex<State>
+    /// Senders already warned about for a spoofed signal (bounded), so a flood logs once per sender. Its own
+    /// lock: it is touched from inside an event, which runs under `state`'s.
+    private let spoofers = Mutex<Set<String>>([])
 
     init(_ lifecycle: Lifecycle, bus: any MessageBus, runtime: any Runtime, logger: Logger) {
         self.bus = bus
@@ -148,9 +156,37 @@ final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
         post { lifecycle, now in lifecycle.bluezOwnerChanged(owner, at: now) }
     }
 
+    /// A signal is bluetoothd's only when its sender is the current owner of `org.bluez`. The bus filters
+    /// broadcasts by the match rule's well-known sender, but a unicast signal addressed to this connection
+    /// reaches it whatever the rule says, from anybody on the bus: without this check any local user could
+    /// say `Powered=false` to the board or hand the phone a Wake with sequence 2⁶⁴−1. The owner is the one
+    /// the lifecycle holds when the signal is applied, which follows `NameOwnerChanged` in bus order.
     private func signalArrived(_ message: DBusMessage) {
         guard let signal = BlueZSignal(message) else { return }
-        post { lifecycle, now in lifecycle.received(signal, at: now) }
+        let sender = message.sender
+        post { [weak self] lifecycle, now in
+            guard let sender, sender == lifecycle.bluezOwnerName else {
+                self?.ignoredSpoofed(message, from: sender, owner: lifecycle.bluezOwnerName)
+                return []
+            }
+            return lifecycle.received(signal, at: now)
+        }
+    }
+
+    private func ignoredSpoofed(_ message: DBusMessage, from sender: String?, owner: String?) {
+        let name = sender ?? "(no sender)"
+        let first = spoofers.withLock { spoofers in
+            guard spoofers.count < Self.spooferWarnings else { return false }
+            return spoofers.insert(name).inserted
+        }
+        let text =
+            "ignored \(message.interface ?? "?").\(message.member ?? "?") on \(message.path?.rawValue ?? "?") from "
+            + "\(name): org.bluez is owned by \(owner ?? "nobody")"
+        if first {
+            logger.warning(text + " (further signals from it are logged at debug level)")
+        } else {
+            logger.debug(text)
+        }
     }
 
     private func timerFired(_ deadline: Duration) {

@@ -113,6 +113,9 @@ package struct PeripheralLifecycle: Sendable {
         self.settings = settings
     }
 
+    /// The unique name that owns `org.bluez` (nil: nobody, or not known yet).
+    package var bluezOwnerName: String? { bluezOwner }
+
     // MARK: Events
 
     /// The owner of `org.bluez` (nil: nobody), from `GetNameOwner` at start or `NameOwnerChanged` later.

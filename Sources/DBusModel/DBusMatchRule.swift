@@ -1,8 +1,11 @@
 /// A bus match rule (`AddMatch`): which signals this connection wants to receive.
 ///
-/// The bus filters by the rule; locally, each handler gets only the messages its own rule matches. One
-/// approximation: a message's sender is always a unique name (`:1.5`), so a rule naming a well-known sender
-/// (`org.bluez`) is not re-checked locally on the sender (the bus already did).
+/// The bus filters broadcasts by the rule; locally, each handler gets only the messages its own rule matches.
+/// One approximation: a message's sender is always a unique name (`:1.5`), so a rule naming a well-known
+/// sender (`org.bluez`) is not re-checked locally on the sender. That is safe for broadcasts only: a unicast
+/// signal addressed to this connection arrives whatever the rules say, from anybody, so a handler that
+/// trusts a well-known sender must compare `message.sender` with that name's current owner
+/// (`LifecycleDriver` does, for bluetoothd).
 package struct DBusMatchRule: Sendable, Hashable, CustomStringConvertible {
     package var type: DBusMessage.MessageType?
     package var sender: String?

@@ -243,6 +243,26 @@ struct GattPeripheralTranscriptTests {
         #expect(facts.powered == true && facts.gattRegistered && facts.advertising && facts.problem == nil)
     }
 
+    /// A unicast `PropertiesChanged` reaches the board from anybody on the bus (the bus's sender filter applies
+    /// to broadcasts only): one saying `Powered=false` from a local user must not stop the Wakes.
+    @Test func spoofedSignalsFromAnotherSenderAreIgnored() async throws {
+        let fixture = try Fixture()
+        try await fixture.start()
+        fixture.mark()
+        fixture.bluez.propertiesChanged(
+            Self.adapterPath, interface: BlueZNames.adapter, ["Powered": .boolean(false)], sender: ":1.66")
+        fixture.bluez.signal(
+            .root, interface: DBusStandardInterfaces.objectManager, member: "InterfacesRemoved",
+            [.objectPath(Self.adapterPath), .strings([BlueZNames.adapter])], sender: ":1.67")
+        await fixture.runtime.drain()
+        let facts = fixture.peripheral.facts
+        #expect(facts.powered == true && facts.gattRegistered && facts.advertising && facts.problem == nil)
+        #expect(fixture.callsSinceMark().isEmpty)
+        let wake = WakeEnvelope(reason: .liveActivity, epoch: 0x1234, sequence: 9).bytes
+        #expect(throws: Never.self) { try fixture.peripheral.send(wake).get() }
+        #expect(fixture.logs.lines.contains { $0.contains("from :1.66: org.bluez is owned by :1.0") })
+    }
+
     @Test func waitsForTheAdapterInterfacesWithoutPolling() async throws {
         let fixture = try Fixture(adapter: FakeBlueZ.adapter(interfaces: [BlueZNames.adapter]))
         try await fixture.start()

@@ -298,6 +298,24 @@ struct WakeCentralTranscriptTests {
         #expect(fixture.takeStates().last == .subscribed(address: Self.boardAddress))
     }
 
+    /// A unicast `PropertiesChanged` with a forged Wake of sequence 2⁶⁴−1 must not reach the phone's filter,
+    /// which would then drop every real Wake of that epoch.
+    @Test func spoofedWakeFromAnotherSenderIsIgnored() async throws {
+        let fixture = Fixture()
+        try await fixture.subscribe()
+        _ = fixture.takeDelivered()
+        fixture.bluez.propertiesChanged(
+            Self.characteristic, interface: BlueZNames.gattCharacteristic, ["Value": .bytes(Self.wake(.max))],
+            sender: ":1.66")
+        fixture.bluez.propertiesChanged(
+            Self.adapterPath, interface: BlueZNames.adapter, ["Powered": .boolean(false)], sender: ":1.66")
+        await fixture.runtime.drain()
+        #expect(fixture.takeDelivered().isEmpty)
+        #expect(!fixture.takeStates().contains(.waitingForAdapter("hci0")))
+        await fixture.notify(Self.wake(30))
+        #expect(fixture.takeDelivered() == [Self.wake(30)])
+    }
+
     @Test func adapterPowerCycleRebuilds() async throws {
         let fixture = Fixture()
         try await fixture.subscribe()

@@ -10,6 +10,8 @@ final class FakeBlueZ: Sendable {
     static let owner = ":1.0"
     let bus = FakeMessageBus(uniqueName: ":1.7")
     private let tree = Mutex<DBusManagedObjects>([:])
+    /// Who sends bluetoothd's signals: the owner `setRunning` named last.
+    private let currentOwner = Mutex<String>(FakeBlueZ.owner)
 
     init() {
         bus.respond(to: "GetManagedObjects", interface: DBusStandardInterfaces.objectManager) { [weak self] _ in
@@ -46,19 +48,25 @@ final class FakeBlueZ: Sendable {
 
     /// bluetoothd (re)appears as `owner`, or leaves (nil).
     func setRunning(_ owner: String?) {
+        if let owner { currentOwner.withLock { $0 = owner } }
         bus.setNameOwner(BlueZNames.service, to: owner)
     }
 
-    func signal(_ path: DBusObjectPath, interface: String, member: String, _ body: [DBusValue]) {
+    /// A signal from bluetoothd, or, with `sender`, one that somebody else on the bus sends in its name.
+    func signal(
+        _ path: DBusObjectPath, interface: String, member: String, _ body: [DBusValue], sender: String? = nil
+    ) {
         var message = DBusMessage.signal(path: path, interface: interface, member: member, body: body)
-        message.sender = Self.owner
+        message.sender = sender ?? currentOwner.withLock { $0 }
         bus.deliverSignal(message)
     }
 
-    func propertiesChanged(_ path: DBusObjectPath, interface: String, _ changed: [String: DBusValue]) {
+    func propertiesChanged(
+        _ path: DBusObjectPath, interface: String, _ changed: [String: DBusValue], sender: String? = nil
+    ) {
         signal(
             path, interface: DBusStandardInterfaces.properties, member: "PropertiesChanged",
-            [.string(interface), .vardict(changed), .strings([])])
+            [.string(interface), .vardict(changed), .strings([])], sender: sender)
     }
 
     func interfacesAdded(_ path: DBusObjectPath, _ interfaces: [String: [String: DBusValue]]) {
