@@ -368,7 +368,7 @@ package struct CentralLifecycle: Sendable {
         }
         guard adapterReady else { return report(.waitingForAdapter(settings.adapter)) }
         // Already linked (bluetoothd reconnected a bonded board on its own, or a previous run did).
-        if let (path, _) = devices.first(where: { $0.value.connected && isBoard($0.value) }) {
+        if let path = boardsInOrder(devices.filter { $0.value.connected && isBoard($0.value) }).first {
             return beginLink(path, connected: true, at: now)
         }
         phase = .searching(started: false)
@@ -379,9 +379,9 @@ package struct CentralLifecycle: Sendable {
         guard phase == .searching(started: true) else { return [] }
         // A board this host is bonded with comes first: another device advertising the Wake service is only
         // a candidate while no bonded one is in sight.
-        let candidates = devices.filter { $0.value.seen && isBoard($0.value) }
-            .sorted { ($0.value.paired ? 0 : 1, $0.key) < ($1.value.paired ? 0 : 1, $1.key) }.map(\.key)
-        guard let path = candidates.first else { return [] }
+        guard let path = boardsInOrder(devices.filter { $0.value.seen && isBoard($0.value) }).first else {
+            return []
+        }
         return [.stopSearch] + beginLink(path, connected: devices[path]?.connected ?? false, at: now)
     }
 
@@ -582,10 +582,16 @@ package struct CentralLifecycle: Sendable {
         return [.report(state)]
     }
 
-    /// The configured board, else the one the cable named (or the remembered one), else any device
-    /// advertising the Wake service.
+    /// The configured board, else the one the cable named (or the remembered one), else a device advertising
+    /// the Wake service that is bonded or advertises its own identity (`RemoteDevice.isBoard`).
     func isBoard(_ device: RemoteDevice) -> Bool {
         device.isBoard(configuredAddress: settings.boardAddress ?? cableAddress)
+    }
+
+    /// Board candidates, the bonded ones first, then by path: the same order whatever order bluetoothd
+    /// reported them in.
+    func boardsInOrder(_ candidates: [DBusObjectPath: RemoteDevice]) -> [DBusObjectPath] {
+        candidates.sorted { ($0.value.paired ? 0 : 1, $0.key) < ($1.value.paired ? 0 : 1, $1.key) }.map(\.key)
     }
 
     func address(of device: DBusObjectPath) -> String {

@@ -12,6 +12,9 @@ package struct RemoteDevice: Sendable, Equatable {
     package var trusted = false
     /// Seen by the radio in this discovery: `RSSI` present, or a fresh advertisement reported.
     package var seen = false
+    /// The board identity its advertisement carries (manufacturer 0xFFFF, six bytes: the board's adapter
+    /// address), as `AA:BB:CC:DD:EE:FF`; nil: none advertised (yet), or not six bytes.
+    package var advertisedIdentity: String?
 
     package init(properties: [String: DBusValue]) {
         apply(properties, isAdvertisement: false)
@@ -27,18 +30,48 @@ package struct RemoteDevice: Sendable, Equatable {
         if let value = properties["ServicesResolved"]?.unwrappingVariants.boolValue { servicesResolved = value }
         if let value = properties["Paired"]?.unwrappingVariants.boolValue { paired = value }
         if let value = properties["Trusted"]?.unwrappingVariants.boolValue { trusted = value }
+        if let value = properties["ManufacturerData"]?.unwrappingVariants {
+            advertisedIdentity = Self.boardIdentity(in: value)
+        }
         let advertised: Set<String> = ["RSSI", "ManufacturerData", "ServiceData", "UUIDs"]
         if isAdvertisement, !advertised.isDisjoint(with: properties.keys) {
             seen = true
         }
     }
 
-    /// Whether this is the board: the configured address, or (none configured) the Wake service UUID.
+    /// Whether this is the board. A device advertising a board identity other than its own address is never
+    /// it (a copy of another board's advertisement). Then: the configured (or cable-named) address; with none,
+    /// a device advertising the Wake service that is either bonded with this host or advertises its own
+    /// address as its identity, as every AidenBridge board does. A stranger's device that merely carries the
+    /// Wake UUID is not followed.
     package func isBoard(configuredAddress: String?) -> Bool {
+        if let advertisedIdentity, advertisedIdentity != address?.uppercased() { return false }
         if let configuredAddress {
             return address?.uppercased() == configuredAddress.uppercased()
         }
-        return WakeGATT.containsWakeService(uuids)
+        return WakeGATT.containsWakeService(uuids) && (paired || advertisedIdentity != nil)
+    }
+
+    /// The six identity bytes under manufacturer id 0xFFFF of `ManufacturerData` (`a{qv}`), as an address.
+    static func boardIdentity(in manufacturerData: DBusValue) -> String? {
+        guard case .dictionary(.uint16, _, let entries) = manufacturerData else { return nil }
+        for entry in entries {
+            guard case .uint16(WakeGATT.manufacturerID) = entry.key else { continue }
+            let bytes: [UInt8]
+            switch entry.value.unwrappingVariants {
+            case .bytes(let value): bytes = value
+            case .array(.byte, let values):
+                bytes = values.compactMap { if case .byte(let byte) = $0 { byte } else { nil } }
+                guard bytes.count == values.count else { return nil }
+            default: return nil
+            }
+            guard bytes.count == 6 else { return nil }
+            return bytes.map { byte in
+                let digits = String(byte, radix: 16, uppercase: true)
+                return digits.count == 1 ? "0" + digits : digits
+            }.joined(separator: ":")
+        }
+        return nil
     }
 }
 

@@ -35,16 +35,22 @@ struct WakeCentralTranscriptTests {
         WakeEnvelope(reason: .liveActivity, epoch: 0x1234, sequence: sequence).bytes
     }
 
+    /// A `Device1` as bluetoothd shows a board it sees; `identity`: the advertisement carries the board's
+    /// identity (its own address under manufacturer 0xFFFF), as every AidenBridge board's does.
     static func deviceProperties(
         address: String = boardAddress, uuids: [String] = [WakeGATT.serviceUUID],
-        connected: Bool = false, resolved: Bool = false, paired: Bool = true
+        connected: Bool = false, resolved: Bool = false, paired: Bool = true, identity: Bool = true
     ) -> [String: [String: DBusValue]] {
-        [
-            BlueZNames.device: [
-                "Address": .string(address), "UUIDs": .strings(uuids), "RSSI": .int16(-50),
-                "Connected": .boolean(connected), "ServicesResolved": .boolean(resolved), "Paired": .boolean(paired),
-            ]
+        var properties: [String: DBusValue] = [
+            "Address": .string(address), "UUIDs": .strings(uuids), "RSSI": .int16(-50),
+            "Connected": .boolean(connected), "ServicesResolved": .boolean(resolved), "Paired": .boolean(paired),
         ]
+        if identity {
+            let bytes = address.split(separator: ":").compactMap { UInt8($0, radix: 16) }
+            properties["ManufacturerData"] = .variantDictionary(
+                key: .uint16, [(.uint16(WakeGATT.manufacturerID), .bytes(bytes))])
+        }
+        return [BlueZNames.device: properties]
     }
 
     /// A central on the fake bus; it records what it delivers and reports.
@@ -331,6 +337,39 @@ struct WakeCentralTranscriptTests {
         await fixture.runtime.drain()
         #expect(fixture.takeCalls() == Self.search)
         #expect(fixture.takeStates() == [.searching])
+    }
+
+    /// Nothing configured, no cable: a device that only copies the Wake UUID (no bond, no identity of its own)
+    /// is not followed; a board advertising its own identity is, and the bonded board comes before it.
+    @Test func onlyABondedBoardOrOneWithItsOwnIdentityIsFollowed() async throws {
+        let fixture = Fixture()
+        try await fixture.start()
+        _ = fixture.takeCalls()
+        let stranger: DBusObjectPath = "/org/bluez/hci0/dev_00_AA_01_00_66_66"
+        fixture.bluez.interfacesAdded(
+            stranger, Self.deviceProperties(address: "00:AA:01:00:66:66", paired: false, identity: false))
+        await fixture.runtime.drain()
+        #expect(fixture.takeCalls().isEmpty, "a Wake UUID alone proves nothing")
+
+        // The same device now advertises another board's identity: still not a board.
+        fixture.bluez.propertiesChanged(
+            stranger, interface: BlueZNames.device,
+            [
+                "ManufacturerData": .variantDictionary(
+                    key: .uint16, [(.uint16(WakeGATT.manufacturerID), .bytes([0x00, 0xAA, 0x01, 0x00, 0x12, 0x34]))])
+            ])
+        await fixture.runtime.drain()
+        #expect(fixture.takeCalls().isEmpty, "a copied identity is not its own")
+
+        // A new board, not bonded, advertising its own address as its identity, and the bonded board at once.
+        let fresh: DBusObjectPath = "/org/bluez/hci0/dev_00_AA_01_00_00_01"
+        fixture.bluez.setObject(fresh, Self.deviceProperties(address: "00:AA:01:00:00:01", paired: false))
+        fixture.bluez.setObject(Self.device, Self.deviceProperties())
+        fixture.bluez.setRunning(":1.9")
+        await fixture.runtime.drain()
+        let calls = fixture.takeCalls()
+        #expect(calls.contains("call org.bluez \(Self.device) org.bluez.Device1.Connect()"), "the bonded board first")
+        #expect(!calls.contains { $0.contains("dev_00_AA_01_00_00_01") })
     }
 
     @Test func configuredAddressWinsOverTheUUID() async throws {
