@@ -45,6 +45,9 @@ package enum OutputFormatter {
         case .showsProgress: snapshot.showsProgress.map(String.init)
         case .canStop: snapshot.canStop.map(String.init)
         case .requiresApp: snapshot.requiresApp.map(String.init)
+        case .staleAfterSeconds: snapshot.staleAfterSeconds.map(String.init)
+        case .abandonAfterSeconds: snapshot.abandonAfterSeconds.map(String.init)
+        case .staleSince: snapshot.staleSince
         case .startedAt: snapshot.startedAt
         case .updatedAt: snapshot.updatedAt
         case .endedAt: snapshot.endedAt

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import LiveActivity
 
-/// The write side, served only on the agent's Unix socket (CONTRACT.md §6): start, update, end,
+/// The write side, served only on the agent's Unix socket (CONTRACT.md §6): start, update, heartbeat, end,
 /// list and show tasks, and the daemon's health. Agents never write over the ECM link.
 package struct AgentRouter: Sendable {
     package init() {}
@@ -70,6 +70,17 @@ package struct AgentRouter: Sendable {
                     try TaskEnd.decode(from: request.body)
                 }
                 return try RouteFailure.wrap { () throws(TaskStoreError) in try state.store.end(id: id, end, now: now) }
+            } respond: { change in
+                Responses.json(200, state.liveActivityBody(change.snapshot), etag: state.storeETag, request: request)
+            }
+        case (3, "tasks") where route[2] == "heartbeat":
+            // News without a change: the body is ignored, so an agent can send any or none.
+            let id = String(route[1])
+            guard method == "POST" else {
+                return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
+            }
+            return write(facts: facts) { () throws(RouteFailure) -> TaskChange in
+                try RouteFailure.wrap { () throws(TaskStoreError) in try state.store.heartbeat(id: id, now: now) }
             } respond: { change in
                 Responses.json(200, state.liveActivityBody(change.snapshot), etag: state.storeETag, request: request)
             }

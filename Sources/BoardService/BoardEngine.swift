@@ -52,6 +52,8 @@ package final class BoardEngine: Sendable {
         var expiryScheduledFor: Date?
         /// When the next ended task leaves (nil: none ended), so jobs only prune when one is due.
         var nextExpiry: Date?
+        /// When to try again to save the end of abandoned tasks after the write failed (nil: not failing).
+        var staleRetryDue: Date?
         var random = SystemRandomNumberGenerator()
     }
 
@@ -158,6 +160,7 @@ package final class BoardEngine: Sendable {
 
     private func write(_ request: HTTPRequest, _ writer: inout Writer) -> HTTPResponse {
         pruneExpired(&writer)
+        sweepStale(&writer)
         var working = writer.board
         let result = agentRouter.handle(
             request, state: &working, facts: facts(wake: writer.wakeFacts, path: request.path),
@@ -339,7 +342,7 @@ package final class BoardEngine: Sendable {
         }
     }
 
-    // MARK: Persistence and retention timers
+    // MARK: Persistence, retention and staleness timers
 
     private func scheduleLazyWrite(_ writer: inout Writer) {
         writer.tasksDirty = true
@@ -376,9 +379,49 @@ package final class BoardEngine: Sendable {
         noteChange(&writer)
     }
 
+    /// Agents that went silent: their tasks are marked stale, then ended `failed` (a transition, so the
+    /// phone alerts). An end must be durable before it is seen, like an agent's: when the write fails
+    /// nothing is committed and the sweep runs again at the next timer.
+    private func sweepStale(_ writer: inout Writer) {
+        let now = runtime.wallNow()
+        guard let due = writer.board.store.nextStaleDeadline(), due <= now else { return }
+        var working = writer.board
+        let sweep = working.store.sweepStale(now: now)
+        guard !sweep.isEmpty else { return }
+        if sweep.durability == .immediate {
+            do {
+                try directory.saveTasks(working.store)
+            } catch {
+                logger.error("could not save the end of abandoned tasks (will retry): \(error)")
+                writer.staleRetryDue = now.addingTimeInterval(5)
+                return
+            }
+            writer.board = working
+            writer.tasksDirty = false
+        } else {
+            writer.board = working
+            scheduleLazyWrite(&writer)
+        }
+        writer.staleRetryDue = nil
+        for change in sweep.stale {
+            logger.info(
+                "task \(change.snapshot.requestID): no news from its agent for \(change.snapshot.staleAfterSeconds) s, "
+                    + "shown as stale")
+        }
+        for change in sweep.abandoned {
+            logger.notice(
+                "task \(change.snapshot.requestID) ended failed: no news from its agent for "
+                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))")
+        }
+        publish(&writer)
+        noteChange(&writer)
+    }
+
     private func scheduleExpiry(_ writer: inout Writer) {
-        writer.nextExpiry = writer.board.store.nextExpiry(retention: settings.retention)
-        guard let expiry = writer.nextExpiry else { return }
+        let stale = writer.staleRetryDue ?? writer.board.store.nextStaleDeadline()
+        let ended = writer.board.store.nextExpiry(retention: settings.retention)
+        writer.nextExpiry = ended
+        guard let expiry = [stale, ended].compactMap({ $0 }).min() else { return }
         if let scheduled = writer.expiryScheduledFor, scheduled <= expiry { return }
         writer.expiryScheduledFor = expiry
         let delay = max(0, expiry.timeIntervalSince(runtime.wallNow())) + 0.001
@@ -389,6 +432,7 @@ package final class BoardEngine: Sendable {
         onWriter { writer in
             writer.expiryScheduledFor = nil
             pruneExpired(&writer)
+            sweepStale(&writer)
             scheduleExpiry(&writer)
         }
     }

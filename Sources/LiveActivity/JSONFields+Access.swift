@@ -62,6 +62,19 @@ extension JSONFields {
         return phase
     }
 
+    /// `stale_after_seconds` or `abandon_after_seconds`: a whole number of seconds in `range`.
+    func seconds(_ field: TaskField, in range: ClosedRange<Int>) throws(TaskValidationError) -> Int? {
+        guard let value = value(field) else { return nil }
+        guard let number = value.unsignedInteger, number <= UInt64(range.upperBound) else {
+            throw field.error(
+                "must be a whole number of seconds from \(range.lowerBound) to \(range.upperBound), got \(value.summary)"
+            )
+        }
+        let seconds = Int(number)
+        try field.checkSeconds(seconds, in: range)
+        return seconds
+    }
+
     func expectedRevision() throws(TaskValidationError) -> UInt64? {
         let field = TaskField.expectedRevision
         guard let value = value(field) else { return nil }

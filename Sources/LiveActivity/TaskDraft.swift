@@ -5,7 +5,8 @@ import WireFormat
 ///
 /// Defaults for what is not given: a generated `request_id`, `phone_id` empty (any phone), `status` running,
 /// `phase` planning, texts empty, `progress` 0, `shows_progress` true exactly when `progress` is given,
-/// `can_stop` and `requires_app` false. `status` may only be running or needs_app.
+/// `can_stop` and `requires_app` false, `stale_after_seconds` 300 and `abandon_after_seconds` 3600. `status`
+/// may only be running or needs_app.
 package struct TaskDraft: Sendable, Hashable {
     package var requestID: String?
     package var phoneID: String?
@@ -22,13 +23,15 @@ package struct TaskDraft: Sendable, Hashable {
     package var showsProgress: Bool?
     package var canStop: Bool?
     package var requiresApp: Bool?
+    package var staleAfterSeconds: Int?
+    package var abandonAfterSeconds: Int?
 
     package init(
         taskTitle: String, requestID: String? = nil, phoneID: String? = nil, status: TaskStatus? = nil,
         phase: TaskPhase? = nil, currentStep: String? = nil, currentAction: String? = nil,
         currentTarget: String? = nil, currentApp: String? = nil, lastToolName: String? = nil,
         lastError: String? = nil, progress: Double? = nil, showsProgress: Bool? = nil, canStop: Bool? = nil,
-        requiresApp: Bool? = nil
+        requiresApp: Bool? = nil, staleAfterSeconds: Int? = nil, abandonAfterSeconds: Int? = nil
     ) {
         self.taskTitle = taskTitle
         self.requestID = requestID
@@ -45,6 +48,8 @@ package struct TaskDraft: Sendable, Hashable {
         self.showsProgress = showsProgress
         self.canStop = canStop
         self.requiresApp = requiresApp
+        self.staleAfterSeconds = staleAfterSeconds
+        self.abandonAfterSeconds = abandonAfterSeconds
     }
 
     /// Decodes and validates a request body: unknown keys are ignored, known ones must be valid.
@@ -68,6 +73,9 @@ package struct TaskDraft: Sendable, Hashable {
         draft.showsProgress = try body.bool(.showsProgress)
         draft.canStop = try body.bool(.canStop)
         draft.requiresApp = try body.bool(.requiresApp)
+        draft.staleAfterSeconds = try body.seconds(.staleAfterSeconds, in: TaskField.staleAfterRange)
+        draft.abandonAfterSeconds = try body.seconds(.abandonAfterSeconds, in: TaskField.abandonAfterRange)
+        try draft.validateStaleness()
         return draft
     }
 
@@ -87,6 +95,14 @@ package struct TaskDraft: Sendable, Hashable {
         if let progress {
             try TaskField.checkProgress(progress)
         }
+        try validateStaleness()
+    }
+
+    private func validateStaleness() throws(TaskValidationError) {
+        try TaskField.checkStaleness(
+            staleAfter: staleAfterSeconds ?? TaskLimits.defaultStaleAfterSeconds,
+            abandonAfter: abandonAfterSeconds
+                ?? max(TaskLimits.defaultAbandonAfterSeconds, staleAfterSeconds ?? 0))
     }
 
     /// The snapshot this draft starts, with the store's id, time and revision.
@@ -97,6 +113,9 @@ package struct TaskDraft: Sendable, Hashable {
             currentTarget: currentTarget ?? "", currentApp: currentApp ?? "", lastToolName: lastToolName ?? "",
             lastError: lastError ?? "", progress: progress ?? 0, showsProgress: showsProgress ?? (progress != nil),
             canStop: canStop ?? false, requiresApp: requiresApp ?? false,
+            staleAfterSeconds: staleAfterSeconds ?? TaskLimits.defaultStaleAfterSeconds,
+            abandonAfterSeconds: abandonAfterSeconds
+                ?? max(TaskLimits.defaultAbandonAfterSeconds, staleAfterSeconds ?? 0),
             startedAt: now, updatedAt: now, endedAt: nil, revision: revision)
     }
 }
@@ -120,5 +139,7 @@ extension TaskDraft: Encodable {
         try container.encodeIfPresent(showsProgress, forKey: TaskField.showsProgress.key)
         try container.encodeIfPresent(canStop, forKey: TaskField.canStop.key)
         try container.encodeIfPresent(requiresApp, forKey: TaskField.requiresApp.key)
+        try container.encodeIfPresent(staleAfterSeconds, forKey: TaskField.staleAfterSeconds.key)
+        try container.encodeIfPresent(abandonAfterSeconds, forKey: TaskField.abandonAfterSeconds.key)
     }
 }

@@ -21,6 +21,8 @@ package enum TaskField: Sendable, CaseIterable {
     case showsProgress
     case canStop
     case requiresApp
+    case staleAfterSeconds
+    case abandonAfterSeconds
     case expectedRevision
 
     /// The member's key in the wire vocabulary.
@@ -41,6 +43,8 @@ package enum TaskField: Sendable, CaseIterable {
         case .showsProgress: JSONKey(SnapshotKey.showsProgress)
         case .canStop: JSONKey(SnapshotKey.canStop)
         case .requiresApp: JSONKey(SnapshotKey.requiresApp)
+        case .staleAfterSeconds: JSONKey(SnapshotKey.staleAfterSeconds)
+        case .abandonAfterSeconds: JSONKey(SnapshotKey.abandonAfterSeconds)
         case .expectedRevision: JSONKey(WriteKey.expectedRevision)
         }
     }
@@ -58,7 +62,9 @@ package enum TaskField: Sendable, CaseIterable {
         case .currentAction, .currentTarget, .currentApp, .lastToolName:
             .text(maxLength: TaskLimits.maxShortTextLength, required: false, multiline: false)
         case .lastError: .text(maxLength: TaskLimits.maxErrorLength, required: false, multiline: true)
-        case .status, .phase, .progress, .showsProgress, .canStop, .requiresApp, .expectedRevision: nil
+        case .status, .phase, .progress, .showsProgress, .canStop, .requiresApp, .staleAfterSeconds,
+            .abandonAfterSeconds, .expectedRevision:
+            nil
         }
     }
 

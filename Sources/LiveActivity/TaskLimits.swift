@@ -10,6 +10,13 @@ package enum TaskLimits {
     package static let maxErrorLength = 1000
     /// The whole snapshot as JSON (measured with slashes escaped, the longer of the two forms).
     package static let maxEncodedSnapshotBytes = 4096
+    /// `stale_after_seconds`: the default, and the range an agent may ask for (10 s to a day).
+    package static let defaultStaleAfterSeconds = 300
+    package static let staleAfterRange = 10...86_400
+    /// `abandon_after_seconds`: the default, and the most an agent may ask for (a week); never less than
+    /// the task's `stale_after_seconds`.
+    package static let defaultAbandonAfterSeconds = 3600
+    package static let maxAbandonAfterSeconds = 604_800
     /// `Idempotency-Key`: visible ASCII (0x21...0x7E).
     package static let maxIdempotencyKeyLength = 255
 }

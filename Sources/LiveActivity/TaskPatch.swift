@@ -20,6 +20,8 @@ package struct TaskPatch: Sendable, Hashable {
     package var showsProgress: Bool?
     package var canStop: Bool?
     package var requiresApp: Bool?
+    package var staleAfterSeconds: Int?
+    package var abandonAfterSeconds: Int?
     package var expectedRevision: UInt64?
 
     package init(
@@ -27,7 +29,7 @@ package struct TaskPatch: Sendable, Hashable {
         currentStep: String? = nil, currentAction: String? = nil, currentTarget: String? = nil,
         currentApp: String? = nil, lastToolName: String? = nil, lastError: String? = nil,
         progress: Double? = nil, showsProgress: Bool? = nil, canStop: Bool? = nil, requiresApp: Bool? = nil,
-        expectedRevision: UInt64? = nil
+        staleAfterSeconds: Int? = nil, abandonAfterSeconds: Int? = nil, expectedRevision: UInt64? = nil
     ) {
         self.phoneID = phoneID
         self.status = status
@@ -43,6 +45,8 @@ package struct TaskPatch: Sendable, Hashable {
         self.showsProgress = showsProgress
         self.canStop = canStop
         self.requiresApp = requiresApp
+        self.staleAfterSeconds = staleAfterSeconds
+        self.abandonAfterSeconds = abandonAfterSeconds
         self.expectedRevision = expectedRevision
     }
 
@@ -64,6 +68,8 @@ package struct TaskPatch: Sendable, Hashable {
         patch.showsProgress = try body.bool(.showsProgress)
         patch.canStop = try body.bool(.canStop)
         patch.requiresApp = try body.bool(.requiresApp)
+        patch.staleAfterSeconds = try body.seconds(.staleAfterSeconds, in: TaskField.staleAfterRange)
+        patch.abandonAfterSeconds = try body.seconds(.abandonAfterSeconds, in: TaskField.abandonAfterRange)
         patch.expectedRevision = try body.expectedRevision()
         return patch
     }
@@ -84,6 +90,12 @@ package struct TaskPatch: Sendable, Hashable {
         if let progress {
             try TaskField.checkProgress(progress)
         }
+        if let staleAfterSeconds {
+            try TaskField.staleAfterSeconds.checkSeconds(staleAfterSeconds, in: TaskField.staleAfterRange)
+        }
+        if let abandonAfterSeconds {
+            try TaskField.abandonAfterSeconds.checkSeconds(abandonAfterSeconds, in: TaskField.abandonAfterRange)
+        }
     }
 
     /// `snapshot` with the given members replaced; the store sets the time and revision.
@@ -103,6 +115,8 @@ package struct TaskPatch: Sendable, Hashable {
         result.showsProgress = showsProgress ?? result.showsProgress
         result.canStop = canStop ?? result.canStop
         result.requiresApp = requiresApp ?? result.requiresApp
+        result.staleAfterSeconds = staleAfterSeconds ?? result.staleAfterSeconds
+        result.abandonAfterSeconds = abandonAfterSeconds ?? result.abandonAfterSeconds
         return result
     }
 }
@@ -125,6 +139,8 @@ extension TaskPatch: Encodable {
         try container.encodeIfPresent(showsProgress, forKey: TaskField.showsProgress.key)
         try container.encodeIfPresent(canStop, forKey: TaskField.canStop.key)
         try container.encodeIfPresent(requiresApp, forKey: TaskField.requiresApp.key)
+        try container.encodeIfPresent(staleAfterSeconds, forKey: TaskField.staleAfterSeconds.key)
+        try container.encodeIfPresent(abandonAfterSeconds, forKey: TaskField.abandonAfterSeconds.key)
         try container.encodeIfPresent(expectedRevision, forKey: TaskField.expectedRevision.key)
     }
 }

@@ -2,7 +2,8 @@ import FoundationEssentials
 import WireFormat
 
 /// The JSON of CONTRACT §4: snake_case keys, dates as ISO-8601 UTC strings, `ended_at` always present
-/// (`null` while the task runs). Decoding ignores unknown keys; it is for trusted input (the state file,
+/// (`null` while the task runs), `stale_since` likewise (`null` while the task has news). Decoding ignores
+/// unknown keys, and takes the defaults for the staleness members a store written before them lacks; it is for trusted input (the state file,
 /// the board's own answers); agent input goes through `TaskDraft`/`TaskPatch`/`TaskEnd`, which validate.
 /// The member names are `SnapshotKey`'s, which the phone's and aidenctl's `SnapshotView` read too.
 extension TaskSnapshot: Codable {
@@ -23,6 +24,16 @@ extension TaskSnapshot: Codable {
         showsProgress = try container.decode(Bool.self, forKey: .showsProgress)
         canStop = try container.decode(Bool.self, forKey: .canStop)
         requiresApp = try container.decode(Bool.self, forKey: .requiresApp)
+        staleAfterSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .staleAfterSeconds) ?? TaskLimits.defaultStaleAfterSeconds
+        abandonAfterSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .abandonAfterSeconds)
+            ?? TaskLimits.defaultAbandonAfterSeconds
+        if container.contains(.staleSince), try !container.decodeNil(forKey: .staleSince) {
+            staleSince = try container.decodeTimestamp(forKey: .staleSince)
+        } else {
+            staleSince = nil
+        }
         startedAt = try container.decodeTimestamp(forKey: .startedAt)
         updatedAt = try container.decodeTimestamp(forKey: .updatedAt)
         endedAt = try container.decodeNil(forKey: .endedAt) ? nil : container.decodeTimestamp(forKey: .endedAt)
@@ -49,6 +60,14 @@ extension TaskSnapshot: Codable {
             case .showsProgress: try container.encode(showsProgress, forKey: key)
             case .canStop: try container.encode(canStop, forKey: key)
             case .requiresApp: try container.encode(requiresApp, forKey: key)
+            case .staleAfterSeconds: try container.encode(staleAfterSeconds, forKey: key)
+            case .abandonAfterSeconds: try container.encode(abandonAfterSeconds, forKey: key)
+            case .staleSince:
+                if let staleSince {
+                    try container.encode(Timestamp.format(staleSince), forKey: key)
+                } else {
+                    try container.encodeNil(forKey: key)
+                }
             case .startedAt: try container.encode(Timestamp.format(startedAt), forKey: key)
             case .updatedAt: try container.encode(Timestamp.format(updatedAt), forKey: key)
             case .endedAt:

@@ -21,6 +21,12 @@ package struct TaskSnapshot: Sendable, Hashable {
     package var showsProgress: Bool
     package var canStop: Bool
     package var requiresApp: Bool
+    /// No news (an update or a heartbeat) for this long: shown as stale (`staleSince`).
+    package var staleAfterSeconds: Int
+    /// No news for this long: the board ends the task `failed`, "the agent stopped reporting".
+    package var abandonAfterSeconds: Int
+    /// When the board marked the task stale; nil while it has news. Set and cleared by the store only.
+    package var staleSince: Date?
     package var startedAt: Date
     package var updatedAt: Date
     /// Set exactly when `status` is terminal.
@@ -34,6 +40,8 @@ package struct TaskSnapshot: Sendable, Hashable {
         taskTitle: String, currentStep: String = "", currentAction: String = "", currentTarget: String = "",
         currentApp: String = "", lastToolName: String = "", lastError: String = "", progress: Double = 0,
         showsProgress: Bool = false, canStop: Bool = false, requiresApp: Bool = false,
+        staleAfterSeconds: Int = TaskLimits.defaultStaleAfterSeconds,
+        abandonAfterSeconds: Int = TaskLimits.defaultAbandonAfterSeconds, staleSince: Date? = nil,
         startedAt: Date, updatedAt: Date, endedAt: Date? = nil, revision: UInt64
     ) {
         self.requestID = requestID
@@ -51,6 +59,9 @@ package struct TaskSnapshot: Sendable, Hashable {
         self.showsProgress = showsProgress
         self.canStop = canStop
         self.requiresApp = requiresApp
+        self.staleAfterSeconds = staleAfterSeconds
+        self.abandonAfterSeconds = abandonAfterSeconds
+        self.staleSince = staleSince
         self.startedAt = startedAt
         self.updatedAt = updatedAt
         self.endedAt = endedAt

@@ -1,5 +1,6 @@
 /// The state file's content: `{"format":1,"revision":…,"capacity":…,"tasks":[…],"idempotency":[…],
-/// "transitions":{…}}`, tasks oldest first. Decoding ignores unknown keys and refuses a store that breaks
+/// "transitions":{…},"news":{"id":"time",…}}`, tasks oldest first; a store written before `news` existed
+/// takes each active task's `updated_at` as its last news. Decoding ignores unknown keys and refuses a store that breaks
 /// its invariants, so a damaged file is reported rather than served.
 extension TaskStore: Codable {
     static let format = 1
@@ -11,6 +12,7 @@ extension TaskStore: Codable {
         case tasks
         case idempotency
         case transitions
+        case news
     }
 
     package init(from decoder: any Decoder) throws {
@@ -31,6 +33,11 @@ extension TaskStore: Codable {
         }
         let records = try container.decodeIfPresent([IdempotencyRecord].self, forKey: .idempotency) ?? []
         idempotencyRecords = Dictionary(records.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let news = try container.decodeIfPresent([String: String].self, forKey: .news) ?? [:]
+        lastNews = [:]
+        for (id, snapshot) in snapshots where snapshot.status.isActive {
+            lastNews[id] = news[id].flatMap(Timestamp.parse) ?? snapshot.updatedAt
+        }
         if let problem = consistencyProblems().first {
             throw DecodingError.dataCorruptedError(
                 forKey: .tasks, in: container, debugDescription: "inconsistent task store: \(problem)")
@@ -45,5 +52,6 @@ extension TaskStore: Codable {
         try container.encode(snapshots.values.sorted { $0.revision < $1.revision }, forKey: .tasks)
         try container.encode(idempotencyRecords.values.sorted { $0.key < $1.key }, forKey: .idempotency)
         try container.encode(transitions, forKey: .transitions)
+        try container.encode(lastNews.mapValues(Timestamp.format), forKey: .news)
     }
 }

@@ -23,6 +23,13 @@ extension TaskStore {
                 problems.append("task \(id) is \(snapshot.status.rawValue) but ended_at is \(endedAt)")
             }
         }
+        for (id, snapshot) in snapshots where snapshot.status.isActive != (lastNews[id] != nil) {
+            let news = lastNews[id].map(Timestamp.format) ?? "unknown"
+            problems.append("task \(id) is \(snapshot.status.rawValue) but its last news is \(news)")
+        }
+        for id in lastNews.keys where snapshots[id] == nil {
+            problems.append("last news recorded for missing task \(id)")
+        }
         var recordedTasks: Set<String> = []
         for (key, record) in idempotencyRecords {
             if !recordedTasks.insert(record.requestID).inserted {

@@ -2,14 +2,15 @@ import FoundationEssentials
 
 extension TaskStore {
     /// The task phone `phoneID` should show (CONTRACT §3): the most recently changed active task whose
-    /// `phone_id` is `phoneID` or empty; else the most recently ended such task whose `ended_at` is less
-    /// than `retention` before `now`; else nil. "Most recent" is by revision.
+    /// `phone_id` is `phoneID` or empty, one with news before a stale one (marking a task stale gives it a
+    /// new revision, which must not put it ahead of a live task); else the most recently ended such task
+    /// whose `ended_at` is less than `retention` before `now`; else nil. "Most recent" is by revision.
     package func current(forPhone phoneID: String, now: Date, retention: Duration) -> TaskSnapshot? {
         var bestActive: TaskSnapshot?
         var bestEnded: TaskSnapshot?
         for snapshot in snapshots.values where snapshot.isVisible(toPhone: phoneID) {
             if snapshot.status.isActive {
-                if snapshot.revision > bestActive?.revision ?? 0 {
+                if bestActive.map({ Self.liveness(snapshot) > Self.liveness($0) }) ?? true {
                     bestActive = snapshot
                 }
             } else if !Self.isExpired(snapshot, now: now, retention: retention),
@@ -19,6 +20,11 @@ extension TaskStore {
             }
         }
         return bestActive ?? bestEnded
+    }
+
+    /// Orders active tasks for the card: with news first, then by revision.
+    private static func liveness(_ snapshot: TaskSnapshot) -> (Int, UInt64) {
+        (snapshot.staleSince == nil ? 1 : 0, snapshot.revision)
     }
 
     /// An ended task expires at exactly `ended_at + retention`: shown before that instant, pruned from it.

@@ -18,6 +18,9 @@ package struct TaskStore: Sendable, Hashable {
     var snapshots: [String: TaskSnapshot]
     /// Keyed by the `Idempotency-Key`.
     var idempotencyRecords: [String: IdempotencyRecord]
+    /// When each active task last had news from its agent (a start, any update, a heartbeat). Not part of the
+    /// snapshot, so a heartbeat that finds the task fresh changes no revision and sends no Wake.
+    var lastNews: [String: Date]
 
     /// An empty store whose transition ring has `generation` (e.g. derived from the board epoch).
     package init(
@@ -29,6 +32,7 @@ package struct TaskStore: Sendable, Hashable {
         self.transitions = TransitionLog(generation: generation, capacity: transitionCapacity)
         self.snapshots = [:]
         self.idempotencyRecords = [:]
+        self.lastNews = [:]
     }
 
     package func task(id: String) -> TaskSnapshot? {
@@ -66,6 +70,7 @@ package struct TaskStore: Sendable, Hashable {
         var stored = snapshot
         stored.revision = revision
         snapshots[stored.requestID] = stored
+        lastNews[stored.requestID] = stored.status.isActive ? lastNews[stored.requestID] ?? now : nil
         return Transition.changes(from: old, to: stored).map {
             transitions.append(requestID: stored.requestID, transition: $0, at: now)
         }
@@ -74,6 +79,7 @@ package struct TaskStore: Sendable, Hashable {
     /// Removes a task and the idempotency record that points to it.
     mutating func removeTask(id: String) {
         snapshots[id] = nil
+        lastNews[id] = nil
         idempotencyRecords = idempotencyRecords.filter { $0.value.requestID != id }
     }
 

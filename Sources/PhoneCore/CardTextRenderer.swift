@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Renders a `Card` as a few terminal lines for people. Pure: the shell decides the width and
 /// whether to use color (isatty, `NO_COLOR`) and redraws the lines in place.
 ///
@@ -74,6 +76,7 @@ package struct CardTextRenderer: Sendable {
         case .running, .needsApp, .handoff:
             if card.state == .needsApp { lines.append("Bring the companion app to the foreground.") }
             if card.state == .handoff { lines.append("Your action is needed on the phone.") }
+            if snapshot?.staleSince != nil { lines.append(Self.staleLine(snapshot)) }
             lines += field("Step", snapshot?.currentStep)
             if card.state == .handoff {
                 lines += field("Action", snapshot?.currentAction.map(Self.humanize))
@@ -99,6 +102,14 @@ package struct CardTextRenderer: Sendable {
     }
 
     /// `Label: value` when the value is non-empty, else `otherwise` (if any).
+    /// The board marked the task stale: its agent sent nothing for `stale_after_seconds`. Said in whole
+    /// minutes (seconds below one), with "+" because the silence has gone on since.
+    static func staleLine(_ snapshot: SnapshotView?) -> String {
+        guard let seconds = snapshot?.staleAfterSeconds, seconds > 0 else { return "No news from the agent." }
+        let span = seconds >= 60 ? "\(seconds / 60)+ min" : "\(seconds)+ s"
+        return "No news from the agent for \(span)."
+    }
+
     private func field(_ label: String, _ value: String?, otherwise: String? = nil) -> [String] {
         if let value = value.map(Self.clean), !value.isEmpty { return ["\(label): \(value)"] }
         return otherwise.map { [$0] } ?? []

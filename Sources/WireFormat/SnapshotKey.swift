@@ -18,6 +18,12 @@ package enum SnapshotKey: String, CodingKey, CaseIterable, Sendable {
     case showsProgress = "shows_progress"
     case canStop = "can_stop"
     case requiresApp = "requires_app"
+    /// Seconds without news (an update or a heartbeat) after which the task is shown as stale.
+    case staleAfterSeconds = "stale_after_seconds"
+    /// Seconds without news after which the board ends the task `failed` ("the agent stopped reporting").
+    case abandonAfterSeconds = "abandon_after_seconds"
+    /// When the task went stale (null: it has news); news clears it.
+    case staleSince = "stale_since"
     case startedAt = "started_at"
     case updatedAt = "updated_at"
     case endedAt = "ended_at"

@@ -22,6 +22,10 @@ package struct SnapshotView: Sendable, Hashable {
     package var showsProgress: Bool?
     package var canStop: Bool?
     package var requiresApp: Bool?
+    package var staleAfterSeconds: UInt64?
+    package var abandonAfterSeconds: UInt64?
+    /// Present while the board has had no news from the agent for `stale_after_seconds`.
+    package var staleSince: String?
     /// ISO-8601 timestamps as the board wrote them; readers show them, they do not compute with them.
     package var startedAt: String?
     package var updatedAt: String?
@@ -87,6 +91,9 @@ extension SnapshotView: Codable {
             case .showsProgress: showsProgress = flag(key)
             case .canStop: canStop = flag(key)
             case .requiresApp: requiresApp = flag(key)
+            case .staleAfterSeconds: staleAfterSeconds = container.lenient(UInt64.self, forKey: key)
+            case .abandonAfterSeconds: abandonAfterSeconds = container.lenient(UInt64.self, forKey: key)
+            case .staleSince: staleSince = text(key)
             case .startedAt: startedAt = text(key)
             case .updatedAt: updatedAt = text(key)
             case .endedAt: endedAt = text(key)
@@ -114,6 +121,9 @@ extension SnapshotView: Codable {
             case .showsProgress: try container.encodeIfPresent(showsProgress, forKey: key)
             case .canStop: try container.encodeIfPresent(canStop, forKey: key)
             case .requiresApp: try container.encodeIfPresent(requiresApp, forKey: key)
+            case .staleAfterSeconds: try container.encodeIfPresent(staleAfterSeconds, forKey: key)
+            case .abandonAfterSeconds: try container.encodeIfPresent(abandonAfterSeconds, forKey: key)
+            case .staleSince: try container.encodeIfPresent(staleSince, forKey: key)
             case .startedAt: try container.encodeIfPresent(startedAt, forKey: key)
             case .updatedAt: try container.encodeIfPresent(updatedAt, forKey: key)
             case .endedAt: try container.encodeIfPresent(endedAt, forKey: key)

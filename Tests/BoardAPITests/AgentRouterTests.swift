@@ -110,6 +110,17 @@ import Testing
         #expect(board.state.store.task(id: id)?.status == .running)
     }
 
+    @Test func heartbeatIsNewsWithoutAChange() throws {
+        var board = try RouterFixture()
+        let id = board.start(#"{"task_title":"T","stale_after_seconds":60}"#)
+        let revision = board.state.store.revision
+        let beat = board.agent("POST", "/v1/tasks/\(id)/heartbeat", body: "ignored")
+        #expect(beat.status == 200 && beat.json?["live_activity"]?["stale_after_seconds"] == .number(60))
+        #expect(beat.change == nil && board.state.store.revision == revision, "no change, no Wake")
+        #expect(board.agent("POST", "/v1/tasks/missing/heartbeat").status == 404)
+        #expect(board.agent("GET", "/v1/tasks/\(id)/heartbeat").response.header("Allow") == "POST")
+    }
+
     @Test func unknownPathsAndMethods() throws {
         var board = try RouterFixture()
         #expect(board.agent("GET", "/v2/tasks").status == 404)

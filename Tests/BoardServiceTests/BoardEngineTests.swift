@@ -137,6 +137,40 @@ import WakeProtocol
         #expect(board.sink.wakes.count == before + 1, "the expiry is a change the phone hears about")
     }
 
+    /// A killed agent's task: stale on the card after `stale_after_seconds`, ended `failed` by the board after
+    /// `abandon_after_seconds`, durably, with a Wake each time; a heartbeat in between keeps it fresh.
+    @Test func aSilentAgentsTaskGoesStaleThenEndsFailed() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        let started = board.agent(
+            "POST", "/v1/tasks",
+            #"{"task_title":"T","request_id":"quiet","stale_after_seconds":60,"abandon_after_seconds":180}"#)
+        #expect(started.status == 201)
+        board.runtime.advance(by: .seconds(50))
+        #expect(board.agent("POST", "/v1/tasks/quiet/heartbeat").status == 200)
+        board.runtime.advance(by: .seconds(2))
+        let wakes = board.sink.wakes.count
+        board.runtime.advance(by: .seconds(57))
+        #expect(!board.phone("GET", "/api/live-activity/current").text.contains(#""stale_since":"2"#))
+        #expect(board.sink.wakes.count == wakes, "a heartbeat on a fresh task is no change")
+
+        board.runtime.advance(by: .seconds(2))
+        let stale = board.phone("GET", "/api/live-activity/current").text
+        #expect(stale.contains(#""stale_since":"2"#) && stale.contains(#""status":"running""#), "\(stale)")
+        #expect(board.sink.wakes.count == wakes + 1)
+        #expect(
+            board.logs.lines.contains { $0.contains("task quiet: no news from its agent for 60 s, shown as stale") })
+
+        board.runtime.advance(by: .seconds(121))
+        let ended = board.phone("GET", "/api/live-activity/current").text
+        #expect(ended.contains(#""status":"failed""#) && ended.contains(#""last_error":"the agent stopped reporting""#))
+        #expect(board.sink.wakes.count == wakes + 2)
+        #expect(try board.storedTasks()?.task(id: "quiet")?.status == .failed, "the end is on disk")
+        let events = board.phone("GET", "/api/live-activity/events", query: [("since", "0")]).text
+        #expect(events.contains(#""transition":"failed""#), "the phone alerts it like any failure")
+        #expect(board.agent("POST", "/v1/tasks/quiet/heartbeat").status == 409)
+    }
+
     @Test func refusedRequestsAreLoggedWithoutFloodingTheLog() throws {
         let board = try EngineFixture()
         for _ in 0..<100 {

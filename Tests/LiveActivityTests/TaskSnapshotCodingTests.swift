@@ -5,7 +5,8 @@ import WireFormat
 @testable import LiveActivity
 
 @Suite struct TaskSnapshotCodingTests {
-    /// CONTRACT §4's example, comments removed, with a concrete id.
+    /// The snapshot example of docs/task-store.md (CONTRACT §4's, plus the staleness members), with a
+    /// concrete id.
     static let contractExample = """
         {
           "request_id": "chat_7f3a", "phone_id": "",
@@ -15,6 +16,7 @@ import WireFormat
           "current_action": "observe_screen", "current_target": "", "current_app": "",
           "last_tool_name": "screenshot", "last_error": "",
           "progress": 0.21, "shows_progress": true, "can_stop": true, "requires_app": false,
+          "stale_after_seconds": 300, "abandon_after_seconds": 3600, "stale_since": null,
           "started_at": "2026-06-12T07:00:00Z", "updated_at": "2026-06-12T07:00:02Z",
           "ended_at": null, "revision": 42
         }
@@ -29,11 +31,11 @@ import WireFormat
     @Test func encodesTheContractShapeExactly() throws {
         let json = try LiveActivityJSON.makeEncoder().encode(Self.example)
         let golden =
-            #"{"can_stop":true,"current_action":"observe_screen","current_app":"","#
+            #"{"abandon_after_seconds":3600,"can_stop":true,"current_action":"observe_screen","current_app":"","#
             + #""current_step":"Checking the current screen","current_target":"","ended_at":null,"#
             + #""last_error":"","last_tool_name":"screenshot","phase":"observing","phone_id":"","progress":0.21,"#
             + #""request_id":"chat_7f3a","requires_app":false,"revision":42,"shows_progress":true,"#
-            + #""started_at":"2026-06-12T07:00:00Z","status":"running","task_title":"Open Settings","#
+            + #""stale_after_seconds":300,"stale_since":null,"started_at":"2026-06-12T07:00:00Z","status":"running","task_title":"Open Settings","#
             + #""updated_at":"2026-06-12T07:00:02Z"}"#
         #expect(String(decoding: json, as: UTF8.self) == golden)
     }

@@ -61,16 +61,20 @@ import Testing
         #expect(store == before)
     }
 
+    /// Nothing in the snapshot, the revision or the ring changes; the update is still news from the agent
+    /// (it keeps the task from going stale), which lives outside the snapshot.
     @Test func aPatchThatChangesNothingIsNotAMutation() throws {
         var store = TaskStore(generation: "g1")
         try store.startTask("chat_a", at: at(0))
         let first = try store.update(id: "chat_a", patch: TaskPatch(currentStep: "same"), now: at(1))
-        let before = store
+        var before = store
         for patch in [TaskPatch(), TaskPatch(currentStep: "same"), TaskPatch(status: .running, currentStep: "same")] {
             let change = try store.update(id: "chat_a", patch: patch, now: at(2))
             #expect(change.snapshot == first.snapshot)
             #expect(change.durability == .unchanged)
         }
+        #expect(store.lastNews(of: "chat_a") == at(2))
+        before.lastNews["chat_a"] = at(2)
         #expect(store == before)
     }
 

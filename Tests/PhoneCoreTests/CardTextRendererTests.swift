@@ -385,6 +385,19 @@ extension CardTextRendererTests {
         #expect(noStop.contains("21%"))
         #expect(!noStop.contains("Stop"))
     }
+
+    @Test func aStaleTaskSaysItsAgentWentSilent() {
+        var snapshot = Fixtures.running
+        #expect(!CardTextRenderer().render(Self.card(.snapshot(snapshot))).contains("No news"))
+        snapshot.staleSince = "2026-06-12T07:05:00Z"
+        snapshot.staleAfterSeconds = 300
+        let lines = CardTextRenderer().lines(for: Self.card(.snapshot(snapshot)))
+        #expect(lines[1] == "No news from the agent for 5+ min.", "\(lines)")
+        snapshot.staleAfterSeconds = 45
+        #expect(CardTextRenderer().render(Self.card(.snapshot(snapshot))).contains("No news from the agent for 45+ s."))
+        snapshot.staleAfterSeconds = nil
+        #expect(CardTextRenderer().render(Self.card(.snapshot(snapshot))).contains("No news from the agent."))
+    }
 }
 
 /// Wide and zero-width text: no line is wider than the card in terminal cells, the header fills

@@ -46,6 +46,9 @@ import WireFormat
                 case .showsProgress: view.showsProgress == board.showsProgress
                 case .canStop: view.canStop == board.canStop
                 case .requiresApp: view.requiresApp == board.requiresApp
+                case .staleAfterSeconds: view.staleAfterSeconds == UInt64(board.staleAfterSeconds)
+                case .abandonAfterSeconds: view.abandonAfterSeconds == UInt64(board.abandonAfterSeconds)
+                case .staleSince: view.staleSince == board.staleSince.map(Timestamp.format)
                 case .startedAt: view.startedAt == Timestamp.format(board.startedAt)
                 case .updatedAt: view.updatedAt == Timestamp.format(board.updatedAt)
                 case .endedAt: view.endedAt == board.endedAt.map(Timestamp.format)
