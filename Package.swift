@@ -29,7 +29,7 @@ let package = Package(
         // Log severities (pure cores return log effects in them, Platform's Logger writes them) and the one
         // classification of control characters, escaped in every log line and aidenctl message.
         .target(name: "Logging", swiftSettings: strict),
-        .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
+        .target(name: "Configuration", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
         .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol", "WireFormat"], swiftSettings: strict),
         .target(

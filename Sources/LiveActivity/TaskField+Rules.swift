@@ -14,13 +14,9 @@ extension TaskField {
     }
 
     private func checkIdentifier(_ value: String, allowEmpty: Bool) throws(TaskValidationError) {
-        let length = value.unicodeScalars.count
-        let fits = (allowEmpty || length > 0) && length <= TaskLimits.maxIdentifierLength
-        guard fits, value.unicodeScalars.allSatisfy(Self.isIdentifierScalar) else {
-            let range = allowEmpty ? "at most" : "1 to"
+        guard IdentifierRule.isValid(value, allowEmpty: allowEmpty) else {
             throw error(
-                "must be \(range) \(TaskLimits.maxIdentifierLength) characters from A-Z a-z 0-9 . _ : -, "
-                    + "got \(TaskValidationError.quoted(value))")
+                IdentifierRule.expectation(allowEmpty: allowEmpty) + ", got \(TaskValidationError.quoted(value))")
         }
     }
 
@@ -43,13 +39,6 @@ extension TaskField {
             let code = String(bad.value, radix: 16, uppercase: true)
             let hex = String(repeating: "0", count: max(0, 4 - code.count)) + code
             throw error("must not contain control characters, found U+\(hex)")
-        }
-    }
-
-    private static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "A"..."Z", "a"..."z", "0"..."9", ".", "_", ":", "-": true
-        default: false
         }
     }
 

@@ -68,8 +68,8 @@ package enum TaskField: Sendable, CaseIterable {
 }
 
 enum TextRule: Sendable {
-    /// Characters from `A-Z a-z 0-9 . _ : -`, at most `TaskLimits.maxIdentifierLength`: safe in a URL path,
-    /// a query string, a file name and a log line without escaping.
+    /// `IdentifierRule`: characters from `A-Z a-z 0-9 . _ : -`, at most 128, safe in a URL path, a query
+    /// string, a file name and a log line without escaping.
     case identifier(allowEmpty: Bool)
     /// At most `maxLength` Unicode scalars and no control characters (a multiline text may hold tab,
     /// line feed and carriage return), so the card renderer can print it as is.
