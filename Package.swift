@@ -26,9 +26,10 @@ let package = Package(
         .target(name: "WireFormat", swiftSettings: strict),
         .target(name: "LiveActivity", dependencies: ["WireFormat"], swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
-        // Log severities: pure cores return log effects in them, Platform's Logger writes them.
+        // Log severities (pure cores return log effects in them, Platform's Logger writes them) and the one
+        // classification of control characters, escaped in every log line and aidenctl message.
         .target(name: "Logging", swiftSettings: strict),
-        .target(name: "Configuration", dependencies: ["NetworkAddress"], swiftSettings: strict),
+        .target(name: "Configuration", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
         .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol", "WireFormat"], swiftSettings: strict),
         .target(
@@ -36,7 +37,8 @@ let package = Package(
             swiftSettings: strict),
         // One command-line syntax for the three programs: `--opt value` and `--opt=value`, `-h`, `--`.
         .target(name: "CommandLineSyntax", swiftSettings: strict),
-        .target(name: "AgentCLI", dependencies: ["CommandLineSyntax", "WireFormat"], swiftSettings: strict),
+        .target(
+            name: "AgentCLI", dependencies: ["CommandLineSyntax", "Logging", "WireFormat"], swiftSettings: strict),
         // D-Bus as values: names, signatures, messages, match rules, exported objects and the `MessageBus`
         // seam, so everything that talks to BlueZ compiles and is tested without libdbus.
         .target(name: "DBusModel", swiftSettings: strict),

@@ -63,10 +63,10 @@ package struct PhoneAppState: Sendable, Equatable, Codable {
         var phone = ""
         switch object["phone_id"] {
         case nil, .null?: break
-        case let .string(text)? where QueryRules.isValidIdentifier(text) || text.isEmpty: phone = text
+        case let .string(text)? where IdentifierRule.isValid(text, allowEmpty: true): phone = text
         default:
             throw JSONError(
-                status: 400, code: "invalid", message: "field \"phone_id\": \(QueryRules.identifierRule)",
+                status: 400, code: "invalid", message: "field \"phone_id\": \(IdentifierRule.expectation())",
                 field: "phone_id")
         }
         return PhoneAppState(

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import WireFormat
 
 /// The board's read side on the USB ECM link (CONTRACT.md §3): what the phone may ask.
 /// The access policy runs first, on every path, before any handler. It reads only a published,
@@ -75,8 +76,8 @@ package struct PhoneRouter: Sendable {
         switch request.path {
         case "/api/live-activity/current":
             let phone = request.queryValue("phone_id") ?? ""
-            guard phone.isEmpty || QueryRules.isValidIdentifier(phone) else {
-                return Responses.invalidParameter("phone_id", QueryRules.identifierRule)
+            guard IdentifierRule.isValid(phone, allowEmpty: true) else {
+                return Responses.invalidParameter("phone_id", IdentifierRule.expectation())
             }
             guard let snapshot = board.store.current(forPhone: phone, now: now, retention: retention) else {
                 return board.json(200, JSONBody.notFound, request: request)
@@ -84,8 +85,8 @@ package struct PhoneRouter: Sendable {
             return board.json(200, board.liveActivityBody(snapshot), request: request)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
-            guard QueryRules.isValidIdentifier(id) else {
-                return Responses.invalidParameter("request_id", QueryRules.identifierRule)
+            guard IdentifierRule.isValid(id) else {
+                return Responses.invalidParameter("request_id", IdentifierRule.expectation())
             }
             guard let snapshot = board.store.task(id: id) else {
                 return board.json(404, JSONBody.notFound, request: request)

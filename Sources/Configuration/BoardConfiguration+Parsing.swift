@@ -1,3 +1,5 @@
+import WireFormat
+
 extension BoardConfiguration {
     /// The tables a board file may contain, in the order the documentation lists them.
     static let tableNames = ["live_activity", "http", "wake", "agent", "gadget", "state", "log"]
@@ -104,7 +106,7 @@ extension ConfigurationField {
     func udcName() throws(ConfigurationError) -> String? {
         let text = try string()
         guard !text.isEmpty else { return nil }
-        guard text.count <= 128, text.first != ".", text.unicodeScalars.allSatisfy(\.isIdentifierScalar) else {
+        guard text.count <= 128, text.first != ".", text.unicodeScalars.allSatisfy(IdentifierRule.allows) else {
             throw invalid("\"\(text)\" is not a UDC name (letters, digits, '.', '_', ':', '-'; not starting with '.')")
         }
         return text
@@ -125,9 +127,4 @@ func checkTableName(_ table: TOMLDocument.Table, file: String, known: [String]) 
     throw ConfigurationError(
         kind: .unknownKey, file: file, line: table.line, key: table.name,
         message: "unknown table [\(table.name)] (known: \(known.joined(separator: ", ")))")
-}
-
-extension Unicode.Scalar {
-    /// `[A-Za-z0-9._:-]`: the request-id character set, also used for phone ids and UDC names.
-    var isIdentifierScalar: Bool { isBareKeyScalar || self == "." || self == ":" }
 }

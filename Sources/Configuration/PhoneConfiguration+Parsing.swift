@@ -1,3 +1,5 @@
+import WireFormat
+
 extension PhoneConfiguration {
     static let tableNames = ["board", "wake", "usb", "phone", "state", "log"]
 
@@ -37,10 +39,12 @@ extension PhoneConfiguration {
         return copy
     }
 
-    /// Phone ids use the request-id alphabet so they travel unescaped in query strings and logs.
+    /// Phone ids follow the request-id rule (`IdentifierRule`) so they travel unescaped in query strings and logs.
     static func phoneIDProblem(_ text: String) -> String? {
-        guard text.utf8.count <= 128 else { return "a phone id is at most 128 characters, got \(text.utf8.count)" }
-        guard text.unicodeScalars.allSatisfy(\.isIdentifierScalar) else {
+        guard text.utf8.count <= IdentifierRule.maxLength else {
+            return "a phone id is at most \(IdentifierRule.maxLength) characters, got \(text.utf8.count)"
+        }
+        guard text.unicodeScalars.allSatisfy(IdentifierRule.allows) else {
             return "\"\(text)\" is not a phone id (letters, digits, '.', '_', ':', '-')"
         }
         return nil

@@ -67,7 +67,9 @@ package final class DesktopNotifier: Sendable {
         return reply.first?.uint32Value ?? 0
     }
 
-    /// `&`, `<` and `>` as the entities the spec's body markup knows, so the text shows as written.
+    /// `&`, `<` and `>` as entities, so the text shows as written and opens no tag (`<b>`, `<a href>`,
+    /// `<img>`) and no entity. The spec's markup is XML-based: in text, only these mean anything; quotes do
+    /// only inside an attribute value, and this body never writes a tag, so they stay as they are.
     package static func escapingMarkup(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)

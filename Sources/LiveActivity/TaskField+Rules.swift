@@ -14,13 +14,9 @@ extension TaskField {
     }
 
     private func checkIdentifier(_ value: String, allowEmpty: Bool) throws(TaskValidationError) {
-        let length = value.unicodeScalars.count
-        let fits = (allowEmpty || length > 0) && length <= TaskLimits.maxIdentifierLength
-        guard fits, value.unicodeScalars.allSatisfy(Self.isIdentifierScalar) else {
-            let range = allowEmpty ? "at most" : "1 to"
+        guard IdentifierRule.isValid(value, allowEmpty: allowEmpty) else {
             throw error(
-                "must be \(range) \(TaskLimits.maxIdentifierLength) characters from A-Z a-z 0-9 . _ : -, "
-                    + "got \(TaskValidationError.quoted(value))")
+                IdentifierRule.expectation(allowEmpty: allowEmpty) + ", got \(TaskValidationError.quoted(value))")
         }
     }
 
@@ -36,21 +32,24 @@ extension TaskField {
         if required, value.unicodeScalars.allSatisfy(\.properties.isWhitespace) {
             throw error("must not be empty")
         }
-        let allowed: Set<UInt32> = multiline ? [0x09, 0x0A, 0x0D] : []
-        if let bad = value.unicodeScalars.first(where: {
-            ($0.value < 0x20 || $0.value == 0x7F) && !allowed.contains($0.value)
-        }) {
-            let code = String(bad.value, radix: 16, uppercase: true)
-            let hex = String(repeating: "0", count: max(0, 4 - code.count)) + code
-            throw error("must not contain control characters, found U+\(hex)")
+        let allowed: Set<Unicode.Scalar> = multiline ? ["\t", "\n", "\r"] : []
+        for scalar in value.unicodeScalars {
+            // C0, DEL and C1 (CSI, NEL, …) drive terminals and break lines; bidi controls reorder what a
+            // person reads (the phone drops them, but not every reader of a task does).
+            if scalar.properties.generalCategory == .control, !allowed.contains(scalar) {
+                throw error("must not contain control characters, found \(Self.codePoint(scalar))")
+            }
+            if scalar.properties.isBidiControl {
+                let name = scalar.properties.name.map { " (\($0))" } ?? ""
+                throw error("must not contain bidi control characters, found \(Self.codePoint(scalar))\(name)")
+            }
         }
     }
 
-    private static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "A"..."Z", "a"..."z", "0"..."9", ".", "_", ":", "-": true
-        default: false
-        }
+    /// `U+202E`: at least four upper-case hex digits.
+    private static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
     }
 
     static func checkProgress(_ value: Double) throws(TaskValidationError) {

@@ -74,10 +74,11 @@ package enum TaskField: Sendable, CaseIterable {
 }
 
 enum TextRule: Sendable {
-    /// Characters from `A-Z a-z 0-9 . _ : -`, at most `TaskLimits.maxIdentifierLength`: safe in a URL path,
-    /// a query string, a file name and a log line without escaping.
+    /// `IdentifierRule`: characters from `A-Z a-z 0-9 . _ : -`, at most 128, safe in a URL path, a query
+    /// string, a file name and a log line without escaping.
     case identifier(allowEmpty: Bool)
-    /// At most `maxLength` Unicode scalars and no control characters (a multiline text may hold tab,
-    /// line feed and carriage return), so the card renderer can print it as is.
+    /// At most `maxLength` Unicode scalars, no control characters (C0, DEL, C1; a multiline text may hold
+    /// tab, line feed and carriage return) and no bidi controls (U+061C, U+200E/F, U+202A–U+202E,
+    /// U+2066–U+2069), so no reader of a task is driven or misled by its text.
     case text(maxLength: Int, required: Bool, multiline: Bool)
 }

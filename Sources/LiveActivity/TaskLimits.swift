@@ -1,8 +1,7 @@
-/// Bounds on agent-supplied values (CONTRACT §4). Text lengths count Unicode scalars ("UTF-8
-/// characters"), so a bound also caps bytes at four per character; see docs/task-store.md.
+/// Bounds on agent-supplied values (CONTRACT §4); ids are bounded by `IdentifierRule`. Text lengths count
+/// Unicode scalars ("UTF-8 characters"), so a bound also caps bytes at four per character; see
+/// docs/task-store.md.
 package enum TaskLimits {
-    /// `request_id` and `phone_id`: characters from `A-Z a-z 0-9 . _ : -`.
-    package static let maxIdentifierLength = 128
     package static let maxTitleLength = 200
     package static let maxStepLength = 500
     /// `current_action`, `current_target`, `current_app`, `last_tool_name`.

@@ -114,11 +114,7 @@ private struct CurrentEnvelope: Decodable {
             // The view is tolerant of everything; the phone still needs a task to name, so `request_id`
             // is checked strictly first (the errors name `live_activity.request_id`).
             let snapshot = try container.nestedContainer(keyedBy: SnapshotKey.self, forKey: .liveActivity)
-            let requestID = try snapshot.decode(String.self, forKey: .requestID)
-            guard !requestID.isEmpty else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .requestID, in: snapshot, debugDescription: "must not be empty")
-            }
+            _ = try snapshot.decodeRequestID(forKey: .requestID)
             answer = .snapshot(try container.decode(SnapshotView.self, forKey: .liveActivity))
         default: answer = .notFound
         }

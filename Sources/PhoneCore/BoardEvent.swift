@@ -18,18 +18,16 @@ package struct BoardEvent: Sendable, Equatable {
     }
 }
 
-/// Strict where the cursor and the alert key depend on it (`id`, `request_id`, `transition`).
+/// Strict where the cursor and the alert key depend on it (`id`, `request_id`, `transition`). The request id
+/// is held to the rule the board holds agents to (`IdentifierRule`): it goes into an alert line, a
+/// notification, a task read's query and the saved alert record, so one a board could never have accepted
+/// refuses the whole answer, as any broken entry does, and the cursor stays before it.
 extension BoardEvent: Decodable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: EventKey.self)
-        let requestID = try container.decode(String.self, forKey: .requestID)
-        guard !requestID.isEmpty else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .requestID, in: container, debugDescription: "must not be empty")
-        }
         self.init(
             id: try container.decode(UInt64.self, forKey: .id),
-            requestID: requestID,
+            requestID: try container.decodeRequestID(forKey: .requestID),
             transition: OpenEnum(rawValue: try container.decode(String.self, forKey: .transition)),
             at: container.lenient(String.self, forKey: .at))
     }

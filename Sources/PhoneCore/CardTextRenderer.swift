@@ -4,8 +4,8 @@ import WireFormat
 /// whether to use color (isatty, `NO_COLOR`) and redraws the lines in place.
 ///
 /// Only ASCII is added around the board's text, so the card reads the same under `LANG=C`. Text from
-/// the board is stripped of control characters, so a task title cannot move the cursor or recolor
-/// the terminal. Widths are terminal cells (`TerminalCellWidth`): a CJK or emoji title is cut and
+/// the board is cleaned (`BoardText.clean`), so a task title cannot move the cursor, recolor the
+/// terminal or reorder the card. Widths are terminal cells (`TerminalCellWidth`): a CJK or emoji title is cut and
 /// padded on whole characters, so no line is wider than the card and the in-place redraw holds.
 package struct CardTextRenderer: Sendable {
     package struct Options: Sendable, Equatable {
@@ -39,12 +39,12 @@ package struct CardTextRenderer: Sendable {
         lines += body(for: card).map(fit)
         if let problem = card.problem {
             // The one line people must read in full: wrapped, not cut.
-            lines += wrap("! " + Self.clean(problem.description)).map { paint($0, .problem) }
+            lines += wrap("! " + BoardText.clean(problem.description)).map { paint($0, .problem) }
         }
         let linkLine = "USB: \(Self.usbText(card.link.usb)) | Wake: \(card.link.wake.rawValue)"
         if let detail = card.link.wakeDetail {
             // Why the Wakes do not arrive (pairing, refused, no adapter) is read in full: wrapped, not cut.
-            lines += wrap(linkLine + " (" + Self.clean(detail) + ")").map { paint($0, .dim) }
+            lines += wrap(linkLine + " (" + BoardText.clean(detail) + ")").map { paint($0, .dim) }
         } else {
             lines.append(paint(fit(linkLine), .dim))
         }
@@ -53,7 +53,7 @@ package struct CardTextRenderer: Sendable {
 
     private func header(for card: Card) -> String {
         let badge = "[" + Self.badge(card.state) + "]"
-        let title = card.snapshot?.taskTitle.map(Self.clean).flatMap { $0.isEmpty ? nil : $0 } ?? "Aiden"
+        let title = card.snapshot?.taskTitle.map(BoardText.clean).flatMap { $0.isEmpty ? nil : $0 } ?? "Aiden"
         let room = options.width - badge.count - 1
         let left = truncate(title, to: room)
         // Fills the cell a wide character left free at the cut, too: the badge ends the line.
@@ -111,7 +111,7 @@ package struct CardTextRenderer: Sendable {
     }
 
     private func field(_ label: String, _ value: String?, otherwise: String? = nil) -> [String] {
-        if let value = value.map(Self.clean), !value.isEmpty { return ["\(label): \(value)"] }
+        if let value = value.map(BoardText.clean), !value.isEmpty { return ["\(label): \(value)"] }
         return otherwise.map { [$0] } ?? []
     }
 
@@ -231,41 +231,6 @@ extension CardTextRenderer {
         case .up: "up"
         case .down: "down"
         case .unmonitored: "not monitored"
-        }
-    }
-
-    /// Board text must not drive the terminal or reorder the card: control characters (ESC,
-    /// newlines, …) and line or paragraph separators become spaces; format characters (bidi
-    /// overrides and isolates, zero-width characters, soft hyphens, tags) are removed, so a title
-    /// cannot flip the text after it or hide what it says. The one exception is a zero-width joiner
-    /// inside an emoji sequence (`👨‍👩‍👧`), which only joins pictographs into one.
-    static func clean(_ text: String) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator: scalars.append(" ")
-            case .format where scalar != TerminalCellWidth.zeroWidthJoiner: continue
-            default: scalars.append(scalar)
-            }
-        }
-        let kept = String(scalars)
-        guard kept.unicodeScalars.contains(TerminalCellWidth.zeroWidthJoiner) else { return kept }
-        var cleaned = ""
-        for character in kept {
-            cleaned.unicodeScalars.append(contentsOf: withoutStrayJoiners(character))
-        }
-        return cleaned
-    }
-
-    /// The character's code points less every zero-width joiner that does not join two emoji:
-    /// grapheme clustering keeps what follows a joiner in the same character only after a
-    /// pictograph, so a joiner followed there by an emoji is part of an emoji sequence.
-    private static func withoutStrayJoiners(_ character: Character) -> [Unicode.Scalar] {
-        let scalars = Array(character.unicodeScalars)
-        return scalars.indices.compactMap { index in
-            guard scalars[index] == TerminalCellWidth.zeroWidthJoiner else { return scalars[index] }
-            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
-            return next.map { $0.properties.isEmoji && !$0.isASCII } == true ? scalars[index] : nil
         }
     }
 

@@ -1,8 +1,12 @@
 import FoundationEssentials
+import Logging
 import WireFormat
 
 /// Encodes `PhoneEvent`s as one JSON object per line, keys sorted, `/` unescaped, so scripts can
-/// rely on the shape and tests can compare golden lines. Every object has `event` and `at`.
+/// rely on the shape and tests can compare golden lines. Every object has `event` and `at`. Every
+/// control, separator and format character (`ControlCharacter`: DEL, C1, bidi controls, … as well as the
+/// C0 ones JSON requires) is written as a `\u` escape: a script reads the board's text as sent, and the
+/// line still cannot drive the terminal it is printed on.
 package struct PhoneEventEncoder: Sendable {
     package init() {}
 
@@ -16,7 +20,26 @@ package struct PhoneEventEncoder: Sendable {
             // Unreachable with JSONValue (non-finite numbers become null); still never print a broken line.
             return #"{"event":"error","message":"could not encode an event"}"#
         }
-        return String(decoding: data, as: UTF8.self)
+        return Self.escapingControlCharacters(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `json` with each `ControlCharacter` as `\uXXXX` (a surrogate pair above the BMP). Outside strings
+    /// JSON holds only ASCII punctuation, digits and letters, so each one found is inside a string and the
+    /// escape means the same character to every JSON reader.
+    static func escapingControlCharacters(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { ControlCharacter($0) != nil }) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard ControlCharacter(scalar) != nil else {
+                escaped.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16)
+                escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            }
+        }
+        return String(escaped)
     }
 
     private func fields(for event: PhoneEvent) -> [String: JSONValue] {

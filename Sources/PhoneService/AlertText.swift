@@ -3,7 +3,9 @@ import PhoneCore
 /// The words people see for an alert. The task's own words come first (its title, then the step of a
 /// handoff or the error of a failure) and the request id last, so a line says what happened before it
 /// says which record it was about. The task's words arrive cleaned and bounded (`Alert.describing`);
-/// the ids, also from the board, are cleaned here the same way (`BoardText`).
+/// the ids, also from the board, are bounded here, and the line and the body are cleaned as a whole
+/// (`BoardText`), so no alert reaches a terminal or a notification with a control, separator or format
+/// character of the board's, however it was built.
 package enum AlertText {
     /// Most characters of an id shown (request ids are at most 128 on a well-behaved board).
     static let idLimit = 64
@@ -25,14 +27,14 @@ package enum AlertText {
     package static func line(_ alert: Alert) -> String {
         let opening = alert.title.map { $0 + ": " + label(alert.transition) } ?? headline(alert)
         let text = ([opening] + [detail(alert)].compactMap { $0 }).joined(separator: ": ")
-        return text + (subject(alert).map { " (\($0))" } ?? "")
+        return BoardText.oneLine(text + (subject(alert).map { " (\($0))" } ?? ""))
     }
 
     /// The notification body: the task's words without the request id (`Open Settings: Enter the Wi-Fi
     /// password`); `Task chat_1` or `Session usb-…` when nothing else is known.
     package static func body(_ alert: Alert) -> String {
         let words = [alert.title, detail(alert)].compactMap { $0 }
-        if !words.isEmpty { return words.joined(separator: ": ") }
+        if !words.isEmpty { return BoardText.oneLine(words.joined(separator: ": ")) }
         guard let subject = subject(alert) else { return "" }
         return (alert.transition == .connected ? "Session " : "Task ") + subject
     }

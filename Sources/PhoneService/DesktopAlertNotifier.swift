@@ -154,8 +154,8 @@ package final class DesktopAlertNotifier: AlertNotifier {
         case .failed:
             (urgency, category) = (.critical, "transfer.error")
         }
-        // The summary is fixed words; the board's text goes only in the body, which the notifier
-        // escapes for servers that render body markup.
+        // The summary is fixed words; the board's text goes only in the body, cleaned of control, separator
+        // and format characters (`AlertText`) and escaped by the notifier for servers that render body markup.
         return DesktopNotification(
             summary: AlertText.headline(alert), body: AlertText.body(alert), urgency: urgency,
             category: category)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PhoneCore
 import Platform
+import WireFormat
 
 /// The phone client's state directory (`[state] directory`, mode 0700): the generated phone id, the
 /// alert record and the board bonded with over the cable. All are written with `AtomicFile`, so a crash
@@ -71,13 +72,9 @@ package struct PhoneStateDirectory: Sendable {
         return "phone_" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The request-id alphabet (as the configuration checks it): 1–128 of `A-Z a-z 0-9 . _ : -`.
+    /// A persisted phone id meets the rule the board holds phone ids to (`IdentifierRule`).
     package static func isValidPhoneID(_ text: String) -> Bool {
-        (1...128).contains(text.utf8.count)
-            && text.unicodeScalars.allSatisfy { scalar in
-                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                    || ".:_-".unicodeScalars.contains(scalar)
-            }
+        IdentifierRule.isValid(text)
     }
 
     /// The saved alert record; a missing file is a first start (an empty record). An unreadable or

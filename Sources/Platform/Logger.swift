@@ -9,6 +9,11 @@ import Glibc
 /// Lines go to a sink; the default writes `<priority>component: message` to stderr, which
 /// journald turns into the right priority (SyslogLevelPrefix=yes, the default). Tests pass a
 /// `Logger.capturing()` logger (in TestSupport) and read the lines back.
+///
+/// Messages carry text from outside (a decoded request path, a board's error, a device name), so
+/// every line is escaped before any sink sees it (`ControlCharacter.escaping`): a line feed in it
+/// cannot end the line and forge the next journal entry, nor an escape sequence or a bidi control
+/// drive the terminal the phone's log lines share with its card.
 package struct Logger: Sendable {
     package typealias Sink = @Sendable (LogLevel, String) -> Void
 
@@ -29,7 +34,7 @@ package struct Logger: Sendable {
 
     package func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= minimumLevel else { return }
-        sink(level, "\(component): \(message())")
+        sink(level, ControlCharacter.escaping("\(component): \(message())"))
     }
 
     package func error(_ message: @autoclosure () -> String) { log(.error, message()) }

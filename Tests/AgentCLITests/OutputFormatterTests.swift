@@ -40,6 +40,14 @@ struct OutputFormatterTests {
         #expect(text.split(separator: "\n").last == "chat_1")
     }
 
+    /// A task stored before the board refused bidi controls (or read from another board) still cannot
+    /// reorder what the terminal shows: bidi, separator and format characters are escaped like C0 and C1 ones.
+    @Test func bidiAndFormatCharactersAreEscapedToo() {
+        let text = OutputFormatter.started(
+            SnapshotView(requestID: "chat_1", taskTitle: "pay\u{202E}lanoitan\u{2066}\u{9B}\u{2028}\u{200B}"))
+        #expect(text == #"started task "pay\u{202e}lanoitan\u{2066}\u{9b}\u{2028}\u{200b}""# + "\nchat_1\n")
+    }
+
     @Test func showPrintsPresentFieldsInContractOrder() throws {
         #expect(
             OutputFormatter.snapshot(try Self.snapshot(Self.contractExample)) == """

@@ -79,6 +79,8 @@ import Testing
         ("{\"task_title\":\"\(String(repeating: "x", count: 201))\"}", 400, "task_title"),
         ("{\"task_title\":\"T\",\"current_step\":\"\(String(repeating: "é", count: 501))\"}", 400, "current_step"),
         (#"{"task_title":"T","request_id":"has space"}"#, 400, "request_id"),
+        (#"{"task_title":"pay\u202elanoitan"}"#, 400, "task_title"),
+        (#"{"task_title":"T","current_step":"\u009b2J"}"#, 400, "current_step"),
     ])
     func invalidStartsNameTheField(body: String, status: Int, field: String) throws {
         var board = try RouterFixture()

@@ -186,6 +186,19 @@ import WakeProtocol
         #expect(board.logs.lines(at: .notice).last?.hasSuffix("(95 more refused since the last report)") == true)
     }
 
+    /// The path is decoded (`%0A` is a line feed by then): it cannot end the log line and forge a journal
+    /// entry of its own.
+    @Test func aRefusedPathIsLoggedOnOneLine() throws {
+        let board = try EngineFixture()
+        let path = "/status\n<3>aiden-board: forged\u{1B}[2J"
+        #expect(board.phone("GET", path, peer: IPAddress(v4: 10, 99, 0, 2)).status == 403)
+        #expect(
+            board.logs.lines(at: .notice) == [
+                #"engine: 403 GET /status\n<3>aiden-board: forged\u{1b}[2J from 10.99.0.2: "#
+                    + "peer 10.99.0.2 is outside loopback and the allowed subnets"
+            ])
+    }
+
     @Test func wakeFailuresAreCountedAndTheNextChangeTriesAgain() throws {
         let board = try EngineFixture()
         board.sink.failing.store(true, ordering: .relaxed)

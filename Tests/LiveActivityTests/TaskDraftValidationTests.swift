@@ -31,6 +31,27 @@ struct Rejection: Sendable, CustomTestStringConvertible {
         Rejection(#"{"task_title":"\#(text("🙂", 201))"}"#, "task_title", "must be at most 200 characters, got 201"),
         Rejection(#"{"task_title":"a\nb"}"#, "task_title", "must not contain control characters, found U+000A"),
         Rejection(#"{"task_title":"a\u007fb"}"#, "task_title", "must not contain control characters, found U+007F"),
+        // C1 controls (CSI, NEL) act on terminals like C0 ones; bidi controls reorder what a person reads.
+        Rejection(#"{"task_title":"a\u009b2Jb"}"#, "task_title", "must not contain control characters, found U+009B"),
+        Rejection(#"{"task_title":"a\u0085b"}"#, "task_title", "must not contain control characters, found U+0085"),
+        Rejection(
+            #"{"task_title":"pay\u202elanoitan"}"#, "task_title",
+            "must not contain bidi control characters, found U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        Rejection(
+            #"{"task_title":"t","current_step":"\u2066x\u2069"}"#, "current_step",
+            "must not contain bidi control characters, found U+2066 (LEFT-TO-RIGHT ISOLATE)"),
+        Rejection(
+            #"{"task_title":"t","current_target":"a\u200fb"}"#, "current_target",
+            "must not contain bidi control characters, found U+200F (RIGHT-TO-LEFT MARK)"),
+        Rejection(
+            #"{"task_title":"t","current_app":"\u061c"}"#, "current_app",
+            "must not contain bidi control characters, found U+061C (ARABIC LETTER MARK)"),
+        Rejection(
+            #"{"task_title":"t","last_error":"line 1\n\u202dline 2"}"#, "last_error",
+            "must not contain bidi control characters, found U+202D (LEFT-TO-RIGHT OVERRIDE)"),
+        Rejection(
+            #"{"task_title":"t","last_error":"tab\t\u0090ok"}"#, "last_error",
+            "must not contain control characters, found U+0090"),
         Rejection(
             #"{"task_title":"t","request_id":""}"#, "request_id",
             #"must be 1 to 128 characters from A-Z a-z 0-9 . _ : -, got """#),
@@ -152,6 +173,8 @@ struct Rejection: Sendable, CustomTestStringConvertible {
         #"{"task_title":"\#(text("🙂", 200))","current_step":"\#(text("s", 500))"}"#,
         #"{"task_title":"t","current_action":"\#(text("é", 200))","last_error":"\#(text("e", 1000))"}"#,
         #"{"task_title":"t","last_error":"line 1\nline 2\r\n\tindented"}"#,
+        // Format characters that are not bidi controls are text: emoji sequences join with U+200D.
+        #"{"task_title":"👨\u200d👩\u200d👧 a\u00adb","current_step":"\u00a0é"}"#,
         #"{"task_title":"t","request_id":"chat_1.2:3-x_Y","phone_id":""}"#,
         #"{"task_title":"t","progress":0}"#, #"{"task_title":"t","progress":1}"#,
         #"{"task_title":"t","progress":1.0}"#, #"{"task_title":"t","progress":0.5}"#,

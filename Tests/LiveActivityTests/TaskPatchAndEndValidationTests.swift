@@ -14,6 +14,11 @@ import Testing
             #"{"phone_id":"a b"}"#, "phone_id",
             #"must be at most 128 characters from A-Z a-z 0-9 . _ : -, got "a b""#),
         Rejection(#"{"current_step":"\#(text("x", 501))"}"#, "current_step", "must be at most 500 characters, got 501"),
+        Rejection(
+            #"{"current_action":"tap\u2067"}"#, "current_action",
+            "must not contain bidi control characters, found U+2067 (RIGHT-TO-LEFT ISOLATE)"),
+        Rejection(
+            #"{"last_tool_name":"\u009d"}"#, "last_tool_name", "must not contain control characters, found U+009D"),
         Rejection(#"{"progress":1.0000001}"#, "progress", "must be a number between 0 and 1, got 1.0000001"),
         Rejection(#"{"expected_revision":-1}"#, "expected_revision", "must be a non-negative integer, got -1"),
         Rejection(#"{"expected_revision":1.5}"#, "expected_revision", "must be a non-negative integer, got 1.5"),
@@ -76,6 +81,9 @@ import Testing
         Rejection(
             #"{"status":"failed","last_error":"\#(text("e", 1001))"}"#, "last_error",
             "must be at most 1000 characters, got 1001"),
+        Rejection(
+            #"{"status":"failed","last_error":"see \u202ecod.exe"}"#, "last_error",
+            "must not contain bidi control characters, found U+202E (RIGHT-TO-LEFT OVERRIDE)"),
         Rejection(
             #"{"status":"failed","expected_revision":true}"#, "expected_revision",
             "must be a non-negative integer, got true"),

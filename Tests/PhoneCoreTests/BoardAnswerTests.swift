@@ -53,7 +53,15 @@ import WireFormat
         ),
         (
             #"{"status":"ok","live_activity":{"request_id":""}}"#,
-            BoardAnswerError(kind: .invalidValue, field: "live_activity.request_id", message: "must not be empty")
+            BoardAnswerError(
+                kind: .invalidValue, field: "live_activity.request_id",
+                message: "must be 1 to 128 characters from A-Z a-z 0-9 . _ : -")
+        ),
+        (
+            #"{"status":"ok","live_activity":{"request_id":"chat_1\u001b[2J"}}"#,
+            BoardAnswerError(
+                kind: .invalidValue, field: "live_activity.request_id",
+                message: "must be 1 to 128 characters from A-Z a-z 0-9 . _ : -")
         ),
         (
             #"{"status":"ok","live_activity":null}"#,
@@ -128,6 +136,31 @@ import WireFormat
     ])
     func malformedEventsAnswersNameTheField(text: String, expected: BoardAnswerError) {
         #expect(throws: expected) { try BoardAnswer.events(from: bytes(text)) }
+    }
+
+    /// A request id the board itself would have refused from an agent (`IdentifierRule`) is not a board's:
+    /// the answer is refused naming the entry, before the id can reach a terminal, a URL or the alert record.
+    @Test(arguments: [
+        "", "chat 1", "chat_1\\u001b[2J", "chat_1\\n<3>forged", "pay\\u202elanoitan", "chat_\\u0085",
+        "../status", "chat?x=1", "é", String(repeating: "r", count: 129),
+    ])
+    func eventsWithAHostileRequestIDAreRefused(requestID: String) {
+        let text =
+            #"{"status":"ok","events":[{"id":1,"request_id":"chat_1","transition":"handoff"},"#
+            + #"{"id":2,"request_id":"\#(requestID)","transition":"failed"}],"next":2}"#
+        #expect(
+            throws: BoardAnswerError(
+                kind: .invalidValue, field: "events[1].request_id",
+                message: "must be 1 to 128 characters from A-Z a-z 0-9 . _ : -")
+        ) { try BoardAnswer.events(from: bytes(text)) }
+    }
+
+    @Test func requestIDsAtTheBoundsOfTheRuleAreRead() throws {
+        let longest = String(repeating: "r", count: 128)
+        let text =
+            #"{"status":"ok","events":[{"id":1,"request_id":"\#(longest)","transition":"handoff"},"#
+            + #"{"id":2,"request_id":"chat_1.2:3-x_Y","transition":"failed"}],"next":2}"#
+        #expect(try BoardAnswer.events(from: bytes(text)).events.map(\.requestID) == [longest, "chat_1.2:3-x_Y"])
     }
 
     @Test func httpStatusesBecomeBoardProblems() {

@@ -345,7 +345,7 @@ extension CardTextRendererTests {
         ("👨\u{200B}\u{200D}👩", "👨\u{200D}👩"), ("🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", "🏴"),
     ])
     func formatAndBidiCharactersAreStripped(text: String, expected: String) {
-        #expect(CardTextRenderer.clean(text).unicodeScalars.elementsEqual(expected.unicodeScalars))
+        #expect(BoardText.clean(text).unicodeScalars.elementsEqual(expected.unicodeScalars))
     }
 
     @Test func boardTextCannotDriveTheTerminal() {
@@ -517,7 +517,7 @@ extension CardTextRendererTests {
                         #expect(TerminalCellWidth.of(line) <= width, "width \(width), seed \(seed): \(line)")
                     }
                     #expect(TerminalCellWidth.of(lines[0]) == width, "width \(width), seed \(seed): \(lines[0])")
-                    let title = Array(CardTextRenderer.clean(snapshot.taskTitle ?? ""))
+                    let title = Array(BoardText.clean(snapshot.taskTitle ?? ""))
                     let header = lines[0][..<(lines[0].lastIndex(of: "[") ?? lines[0].endIndex)]
                     var shown = Array(header)
                     while shown.last == " " { shown.removeLast() }

@@ -149,4 +149,18 @@ import WireFormat
     func timestampsAreUTCWithMilliseconds(seconds: Double, text: String) {
         #expect(UTCTimestamp.format(Date(timeIntervalSince1970: seconds)) == text)
     }
+
+    /// The board's words are in `--json` as sent, yet the line cannot drive a terminal it is printed on:
+    /// DEL, C1, separators and format characters are `\u` escapes like the C0 ones, and read back the same.
+    @Test func controlCharactersAreEscapedAndReadBackAsSent() throws {
+        let title = "pay\u{202E}lanoitan \u{9B}2J\u{7F}\u{2028}\u{1B}[31m\u{E0041}👨\u{200D}👩 é"
+        let line = encoder.line(
+            for: .alert(Alert(transition: .completed, requestID: "chat_1", epoch: 1, title: title)), at: now)
+        #expect(
+            line.contains(
+                #""title":"pay\u202elanoitan \u009b2J\u007f\u2028\u001b[31m\udb40\udc41👨\u200d👩 é""#))
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        let object = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
+        #expect(object["title"] == .string(title))
+    }
 }

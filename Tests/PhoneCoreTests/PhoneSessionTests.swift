@@ -126,6 +126,38 @@ import WakeProtocol
         #expect(driver.session.nextDeadline == driver.now + .seconds(60))
     }
 
+    /// An event whose request id breaks the board's own rule refuses the whole events answer, like any
+    /// malformed entry: the card still follows `current` and names the entry at fault, nothing is alerted,
+    /// no read is sent for the id, and the cursor stays before the bad entry, so the good events after it
+    /// alert once the ring no longer holds it.
+    @Test func aHostileRequestIDInTheEventsIsRefusedAndTheCursorHolds() throws {
+        var driver = SessionDriver()
+        driver.send(.started)
+        driver.board.start("chat_1")
+        driver.wake(seq: 1)
+        let cursor = driver.session.policy.cursor
+        driver.board.record("chat_1\u{1B}[2J\n<3>forged", "failed")
+        driver.board.handoff()
+        driver.clearEffects()
+        driver.wake(seq: 2)
+        #expect(driver.alerts.isEmpty)
+        #expect(driver.lastCard?.state == .handoff, "the card follows the current answer")
+        let problem = try #require(driver.lastCard?.problem)
+        #expect(problem.kind == "malformed")
+        #expect(
+            problem.description
+                == "malformed answer from the board: events[0].request_id: "
+                + "must be 1 to 128 characters from A-Z a-z 0-9 . _ : -")
+        #expect(driver.board.taskReads.isEmpty)
+        #expect(driver.session.policy.cursor == cursor, "nothing after the bad entry is skipped")
+        #expect(driver.session.nextDeadline != nil, "the fetch is tried again")
+
+        driver.board.ring.removeAll { $0.requestID != "chat_1" }
+        driver.fireDeadline()
+        #expect(driver.alertNames == ["handoff chat_1"])
+        #expect(driver.lastCard?.problem == nil)
+    }
+
     @Test func aProblemKeepsTheLastGoodCardWithAProblemLine() {
         var driver = SessionDriver()
         driver.send(.started)

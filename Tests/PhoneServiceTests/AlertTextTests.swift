@@ -63,6 +63,19 @@ import Testing
         #expect(AlertText.headline(Self.handoff) == AlertText.headline(Alert(transition: .handoff)))
     }
 
+    /// An alert is cleaned where it is put into words, whoever built it: the terminal line and the
+    /// notification body keep no control, separator or format character of the board's text.
+    @Test func hostileWordsAreCleanedWhereverTheAlertCameFrom() {
+        let alert = Alert(
+            transition: .failed, requestID: "chat_1", title: "Open\u{1B}]8;;x\u{07} Settings\u{202E}",
+            error: "line 1\nline 2\u{2028}\u{9B}2J\u{2066}end")
+        #expect(AlertText.line(alert) == "Open ]8;;x Settings: Failed: line 1 line 2 2Jend (chat_1)")
+        #expect(AlertText.body(alert) == "Open ]8;;x Settings: line 1 line 2 2Jend")
+        let notification = DesktopAlertNotifier.notification(for: alert)
+        #expect(notification.body == AlertText.body(alert))
+        #expect(notification.summary == "Task failed")
+    }
+
     /// Ids come from the board too: cleaned and bounded like the task's words before they reach a terminal.
     @Test func hostileIDsAreCleanedAndBounded() {
         let alert = Alert(

@@ -1,5 +1,6 @@
 import Foundation
 import PhoneCore
+import Platform
 import Testing
 
 @testable import PhoneService
@@ -86,5 +87,27 @@ import Testing
         let expectedCard = CardTextRenderer(options: .init(width: 40, color: false)).render(standby)
         #expect(text == expectedCard + "\n\n>> Task completed (chat_1)\n\n")
         #expect(!text.contains("\u{1B}"), "no escape sequences off a terminal")
+    }
+
+    /// Above the card on a terminal: the alert in bold, a log line as the logger escaped it, and no
+    /// escape sequence, line break or bidi control of the board's making among them.
+    @Test func boardTextAboveTheCardCannotDriveTheTerminal() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let output = TerminalOutput(
+            channel: OutputChannel(descriptor: descriptors[1]),
+            mode: .init(inPlace: true, color: true, width: 40))
+        let logger = Logger(component: "aiden-phone") { _, line in output.printAbove(line) }
+        output.deliver(
+            Alert(transition: .failed, requestID: "chat_1", title: "T\u{1B}[2J\u{202E}", error: "a\nb\u{9B}c"))
+        logger.warning("board answered HTTP 500: \u{1B}]0;owned\u{07}\n<3>forged")
+        output.flush()
+        close(descriptors[1])
+        let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(
+            text
+                == "\u{07}\u{1B}[1m>> T [2J: Failed: a b c (chat_1)\u{1B}[0m\n"
+                + #"aiden-phone: board answered HTTP 500: \u{1b}]0;owned\u{7}\n<3>forged"# + "\n")
     }
 }

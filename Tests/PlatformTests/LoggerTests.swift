@@ -20,6 +20,34 @@ import Testing
         #expect(capture.lines == ["board.http: 403 from 10.0.0.7"])
     }
 
+    /// Text from outside (a request path, a board's error) cannot end the line and forge the next
+    /// journal entry, drive the terminal or reorder what is read: every control, separator and format
+    /// character is written as a visible escape, and nothing else changes (a backslash is kept: the
+    /// escapes are for reading, not for decoding).
+    @Test func controlCharactersInAMessageAreEscaped() {
+        let (logger, capture) = Logger.capturing(component: "board")
+        logger.notice("403 GET /x\n<3>aiden-board: forged\r\tend")
+        logger.warning("board said \u{1B}[2J\u{07}\u{7F}\u{85}\u{9B}31m")
+        logger.info("pay\u{202E}lanoitan\u{202C} \u{2066}\u{200E}\u{200F}\u{061C}\u{2069} a\u{2028}b\u{2029}")
+        logger.info("\u{200B}\u{FEFF}\u{00AD}\u{E0041} 設定 ✅ é \\n")
+        #expect(
+            capture.lines == [
+                #"board: 403 GET /x\n<3>aiden-board: forged\r\tend"#,
+                #"board: board said \u{1b}[2J\u{7}\u{7f}\u{85}\u{9b}31m"#,
+                #"board: pay\u{202e}lanoitan\u{202c} \u{2066}\u{200e}\u{200f}\u{61c}\u{2069} a\u{2028}b\u{2029}"#,
+                #"board: \u{200b}\u{feff}\u{ad}\u{e0041} 設定 ✅ é \n"#,
+            ])
+    }
+
+    /// What the default sink writes for such a message: one journal line, its priority prefix first.
+    @Test func aJournalLineStaysOneLine() throws {
+        let (logger, capture) = Logger.capturing(component: "phone")
+        logger.error("board answered HTTP 500: oops\n<6>phone: all is well")
+        let line = Logger.journalLine(.error, try #require(capture.lines.first))
+        #expect(line == "<3>phone: board answered HTTP 500: oops\\n<6>phone: all is well\n")
+        #expect(line.filter(\.isNewline).count == 1)
+    }
+
     @Test func levelsParseByNameAndOrderBySeverity() {
         #expect(LogLevel(name: "WARN") == .warning)
         #expect(LogLevel(name: "loud") == nil)
