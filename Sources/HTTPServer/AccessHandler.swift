@@ -114,7 +114,9 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
         }
         socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
         let open = context.connections.withLock {
-            $0.open(id, descriptor: descriptor, uid: record.credentials?.uid, at: context.now())
+            $0.open(
+                id, descriptor: descriptor,
+                peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid, pid: $0.pid) }, at: context.now())
         }
         if let credentials = record.credentials, open > context.limits.perPeerConnectionLimit {
             context.refuse(id)

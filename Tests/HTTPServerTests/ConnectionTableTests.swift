@@ -24,21 +24,32 @@ import Testing
 
     @Test func aRefusedConnectionIsNotCutAgainNorCounted() {
         var table = ConnectionTable()
-        #expect(table.open(1, descriptor: 10, uid: 1000, at: .zero) == 1)
-        #expect(table.open(2, descriptor: 11, uid: 1000, at: .zero) == 2)
-        #expect(table.open(3, descriptor: 12, uid: 0, at: .zero) == 1, "another uid has its own count")
-        #expect(table.open(4, descriptor: 13, uid: 1000, at: .zero) == 3)
+        #expect(table.open(1, descriptor: 10, peer: 1000, at: .zero) == 1)
+        #expect(table.open(2, descriptor: 11, peer: 1000, at: .zero) == 2)
+        #expect(table.open(3, descriptor: 12, peer: 0, at: .zero) == 1, "another uid has its own count")
+        #expect(table.open(4, descriptor: 13, peer: 1000, at: .zero) == 3)
         #expect(table.refuse(4) == 13)
         #expect(table.refuse(99) == nil)
         table.answered(4, at: .seconds(1))
         #expect(table.overdue(at: .seconds(60), deadline: .seconds(5)).sorted() == [10, 11, 12])
-        #expect(table.open(5, descriptor: 14, uid: 1000, at: .zero) == 3, "the refused one no longer counts")
+        #expect(table.open(5, descriptor: 14, peer: 1000, at: .zero) == 3, "the refused one no longer counts")
         table.close(4)
         table.close(1)
-        #expect(table.open(6, descriptor: 15, uid: 1000, at: .zero) == 3)
+        #expect(table.open(6, descriptor: 15, peer: 1000, at: .zero) == 3)
         table.close(2)
         table.close(5)
         table.close(6)
-        #expect(table.open(7, descriptor: 16, uid: 1000, at: .zero) == 1)
+        #expect(table.open(7, descriptor: 16, peer: 1000, at: .zero) == 1)
+    }
+
+    /// Users the service's user namespace does not map all look like the overflow uid: they count per process.
+    @Test func anUnmappedUserCountsPerProcess() {
+        #expect(ConnectionTable.peerKey(uid: 1000, pid: 7) == ConnectionTable.peerKey(uid: 1000, pid: 8))
+        #expect(ConnectionTable.peerKey(uid: 65534, pid: 7) != ConnectionTable.peerKey(uid: 65534, pid: 8))
+        #expect(ConnectionTable.peerKey(uid: 65534, pid: 7) != ConnectionTable.peerKey(uid: 7, pid: 7))
+        var table = ConnectionTable()
+        #expect(table.open(1, descriptor: 10, peer: ConnectionTable.peerKey(uid: 65534, pid: 7), at: .zero) == 1)
+        #expect(table.open(2, descriptor: 11, peer: ConnectionTable.peerKey(uid: 65534, pid: 8), at: .zero) == 1)
+        #expect(table.open(3, descriptor: 12, peer: ConnectionTable.peerKey(uid: 65534, pid: 7), at: .zero) == 2)
     }
 }
