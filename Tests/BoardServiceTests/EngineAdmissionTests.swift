@@ -1,5 +1,4 @@
 import BoardAPI
-import Logging
 import NetworkAddress
 import Testing
 

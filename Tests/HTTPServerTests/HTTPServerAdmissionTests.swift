@@ -84,10 +84,11 @@ import Glibc
     }
 
     /// MHD's own timeout restarts at every byte; the request deadline does not. A client that sends one header
-    /// byte every 200 ms is cut about a second after it connected, long before its 30 s idle timeout.
+    /// byte every 200 ms is cut about two seconds after it connected, long before its 30 s idle timeout (and
+    /// before its own 8 s receive timeout, which would make `waitForClose` false).
     @Test func aTricklingClientIsCutAtTheRequestDeadline() throws {
         let (server, port) = try startServer(
-            limits: HTTPServerLimits(idleTimeoutSeconds: 30, requestDeadline: .seconds(1)),
+            limits: HTTPServerLimits(idleTimeoutSeconds: 30, requestDeadline: .seconds(2)),
             admission: HTTPServerAdmission())
         defer { server.stop() }
         let trickler = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 8)
@@ -103,17 +104,14 @@ import Glibc
                 usleep(200_000)
             }
         }
-        let started = ContinuousClock.now
         #expect(trickler.waitForClose(), "the server closed the trickling connection")
         cut.store(true, ordering: .relaxed)
         sender.join()
-        let waited = ContinuousClock.now - started
-        #expect(waited < .seconds(8), "cut by the deadline, not the receive timeout (\(waited))")
         // A client that sends its requests whole is never cut, even with pauses between them under the deadline.
         let phone = try RawHTTPConnection(port: port)
         for index in 0..<3 {
             #expect(try phone.request("GET", "/n\(index)").status == 200)
-            usleep(400_000)
+            usleep(300_000)
         }
         // An idle keep-alive connection is closed at the deadline too.
         #expect(phone.waitForClose())
