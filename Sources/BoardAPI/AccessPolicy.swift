@@ -26,12 +26,20 @@ package struct AccessPolicy: Sendable, Equatable {
         case crossSiteOrigin(String, own: String)
         /// Pairing: `Sec-Fetch-Site` says a browser sent it for another site.
         case crossSiteFetch(String)
+        /// At accept (`decideConnection`): the peer is the board itself (loopback, or one of its own addresses)
+        /// and no loopback listener is configured, so no local process is meant to be served.
+        case connectionFromTheBoard(IPAddress)
+        /// When the connection opens (`decideArrival`): it came in on another interface than `[http] interface`
+        /// (the second value; nil when the kernel did not say which).
+        case arrivedOnAnotherInterface(IPAddress, interface: String?, expected: String)
 
         /// The error code of the 403 answer: `forbidden` for the rules of every path, `not_ecm_peer` and
         /// `cross_site` for the pairing window's own, so a client can tell which rule it broke.
         package var code: String {
             switch self {
-            case .peerOutsideAllowedSubnets, .missingHost, .foreignHost: return "forbidden"
+            case .peerOutsideAllowedSubnets, .missingHost, .foreignHost, .connectionFromTheBoard,
+                .arrivedOnAnotherInterface:
+                return "forbidden"
             case .pairingFromTheBoard, .pairingOffTheLink, .pairingLocalAddressUnknown: return "not_ecm_peer"
             case .crossSiteOrigin, .crossSiteFetch: return "cross_site"
             }
@@ -59,6 +67,12 @@ package struct AccessPolicy: Sendable, Equatable {
                     + noPage
             case let .crossSiteFetch(site):
                 return "Sec-Fetch-Site '\(AccessPolicy.shown(site))' (only same-origin or none): \(noPage)"
+            case let .connectionFromTheBoard(peer):
+                return "connection from \(peer), the board itself: a local process is served only when [http] listen "
+                    + "has a loopback listener"
+            case let .arrivedOnAnotherInterface(peer, interface, expected):
+                let arrived = interface.map { "on \(AccessPolicy.shown($0))" } ?? "on an unknown interface"
+                return "connection from \(peer) arrived \(arrived), not on \(expected) ([http] interface)"
             }
         }
     }
@@ -67,10 +81,17 @@ package struct AccessPolicy: Sendable, Equatable {
     /// Host names (lower-cased, IPv6 without brackets) accepted in `Host` besides loopback and
     /// the local address: the configured listen hosts (wildcards excluded).
     package var listenHosts: Set<String>
+    /// Whether a listener takes loopback connections (`127.0.0.1`, `[::1]`, or a wildcard, which includes them):
+    /// only then are processes on the board meant to be served (`decideConnection`).
+    package var servesLoopback: Bool
+    /// `[http] interface`: the one interface connections to a non-loopback listener may arrive on; nil: any.
+    package var interface: String?
 
-    package init(allowedSubnets: [Subnet], listenAddresses: [IPAddress]) {
+    package init(allowedSubnets: [Subnet], listenAddresses: [IPAddress], interface: String? = nil) {
         self.allowedSubnets = allowedSubnets
         self.listenHosts = Set(listenAddresses.filter { !$0.isUnspecified }.map(\.description))
+        self.servesLoopback = listenAddresses.contains { $0.isLoopback || $0.isUnspecified }
+        self.interface = interface
     }
 
     private static let loopbackHosts: Set<String> = ["localhost", "127.0.0.1", "::1"]

@@ -16,6 +16,20 @@ package struct HTTPRequest: Sendable, Equatable {
         }
     }
 
+    /// Who is at the other end of a Unix socket connection, as the kernel says (SO_PEERCRED): the agent socket's
+    /// logs name it, and its per-peer connection limit counts by `uid`.
+    package struct Credentials: Sendable, Equatable, CustomStringConvertible {
+        package var uid: UInt32
+        package var pid: Int32
+
+        package init(uid: UInt32, pid: Int32) {
+            self.uid = uid
+            self.pid = pid
+        }
+
+        package var description: String { "uid \(uid) pid \(pid)" }
+    }
+
     package var method: String
     /// The path without the query string, percent-decoded by the server.
     package var path: String
@@ -27,11 +41,13 @@ package struct HTTPRequest: Sendable, Equatable {
     package var peer: Peer
     /// The local address the request arrived on (for the Host check); nil on the Unix socket.
     package var localAddress: IPAddress?
+    /// The peer process on a Unix socket, when the kernel told; nil on TCP.
+    package var credentials: Credentials?
 
     package init(
         method: String, path: String, query: [(name: String, value: String)] = [],
         headers: [String: String] = [:], body: [UInt8] = [], peer: Peer = .unixSocket,
-        localAddress: IPAddress? = nil
+        localAddress: IPAddress? = nil, credentials: Credentials? = nil
     ) {
         self.method = method
         self.path = path
@@ -41,6 +57,13 @@ package struct HTTPRequest: Sendable, Equatable {
         self.body = body
         self.peer = peer
         self.localAddress = localAddress
+        self.credentials = credentials
+    }
+
+    /// The peer as log lines name it: the address, or on a Unix socket the process (`uid 1000 pid 4242`).
+    package var peerDescription: String {
+        if case .unixSocket = peer, let credentials { return "\(credentials)" }
+        return peer.description
     }
 
     package func header(_ name: String) -> String? { headers[name.lowercased()] }
@@ -50,5 +73,6 @@ package struct HTTPRequest: Sendable, Equatable {
     package static func == (a: HTTPRequest, b: HTTPRequest) -> Bool {
         a.method == b.method && a.path == b.path && a.query.elementsEqual(b.query, by: { $0 == $1 })
             && a.headers == b.headers && a.body == b.body && a.peer == b.peer && a.localAddress == b.localAddress
+            && a.credentials == b.credentials
     }
 }

@@ -11,16 +11,19 @@ extension PhoneRouter {
     package static let defaultPairingSeconds = 120
     package static let maximumPairingSeconds = 300
 
+    /// 415 unless the pairing request says it is JSON; nil when it does.
+    static func refusedMediaType(_ request: HTTPRequest) -> RouteResult? {
+        guard !isJSON(contentType: request.header("content-type")) else { return nil }
+        let sent = request.header("content-type").map { "'\(AccessPolicy.shown($0))'" } ?? "none"
+        return RouteResult(
+            response: Responses.error(
+                JSONError(
+                    status: 415, code: "unsupported_media_type",
+                    message: "a pairing request must be sent with Content-Type: application/json (sent: \(sent))")))
+    }
+
     func pairingStart(_ request: HTTPRequest, facts: BoardFacts, now: Date) -> RouteResult {
-        guard Self.isJSON(contentType: request.header("content-type")) else {
-            let sent = request.header("content-type").map { "'\(AccessPolicy.shown($0))'" } ?? "none"
-            return RouteResult(
-                response: Responses.error(
-                    JSONError(
-                        status: 415, code: "unsupported_media_type",
-                        message: "a pairing request must be sent with Content-Type: application/json (sent: \(sent))"
-                    )))
-        }
+        if let refused = Self.refusedMediaType(request) { return refused }
         let bluetooth = facts.bluetooth
         guard facts.wake.transport == "bluez" else {
             return RouteResult(

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import NetworkAddress
 import WireFormat
 
 /// The board's read side on the USB ECM link (CONTRACT.md §3): what the phone may ask.
@@ -16,6 +17,20 @@ package struct PhoneRouter: Sendable {
         self.policy = policy
         self.liveActivityEnabled = liveActivityEnabled
         self.retention = retention
+    }
+
+    /// What the request line and headers alone decide, before the server reads the body: the access policy on
+    /// every path, and on the pairing path its own peer and cross-site rules and the media type. So a refused
+    /// peer's 16 KiB body is never read, and it gets its 403, not a 413. nil: read the body and `handle` it
+    /// (which checks the same rules again, for requests that come whole).
+    package func admit(_ request: HTTPRequest, boardAddresses: () -> [IPAddress]) -> RouteResult? {
+        if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
+        guard request.path == "/api/bluetooth/pairing/start" else { return nil }
+        if case let .deny(denial) = policy.decidePairing(request, boardAddresses: boardAddresses()) {
+            return Self.refused(denial)
+        }
+        guard request.method == "POST" else { return nil }  // 405 once the request is whole
+        return Self.refusedMediaType(request)
     }
 
     package func handle(

@@ -98,7 +98,7 @@ package enum BoardDaemon {
             loaded: loaded, directory: directory,
             policy: AccessPolicy(
                 allowedSubnets: configuration.http.allowedSubnets,
-                listenAddresses: listen.map(\.address)),
+                listenAddresses: listen.map(\.address), interface: configuration.http.interface),
             sink: sink, runtime: runtime, logger: logger.child("engine"),
             usbFacts: {
                 let link = LocalInterfaces.current().usbLink(listen: listen)
@@ -106,14 +106,10 @@ package enum BoardDaemon {
             },
             boardAddresses: { LocalInterfaces.current().entries.map(\.address) })
 
-        var ecmSockets: [ListeningSocket] = []
+        let ecmSockets: [ListeningSocket]
         do {
-            for endpoint in listen {
-                let freeBind = !endpoint.address.isLoopback && !endpoint.address.isUnspecified
-                ecmSockets.append(try ListeningSocket.tcp(endpoint, freeBind: freeBind))
-            }
+            ecmSockets = try ecmListeners(listen, inherited: Systemd.listenDescriptors(), logger: logger)
         } catch {
-            ecmSockets.forEach { close($0.descriptor) }
             throw .listen(error)
         }
         let agentSocket: ListeningSocket
@@ -128,15 +124,23 @@ package enum BoardDaemon {
         do {
             phoneServer = try HTTPServer(
                 sockets: ecmSockets, limits: HTTPServerLimits(connectionMemoryBytes: 8 * 1024),
+                admission: HTTPServerAdmission(
+                    acceptPeer: { engine.acceptPhoneConnection(from: $0) },
+                    acceptArrival: { engine.acceptPhoneArrival(peer: $0, local: $1, interface: $2) },
+                    admitHeaders: { engine.admitPhone($0) }),
                 handler: { engine.handlePhone($0) })
         } catch {
             close(agentSocket.descriptor)
             throw .server(error)
         }
         do {
+            let limits = HTTPServerLimits(
+                connectionLimit: 32, perPeerConnectionLimit: 8, idleTimeoutSeconds: 30, requestDeadline: .seconds(10))
             agentServer = try HTTPServer(
-                sockets: [agentSocket],
-                limits: HTTPServerLimits(connectionLimit: 32, idleTimeoutSeconds: 30),
+                sockets: [agentSocket], limits: limits,
+                admission: HTTPServerAdmission(refusedProcess: { peer, open in
+                    engine.refusedAgentConnection(peer, open: open, limit: limits.perPeerConnectionLimit)
+                }),
                 handler: { engine.handleAgent($0) })
         } catch {
             phoneServer.stop()
@@ -185,6 +189,50 @@ package enum BoardDaemon {
                 throw .transport("[wake] \(error)")
             }
         }
+    }
+
+    /// The ECM listeners, in `[http] listen`'s order: each one the service manager passed for that endpoint
+    /// (socket activation: systemd holds the port while the daemon restarts, so no local user can bind it in
+    /// between), else bound here, with `IP_FREEBIND` for an address that is not loopback or a wildcard (the board
+    /// starts before the USB link has its address). A passed socket that no endpoint names is closed, said why.
+    /// The ECM listeners' accept queue: deep enough that while a flood of refused connections keeps libmicrohttpd
+    /// busy, the phone's connection waits in the queue instead of being dropped (and retried a second later).
+    static let ecmBacklog: Int32 = 1024
+
+    static func ecmListeners(
+        _ listen: [SocketEndpoint], inherited: [Int32], logger: Logger
+    ) throws(SocketError) -> [ListeningSocket] {
+        var passed: [ListeningSocket] = []
+        for descriptor in inherited {
+            do {
+                passed.append(try ListeningSocket.inherited(descriptor))
+            } catch {
+                logger.error("socket activation: \(error); closed")
+                close(descriptor)
+            }
+        }
+        var sockets: [ListeningSocket] = []
+        do throws(SocketError) {
+            for endpoint in listen {
+                if let index = passed.firstIndex(where: { $0.kind == .tcp(endpoint) }) {
+                    sockets.append(passed.remove(at: index))
+                    logger.info("\(endpoint): the socket the service manager holds")
+                    continue
+                }
+                let freeBind = !endpoint.address.isLoopback && !endpoint.address.isUnspecified
+                sockets.append(try ListeningSocket.tcp(endpoint, backlog: ecmBacklog, freeBind: freeBind))
+            }
+        } catch {
+            (sockets + passed).forEach { close($0.descriptor) }
+            throw error
+        }
+        for unused in passed {
+            logger.error(
+                "socket activation: the service manager passed \(unused.kind), which [http] listen does not name; "
+                    + "closed (make the socket unit's ListenStream= and [http] listen agree)")
+            close(unused.descriptor)
+        }
+        return sockets
     }
 
     private static func openAgentSocket(_ path: String, logger: Logger) throws(SocketError) -> ListeningSocket {

@@ -152,6 +152,37 @@ package final class BoardEngine: Sendable {
         return result.response
     }
 
+    /// libmicrohttpd's accept policy on the ECM listeners: whether a connection from `peer` may have a slot at all
+    /// (`AccessPolicy.decideConnection`: the link or loopback, and the board itself only with a loopback listener).
+    package func acceptPhoneConnection(from peer: IPAddress) -> Bool {
+        let decision = phoneRouter.policy.decideConnection(peer: peer) { address in
+            boardAddresses().contains { $0.unmapped == address }
+        }
+        guard case let .deny(denial) = decision else { return true }
+        logRefusal("refused a connection from \(peer.unmapped): \(denial)")
+        return false
+    }
+
+    /// When an ECM connection opens: whether it came in on `[http] interface` (`AccessPolicy.decideArrival`).
+    package func acceptPhoneArrival(peer: IPAddress, local: IPAddress?, interface: String?) -> Bool {
+        guard case let .deny(denial) = phoneRouter.policy.decideArrival(peer: peer, local: local, interface: interface)
+        else { return true }
+        logRefusal("refused a connection: \(denial)")
+        return false
+    }
+
+    /// When an ECM request's headers are in, before its body is read: the router's refusal, if any (logged).
+    package func admitPhone(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let refused = phoneRouter.admit(request, boardAddresses: boardAddresses) else { return nil }
+        if let denial = refused.denial { logDenial(denial, request: request) }
+        return refused.response
+    }
+
+    /// A process on the agent socket went over its connection limit (its newest connection was shut down).
+    package func refusedAgentConnection(_ peer: HTTPRequest.Credentials, open: Int, limit: Int) {
+        logRefusal("agent socket: refused a connection from \(peer): it has \(open - 1) open (at most \(limit))")
+    }
+
     /// A request on the agent's Unix socket: handed to the writer, answered when it is done (and,
     /// for a change that must be durable, when it is on disk).
     package func handleAgent(_ request: HTTPRequest) -> HTTPResponse {
@@ -174,7 +205,8 @@ package final class BoardEngine: Sendable {
                 try directory.saveTasks(working.store)
             } catch {
                 // Not durable, so not committed, not published, not acknowledged.
-                logger.error("could not save \(request.method) \(request.path): \(error)")
+                logger.error(
+                    "could not save \(request.method) \(request.path) from \(request.peerDescription): \(error)")
                 return JSONError(
                     status: 503, code: "storage_failed",
                     message: "the board could not save this change (\(error)); nothing was changed"
@@ -452,9 +484,14 @@ package final class BoardEngine: Sendable {
     }
 
     private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {
+        logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)")
+    }
+
+    /// Refusals share one budget (5 at once, then one per 10 s), so a flood of them cannot flood the journal.
+    private func logRefusal(_ line: String) {
         let decision = phoneSide.withLock { $0.denialLog.take(at: runtime.monotonicNow()) }
         guard case let .allowed(suppressed) = decision else { return }
         let more = suppressed > 0 ? " (\(suppressed) more refused since the last report)" : ""
-        logger.notice("403 \(request.method) \(request.path) from \(request.peer): \(denial)\(more)")
+        logger.notice("\(line)\(more)")
     }
 }

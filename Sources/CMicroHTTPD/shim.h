@@ -1,5 +1,6 @@
 // libmicrohttpd for Swift. MHD_start_daemon is variadic and does not import; the wrapper
-// passes every option through MHD_OPTION_ARRAY instead. Same for MHD_get_connection_info.
+// passes every option through MHD_OPTION_ARRAY instead, and the accept policy (apc) as given.
+// Same for MHD_get_connection_info.
 #pragma once
 #include <stdarg.h>
 #include <stdint.h>
@@ -8,9 +9,10 @@
 #include <microhttpd.h>
 
 static inline struct MHD_Daemon *aiden_mhd_start(unsigned int flags, uint16_t port,
+                                                 MHD_AcceptPolicyCallback apc, void *apc_cls,
                                                  MHD_AccessHandlerCallback handler, void *handler_cls,
                                                  struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, port, apc, apc_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 

@@ -45,7 +45,8 @@ extension BoardConfiguration.HTTP {
         switch field.name {
         case "listen": listen = try field.listenEndpoints()
         case "allowed_subnets": allowedSubnets = try field.subnets()
-        default: throw field.unknownKey(known: ["listen", "allowed_subnets"])
+        case "interface": interface = try field.interfaceName()
+        default: throw field.unknownKey(known: ["listen", "allowed_subnets", "interface"])
         }
     }
 }

@@ -90,6 +90,14 @@ package struct BoardURL: Hashable, Sendable, CustomStringConvertible {
     /// Canonical form with an explicit port and no trailing slash.
     package var description: String { "http://\(authority)" }
 
+    /// Whether the board is on this machine (`localhost` or a loopback address): no interface to bind then.
+    package var isLoopback: Bool {
+        switch host {
+        case .localhost: true
+        case let .address(address): address.isLoopback
+        }
+    }
+
     /// The full URL of an API path such as `/api/live-activity/current?phone_id=p1`.
     package func url(path: String) -> String {
         description + (path.hasPrefix("/") ? path : "/" + path)

@@ -23,6 +23,21 @@ extension ConfigurationField {
         return endpoint
     }
 
+    /// A network interface name as Linux takes it (1–15 bytes, not `.` or `..`, no `/`, `:` or white space);
+    /// empty means "any interface" (nil).
+    func interfaceName() throws(ConfigurationError) -> String? {
+        let text = try string(example: "aiden0")
+        guard !text.isEmpty else { return nil }
+        let forbidden = text.unicodeScalars.contains {
+            $0 == "/" || $0 == ":" || $0.properties.isWhitespace || $0.value < 0x21 || $0.value > 0x7E
+        }
+        guard text.utf8.count <= 15, text != ".", text != "..", !forbidden else {
+            throw invalid(
+                "\"\(text)\" is not an interface name (at most 15 printable ASCII characters, no '/', ':' or space)")
+        }
+        return text
+    }
+
     /// A non-empty list of listen endpoints without repeats.
     func listenEndpoints() throws(ConfigurationError) -> [SocketEndpoint] {
         let texts = try strings()

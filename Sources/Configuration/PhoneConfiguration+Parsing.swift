@@ -61,7 +61,8 @@ extension PhoneConfiguration.Board {
             } catch {
                 throw field.invalid("\"\(text)\": \(error.reason)")
             }
-        default: throw field.unknownKey(known: ["url"])
+        case "interface": interface = try field.interfaceName()
+        default: throw field.unknownKey(known: ["url", "interface"])
         }
     }
 }

@@ -5,6 +5,10 @@ package struct PhoneConfiguration: Equatable, Sendable {
     /// `[board]`
     package struct Board: Equatable, Sendable {
         package var url = BoardURL(host: .address(IPAddress(v4: 192, 168, 42, 1)), port: 8080)
+        /// The phone host's end of the ECM link: requests to a board that is not on loopback leave through it
+        /// alone (SO_BINDTODEVICE), so another network in the same subnet never answers for the board. nil
+        /// (written `""`): wherever the routing table sends them.
+        package var interface: String? = "aidenboard0"
     }
 
     /// `[wake]`

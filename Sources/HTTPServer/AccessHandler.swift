@@ -9,7 +9,8 @@ import Glibc
 
 /// MHD's access handler: called once when headers are in (allocate state), once per body chunk,
 /// and once at the end (answer). Answering on a later call, not the first, keeps keep-alive working
-/// (SWIFT-C-NOTES.md pitfall 4); the one exception is a declared body over the limit, refused at once.
+/// (SWIFT-C-NOTES.md pitfall 4); the exceptions are refusals decided from the headers alone (the
+/// admission check, a declared body over the limit), sent at once so the body is never read.
 let accessHandler: MHD_AccessHandlerCallback = {
     cls, connection, url, method, _, uploadData, uploadDataSize, requestClass in
     guard let cls, let connection, let requestClass, let uploadDataSize else { return .NO }
@@ -18,10 +19,18 @@ let accessHandler: MHD_AccessHandlerCallback = {
     guard let stored = requestClass.pointee else {
         let state = RequestState()
         requestClass.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let admit = context.admission.admitHeaders,
+            let refusal = admit(request(connection, url: url, method: method, context: context, body: []))
+        {
+            state.responded = true
+            context.connections.withLock { $0.requestArrived(connectionID(connection)) }
+            return queue(refusal, on: connection)
+        }
         if let declared = headerValue(connection, "Content-Length"), let length = Int(declared),
             length > context.limits.maxBodyBytes
         {
             state.responded = true
+            context.connections.withLock { $0.requestArrived(connectionID(connection)) }
             return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
         }
         return .YES
@@ -43,61 +52,118 @@ let accessHandler: MHD_AccessHandlerCallback = {
     }
     guard !state.responded else { return .YES }
     state.responded = true
+    context.connections.withLock { $0.requestArrived(connectionID(connection)) }
     if state.bodyTooLarge {
         return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
     }
-    let request = HTTPRequest(
+    return queue(
+        context.handler(request(connection, url: url, method: method, context: context, body: state.body)),
+        on: connection)
+}
+
+/// The request as the handlers see it: without its body when only the headers are in.
+private func request(
+    _ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, context: ServerContext,
+    body: [UInt8]
+) -> HTTPRequest {
+    let record = record(of: connection)
+    return HTTPRequest(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
         query: collectValues(connection, kind: .GET_ARGUMENT_KIND),
         headers: Dictionary(
             collectValues(connection, kind: .HEADER_KIND).map { ($0.name.lowercased(), $0.value) },
             uniquingKeysWith: { first, _ in first }),
-        body: state.body,
-        peer: context.isUnixSocket ? .unixSocket : addresses(of: connection).peer,
-        localAddress: context.isUnixSocket ? nil : addresses(of: connection).local)
-    return queue(context.handler(request), on: connection)
+        body: body,
+        peer: context.isUnixSocket ? .unixSocket : record.peer,
+        localAddress: context.isUnixSocket ? nil : record.local,
+        credentials: record.credentials)
 }
 
-/// Looks up a TCP connection's two addresses once, when it opens, and forgets them when it closes:
-/// the requests of a keep-alive connection reuse them instead of a getsockname(2) each.
-let connectionNotified: MHD_NotifyConnectionCallback = { _, connection, socketContext, code in
-    guard let connection, let socketContext else { return }
+/// The table's key for a connection: its address, unique while it is open.
+func connectionID(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
+
+/// libmicrohttpd's accept policy: the peer's address, before the connection gets a slot or memory.
+let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
+    guard let cls, let address else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    guard let accept = context.admission.acceptPeer else { return .YES }
+    guard let endpoint = SockaddrStorage.endpoint(from: address) else { return .NO }
+    return accept(endpoint.address) ? .YES : .NO
+}
+
+/// When a connection opens: its facts are looked up once (addresses, arrival interface, peer process) and kept
+/// for its requests, it enters the table (the request deadline, the per-process limit), and the checks that
+/// need its descriptor run. When it closes, it leaves the table before MHD closes the descriptor.
+let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+    guard let cls, let connection, let socketContext else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    let id = connectionID(connection)
     // MHD_CONNECTION_NOTIFY_STARTED = 0, MHD_CONNECTION_NOTIFY_CLOSED = 1 (the names do not import).
     switch code.rawValue {
     case 0:
-        let addresses = ConnectionAddresses(peer: peerAddress(connection), local: localAddress(connection))
-        socketContext.pointee = Unmanaged.passRetained(addresses).toOpaque()
+        let descriptor = aiden_mhd_connection_fd(connection)?.pointee.connect_fd ?? -1
+        let record: ConnectionRecord
+        if context.isUnixSocket {
+            record = ConnectionRecord(
+                peer: .unixSocket, local: nil, credentials: ConnectionFacts.credentials(of: descriptor))
+        } else {
+            record = ConnectionRecord(
+                peer: peerAddress(connection), local: SockaddrStorage.localEndpoint(of: descriptor)?.address,
+                credentials: nil)
+        }
+        socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+        let open = context.connections.withLock {
+            $0.open(
+                id, descriptor: descriptor,
+                peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid, pid: $0.pid) }, at: context.now())
+        }
+        if let credentials = record.credentials, open > context.limits.perPeerConnectionLimit {
+            context.refuse(id)
+            context.admission.refusedProcess?(credentials, open)
+        } else if case let .ip(peer) = record.peer, let accept = context.admission.acceptArrival,
+            !accept(peer, record.local, ConnectionFacts.arrivalInterface(of: descriptor))
+        {
+            context.refuse(id)
+        }
     case 1:
-        if let stored = socketContext.pointee { Unmanaged<ConnectionAddresses>.fromOpaque(stored).release() }
+        context.connections.withLock { $0.close(id) }
+        if let stored = socketContext.pointee { Unmanaged<ConnectionRecord>.fromOpaque(stored).release() }
         socketContext.pointee = nil
     default:
         break
     }
 }
 
-/// The addresses of one TCP connection, fixed for its life.
-final class ConnectionAddresses {
+/// What one connection is, fixed for its life.
+final class ConnectionRecord {
     let peer: HTTPRequest.Peer
     let local: IPAddress?
+    let credentials: HTTPRequest.Credentials?
 
-    init(peer: HTTPRequest.Peer, local: IPAddress?) {
+    init(peer: HTTPRequest.Peer, local: IPAddress?, credentials: HTTPRequest.Credentials?) {
         self.peer = peer
         self.local = local
+        self.credentials = credentials
     }
 }
 
-/// The connection's addresses from its open, or looked up now when MHD did not tell us it opened.
-private func addresses(of connection: OpaquePointer) -> (peer: HTTPRequest.Peer, local: IPAddress?) {
+/// The connection's record from its open, or looked up now when MHD did not tell us it opened.
+private func record(of connection: OpaquePointer) -> ConnectionRecord {
     if let stored = aiden_mhd_socket_context(connection) {
-        let addresses = Unmanaged<ConnectionAddresses>.fromOpaque(stored).takeUnretainedValue()
-        return (addresses.peer, addresses.local)
+        return Unmanaged<ConnectionRecord>.fromOpaque(stored).takeUnretainedValue()
     }
-    return (peerAddress(connection), localAddress(connection))
+    return ConnectionRecord(peer: peerAddress(connection), local: localAddress(connection), credentials: nil)
 }
 
-/// Releases the per-request state when MHD is done with the request (answered, timed out or reset).
-let requestCompleted: MHD_RequestCompletedCallback = { _, _, requestClass, _ in
+/// Releases the per-request state when MHD is done with the request (answered, timed out or reset); the
+/// connection's clock for its next request starts.
+let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestClass, _ in
+    if let cls, let connection {
+        let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+        let now = context.now()
+        context.connections.withLock { $0.answered(connectionID(connection), at: now) }
+    }
     guard let requestClass, let stored = requestClass.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestClass.pointee = nil

@@ -1,5 +1,6 @@
 import BoardAPI
 internal import CMicroHTTPD
+import Dispatch
 import NetworkAddress
 import Synchronization
 
@@ -10,6 +11,8 @@ import Glibc
 /// An HTTP/1.1 server on libmicrohttpd: one daemon per listening socket, each with one internal
 /// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
 /// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response.
+/// `admission` refuses connections and requests before they are read; a sweep on its own queue shuts down
+/// connections that miss the request deadline (`HTTPServerLimits.requestDeadline`).
 package final class HTTPServer: Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -20,13 +23,13 @@ package final class HTTPServer: Sendable {
     /// Starts serving on every socket; on failure, nothing is left running and the sockets are closed.
     package init(
         sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
-        handler: @escaping Handler
+        admission: HTTPServerAdmission = HTTPServerAdmission(), handler: @escaping Handler
     ) throws(HTTPServerError) {
         var started: [DaemonHandle] = []
         for (index, socket) in sockets.enumerated() {
             let context = ServerContext(
                 handler: handler, limits: limits,
-                isUnixSocket: { if case .unix = socket.kind { true } else { false } }())
+                isUnixSocket: { if case .unix = socket.kind { true } else { false } }(), admission: admission)
             guard let daemon = DaemonHandle.start(socket: socket, context: context, limits: limits) else {
                 started.forEach { $0.stop() }
                 for remaining in sockets[index...] { close(remaining.descriptor) }
@@ -60,10 +63,11 @@ package enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// One running MHD daemon and the context object it holds a reference to.
+/// One running MHD daemon, the context object it holds a reference to, and the request deadline's sweep.
 private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only used to stop the daemon, once
     let daemon: OpaquePointer
     let context: Unmanaged<ServerContext>
+    let sweep: any DispatchSourceTimer
 
     static func start(socket: ListeningSocket, context: ServerContext, limits: HTTPServerLimits) -> DaemonHandle? {
         let retained = Unmanaged.passRetained(context)
@@ -77,31 +81,41 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
                 option: .NOTIFY_COMPLETED,
                 value: unsafeBitCast(requestCompleted as MHD_RequestCompletedCallback, to: Int.self),
                 ptr_value: cls),
+            MHD_OptionItem(
+                option: .NOTIFY_CONNECTION,
+                value: unsafeBitCast(connectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
+                ptr_value: cls),
         ]
+        var apc: MHD_AcceptPolicyCallback? = nil
         if case .tcp = socket.kind {
             options.append(
                 MHD_OptionItem(
                     option: .PER_IP_CONNECTION_LIMIT,
                     value: limits.perPeerConnectionLimit, ptr_value: nil))
-            options.append(
-                MHD_OptionItem(
-                    option: .NOTIFY_CONNECTION,
-                    value: unsafeBitCast(connectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
-                    ptr_value: nil))
+            apc = acceptPolicy
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
         let daemon = options.withUnsafeMutableBufferPointer { buffer in
-            aiden_mhd_start(UInt32(flags), 0, accessHandler, cls, buffer.baseAddress)
+            aiden_mhd_start(UInt32(flags), 0, apc, cls, accessHandler, cls, buffer.baseAddress)
         }
         guard let daemon else {
             retained.release()
             return nil
         }
-        return DaemonHandle(daemon: daemon, context: retained)
+        // A fifth of the deadline (at most a second, at least 50 ms): a connection is cut at most that late.
+        let period = min(max(limits.requestDeadline / 5, .milliseconds(50)), .seconds(1))
+        let nanoseconds =
+            Int(period.components.seconds) * 1_000_000_000 + Int(period.components.attoseconds / 1_000_000_000)
+        let sweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.http.deadline"))
+        sweep.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        sweep.setEventHandler { context.cutOverdueConnections() }
+        sweep.resume()
+        return DaemonHandle(daemon: daemon, context: retained, sweep: sweep)
     }
 
     func stop() {
+        sweep.cancel()
         MHD_stop_daemon(daemon)
         context.release()
     }

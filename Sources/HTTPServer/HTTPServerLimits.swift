@@ -4,10 +4,16 @@ package struct HTTPServerLimits: Sendable, Equatable {
     package var maxBodyBytes: Int = 16 * 1024
     /// Connections open at once, per listener.
     package var connectionLimit: Int = 64
-    /// Connections open at once from one peer address, so one client cannot take every slot.
-    package var perPeerConnectionLimit: Int = 16
-    /// A connection idle (or trickling) this long is closed.
+    /// Connections open at once from one peer: one address on TCP (libmicrohttpd counts), one uid on a Unix
+    /// socket (counted here; one process for a user the unit's `PrivateUsers=` does not map). The phone holds one or two at a time (its fetches, one at a time, and a pairing
+    /// request), so one client cannot take every slot.
+    package var perPeerConnectionLimit: Int = 4
+    /// A connection idle this long is closed (libmicrohttpd's own timeout, which any byte restarts).
     package var idleTimeoutSeconds: Int = 10
+    /// How long a connection may take, from its opening or the end of its last answer, to deliver a whole request
+    /// (line, headers, body), however slowly it trickles bytes. The phone sends each request in one segment,
+    /// milliseconds after it connects. Also closes idle keep-alive connections at that age.
+    package var requestDeadline: Duration = .seconds(5)
     /// libmicrohttpd's per-connection memory pool, which holds the request line and headers being
     /// read (the body is streamed to us in pieces). MHD clears the pool for every request on a
     /// keep-alive connection, so its size is a per-request cost; a request whose headers do not
@@ -15,13 +21,14 @@ package struct HTTPServerLimits: Sendable, Equatable {
     package var connectionMemoryBytes: Int = 32 * 1024
 
     package init(
-        maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 16,
-        idleTimeoutSeconds: Int = 10, connectionMemoryBytes: Int = 32 * 1024
+        maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 4,
+        idleTimeoutSeconds: Int = 10, requestDeadline: Duration = .seconds(5), connectionMemoryBytes: Int = 32 * 1024
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
         self.perPeerConnectionLimit = perPeerConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.requestDeadline = requestDeadline
         self.connectionMemoryBytes = connectionMemoryBytes
     }
 }

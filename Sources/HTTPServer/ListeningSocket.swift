@@ -7,7 +7,9 @@ import Glibc
 
 /// A bound, listening socket, made here rather than by libmicrohttpd so that a bind failure names
 /// the address and the errno, port 0 reports the port the kernel chose, and the agent's Unix
-/// socket gets its file mode before anyone can connect.
+/// socket gets its file mode before anyone can connect; or one the service manager made and passed
+/// (socket activation, `inherited`). TCP listeners ask the kernel to record each connection's arrival
+/// interface (`IP_PKTINFO`, `IPV6_RECVPKTINFO`), which `HTTPServerAdmission.acceptArrival` is given.
 package struct ListeningSocket: Sendable {
     package enum Kind: Sendable, Equatable {
         case tcp(SocketEndpoint)
@@ -41,6 +43,7 @@ package struct ListeningSocket: Sendable {
                 var off: Int32 = 0
                 setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
             }
+            recordArrivalInterface(fd, isIPv6: endpoint.address.isIPv6)
             let rc = SockaddrStorage(endpoint).withSockaddr { bind(fd, $0, $1) }
             guard rc == 0 else { throw SocketError(operation: "bind", address: endpoint.description, errno: errno) }
             guard listen(fd, backlog) == 0 else {
@@ -53,6 +56,55 @@ package struct ListeningSocket: Sendable {
         } catch {
             close(fd)
             throw error
+        }
+    }
+
+    /// A socket the service manager bound and passed (`Systemd.listenDescriptors()`): it must be a listening
+    /// stream socket; what it is bound to is asked, not assumed. It is marked close-on-exec (systemd passes it
+    /// without), and a TCP one records arrival interfaces as one bound here does.
+    package static func inherited(_ fd: Int32) throws(SocketError) -> ListeningSocket {
+        let name = "inherited descriptor \(fd)"
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) == 0 else {
+            throw SocketError(operation: "getsockopt", address: name, errno: errno)
+        }
+        guard value == Int32(SOCK_STREAM.rawValue) else {
+            throw SocketError(operation: "inherit", address: name, errno: EINVAL, detail: "not a stream socket")
+        }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value == 1 else {
+            throw SocketError(operation: "inherit", address: name, errno: EINVAL, detail: "not a listening socket")
+        }
+        _ = fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | FD_CLOEXEC)
+        if let bound = SockaddrStorage.localEndpoint(of: fd) {
+            recordArrivalInterface(fd, isIPv6: bound.address.isIPv6)
+            return ListeningSocket(descriptor: fd, kind: .tcp(bound))
+        }
+        var address = sockaddr_un()
+        length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let rc = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard rc == 0, address.sun_family == sa_family_t(AF_UNIX) else {
+            throw SocketError(
+                operation: "inherit", address: name, errno: EINVAL, detail: "neither TCP nor a Unix socket")
+        }
+        let path = withUnsafeBytes(of: address.sun_path) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        return ListeningSocket(descriptor: fd, kind: .unix(path: path))
+    }
+
+    /// Asks the kernel to keep the interface each accepted connection's first packet came in on (read with
+    /// `IP_PKTOPTIONS`); on a dual-stack socket the IPv6 option covers v4-mapped peers too.
+    private static func recordArrivalInterface(_ fd: Int32, isIPv6: Bool) {
+        var one: Int32 = 1
+        let size = socklen_t(MemoryLayout<Int32>.size)
+        if isIPv6 {
+            setsockopt(fd, Int32(IPPROTO_IPV6), 49, &one, size)  // IPV6_RECVPKTINFO
+        } else {
+            setsockopt(fd, Int32(IPPROTO_IP), 8, &one, size)  // IP_PKTINFO
         }
     }
 

@@ -158,7 +158,7 @@ package enum PhoneDaemon {
                 returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
         let client = PhoneClient(
-            session: session, transport: HTTPBoardTransport(board: configuration.board.url),
+            session: session, transport: HTTPBoardTransport(board: configuration.board),
             runtime: runtime, output: output, notifiers: notifiers,
             saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
@@ -204,7 +204,7 @@ package enum PhoneDaemon {
             if let note = remembered.note { logger.warning(note) }
             let cable =
                 overCable
-                ? BoardPairingCable(transport: HTTPBoardTransport(board: configuration.board.url), runtime: runtime)
+                ? BoardPairingCable(transport: HTTPBoardTransport(board: configuration.board), runtime: runtime)
                 : nil
             let writer = DispatchQueue(label: "aiden.phone.board")
             return BlueZWakeSource(
@@ -294,7 +294,7 @@ package enum PhoneDaemon {
             OutputChannel.standardError.flush()
         }
         let transport = HTTPBoardTransport(
-            board: wiring.configuration.board.url,
+            board: wiring.configuration.board,
             timeout: .init(connectMilliseconds: 500, totalMilliseconds: 1_000))
         // Stopped, the client offers no way back to the task.
         switch transport.perform(.appState(.inactive, returnEntry: nil, phoneID: wiring.phoneID)) {

@@ -3,7 +3,8 @@ import Doctor
 import PhoneCore
 
 /// The board over the cable: `GET /status` must answer 200; a 403 is the board's access policy refusing
-/// this host's address.
+/// this host's request. A host the board refuses outright (an address outside its allowed subnets, another
+/// interface than its own) gets no answer at all: the board closes such connections at accept.
 extension PhoneDoctor {
     static func boardStatus(_ url: BoardURL, _ response: BoardResponse) -> DoctorFinding {
         let request = "GET \(url)/status"
@@ -13,8 +14,9 @@ extension PhoneDoctor {
         case let .failed(detail):
             return .problem(
                 "\(request) got no answer: \(BoardText.printable(detail))",
-                fix: "check the cable and the link (above); on the board: 'systemctl status aiden-board' and "
-                    + "'aiden-board doctor'")
+                fix: "check the cable and the link (above), and that this host's address toward the board is in the "
+                    + "board's [http] allowed_subnets (the board closes other connections without answering); on the "
+                    + "board: 'systemctl status aiden-board', 'journalctl -u aiden-board' and 'aiden-board doctor'")
         case let .answered(code, _, bytes):
             (status, body) = (code, bytes)
         }

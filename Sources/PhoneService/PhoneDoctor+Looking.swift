@@ -23,8 +23,8 @@ extension PhoneDoctor {
         package var routeTable = "/proc/net/route"
         package var interfaces: @Sendable () -> LocalInterfaces = { LocalInterfaces.current() }
         /// Performs one request to the board (HTTPBoardTransport's short timeouts).
-        package var board: @Sendable (BoardURL, BoardRequest) -> BoardResponse = { url, request in
-            HTTPBoardTransport(board: url).perform(request)
+        package var board: @Sendable (PhoneConfiguration.Board, BoardRequest) -> BoardResponse = { board, request in
+            HTTPBoardTransport(board: board).perform(request)
         }
         package var hotplug: @Sendable (UInt16, UInt16) -> Hotplug = { vendorID, productID in
             PhoneDoctor.tryHotplug(vendorID: vendorID, productID: productID)
@@ -66,7 +66,7 @@ extension PhoneDoctor {
             statePath: statePath ?? "(none: no home directory)",
             stateDirectory: statePath.map(DirectoryAccess.check)
                 ?? .denied("no state directory: not root, no absolute $HOME or $XDG_STATE_HOME"),
-            user: ProcessEnvironment.userName(), status: system.board(url, .status))
+            user: ProcessEnvironment.userName(), status: system.board(configuration.board, .status))
         if overLink {
             facts.interfaces = system.interfaces()
             facts.routes = KernelRoute.readTable(path: system.routeTable).map(KernelRoute.parseTable)
@@ -78,7 +78,9 @@ extension PhoneDoctor {
         }
         if bluez {
             // A board that did not answer /status is not asked again (each try may take the full timeout).
-            if case .answered = facts.status { facts.bluetoothStatus = system.board(url, .bluetoothStatus) }
+            if case .answered = facts.status {
+                facts.bluetoothStatus = system.board(configuration.board, .bluetoothStatus)
+            }
             let address = system.systemBus
             facts.bluetoothd = Blocking.run { await bluetoothdView(address) }
         }

@@ -12,6 +12,14 @@ package enum Systemd {
         sd_notify(0, state) > 0
     }
 
+    /// The sockets the service manager passed (socket activation: `LISTEN_FDS`, `LISTEN_PID`), as descriptors
+    /// from 3 on; empty when not socket-activated. The variables are unset, so a child would not take them too.
+    package static func listenDescriptors() -> [Int32] {
+        let count = sd_listen_fds(1)
+        guard count > 0 else { return [] }
+        return (0..<count).map { SD_LISTEN_FDS_START + $0 }
+    }
+
     /// The watchdog interval requested by the unit (WatchdogSec=), in microseconds, or nil when off.
     package static var watchdogIntervalMicroseconds: UInt64? {
         var usec: UInt64 = 0

@@ -336,7 +336,7 @@ import Testing
         ),
         (
             "[http]\nlisten_addresses = []\n",
-            "board.toml:2: http.listen_addresses: unknown key in [http] (known: listen, allowed_subnets)"
+            "board.toml:2: http.listen_addresses: unknown key in [http] (known: listen, allowed_subnets, interface)"
         ),
         (
             "[wake]\ncoalesce_ms = 750\n",

@@ -163,7 +163,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("[board]\nhost = \"x\"\n", "phone.toml:2: board.host: unknown key in [board] (known: url)"),
+        ("[board]\nhost = \"x\"\n", "phone.toml:2: board.host: unknown key in [board] (known: url, interface)"),
         (
             "[wake]\nloopback_target = \"127.0.0.1:1\"\n",
             "phone.toml:2: wake.loopback_target: unknown key in [wake] (known: transport, loopback_listen, adapter, "

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SystemdUnitTests {
     static let units = ["aiden-board.service", "aiden-gadget.service", "aiden-phone.service"]
     /// What `verify` checks: the services and the target udev pulls in.
-    static let unitFiles = units + ["aiden-udc.target"]
+    static let unitFiles = units + ["aiden-board.socket", "aiden-udc.target"]
     /// The units for a user's service manager (systemd/user/, installed in lib/systemd/user/).
     static let userUnits = ["aiden-phone.service"]
     static let analyze = tool("/usr/bin/systemd-analyze", "/bin/systemd-analyze")
@@ -167,7 +167,25 @@ import Testing
         #expect(unit.words("Service", "RestrictAddressFamilies") == ["AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"])
         #expect(unit.words("Unit", "After").contains("aiden-gadget.service"))
         #expect(unit.words("Unit", "After").contains("bluetooth.service"))
-        #expect(unit.words("Unit", "Wants") == ["aiden-gadget.service"])
+        #expect(unit.words("Unit", "Wants") == ["aiden-gadget.service", "aiden-board.socket"])
+    }
+
+    /// The socket systemd holds for the daemon: the endpoint the daemon listens on by default (it takes a passed
+    /// socket only for an endpoint `[http] listen` names), bindable before the address exists, the same IP
+    /// allow list as the daemon, and tied to no device (see the unit's comment).
+    @Test func boardSocketIsTheDaemonsListenEndpoint() throws {
+        let socket = try Self.unit("aiden-board.socket")
+        let defaults = BoardConfiguration.defaults
+        #expect(socket.value("Socket", "ListenStream") == defaults.http.listen.first?.description)
+        #expect(defaults.http.listen.count == 1)
+        #expect(socket.value("Socket", "FreeBind") == "yes")
+        #expect(socket.value("Socket", "BindToDevice") == nil)
+        #expect(socket.value("Socket", "Accept") == nil, "one daemon for every connection, not one per connection")
+        #expect(socket.value("Socket", "Service") == nil, "it activates aiden-board.service, by its name")
+        #expect(socket.words("Socket", "IPAddressAllow") == ["localhost", "\(BoardConfiguration.ecmSubnet)"])
+        #expect(socket.value("Socket", "IPAddressDeny") == "any")
+        #expect(socket.value("Install", "WantedBy") == "sockets.target")
+        #expect(Int(socket.value("Socket", "Backlog") ?? "") == 1024)
     }
 
     @Test func phoneUnitMatchesTheClient() throws {

@@ -125,9 +125,9 @@ final class BoardProcess {
 
     /// `listen` defaults to this process's loopback port; `extra` is appended to the TOML file.
     /// `wakeTarget` sends the board's Wakes elsewhere (an aiden-phone's `loopback_listen`) instead of
-    /// to `wakeReceiver`.
+    /// to `wakeReceiver`. `interface` is `[http] interface` (the default, `aiden0`, when nil).
     init(
-        listen: [String]? = nil, coalesceMilliseconds: Int = 750, extra: String = "",
+        listen: [String]? = nil, interface: String? = nil, coalesceMilliseconds: Int = 750, extra: String = "",
         netnsScratch: Scratch? = nil, wakeTarget: String? = nil
     ) throws {
         scratch = try netnsScratch ?? Scratch("aiden-board")
@@ -140,6 +140,7 @@ final class BoardProcess {
             # written by BoardProcess for one test
             [http]
             listen = [\(listenList)]
+            \(interface.map { "interface = \"\($0)\"" } ?? "")
             [wake]
             transport = "loopback"
             loopback_target = "\(wakeTarget ?? "127.0.0.1:\(wakePort)")"

@@ -1,0 +1,51 @@
+import FoundationEssentials
+import NetworkAddress
+import Testing
+
+@testable import BoardAPI
+
+/// What the server decides from a request's line and headers, before it reads the body.
+@Suite struct PhoneRouterAdmitTests {
+    func admit(
+        _ method: String, _ path: String, peer: String = "192.168.42.2", headers: [String: String] = [:],
+        boardAddresses: [IPAddress] = [IPAddress(v4: 192, 168, 42, 1)]
+    ) throws -> RouteResult? {
+        let router = PhoneRouter(
+            policy: AccessPolicy(
+                allowedSubnets: [try Subnet("192.168.42.0/24")], listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
+            liveActivityEnabled: true, retention: .seconds(600))
+        let request = HTTPRequest(
+            method: method, path: path, headers: ["host": "192.168.42.1:8080"].merging(headers) { $1 },
+            peer: .ip(try #require(IPAddress(peer))), localAddress: IPAddress(v4: 192, 168, 42, 1))
+        return router.admit(request, boardAddresses: { boardAddresses })
+    }
+
+    @Test func theAccessPolicyRunsOnEveryPath() throws {
+        let outsider = try #require(try admit("POST", "/api/phone/app-state", peer: "10.99.0.2"))
+        #expect(outsider.response.status == 403)
+        #expect(outsider.denial == .peerOutsideAllowedSubnets(IPAddress(v4: 10, 99, 0, 2)))
+        let rebinding = try #require(try admit("GET", "/status", headers: ["host": "evil.example"]))
+        #expect(rebinding.response.status == 403)
+        #expect(try admit("GET", "/api/live-activity/current") == nil)
+        #expect(try admit("POST", "/api/phone/app-state") == nil, "the phone's own report is read whole")
+    }
+
+    /// The pairing path's own rules, in the documented order: peer and cross-site (even before the method),
+    /// then the media type of a POST. A GET goes on, to be answered 405 once whole.
+    @Test func thePairingRulesRunBeforeTheBody() throws {
+        let path = "/api/bluetooth/pairing/start"
+        let json = ["content-type": "application/json"]
+        #expect(try admit("POST", path, peer: "192.168.42.1", headers: json)?.response.status == 403)
+        #expect(
+            try admit("GET", path, peer: "192.168.42.1")?.denial == .pairingFromTheBoard(IPAddress(v4: 192, 168, 42, 1))
+        )
+        let page = try admit("POST", path, headers: json.merging(["origin": "http://evil.example"]) { $1 })
+        #expect(page?.response.status == 403)
+        #expect(page?.denial?.code == "cross_site")
+        let form = try admit("POST", path, headers: ["content-type": "application/x-www-form-urlencoded"])
+        #expect(form?.response.status == 415)
+        #expect(form?.denial == nil)
+        #expect(try admit("POST", path, headers: json) == nil)
+        #expect(try admit("GET", path) == nil)
+    }
+}

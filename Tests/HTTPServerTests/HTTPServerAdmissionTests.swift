@@ -1,0 +1,182 @@
+import BoardAPI
+import NetworkAddress
+import Synchronization
+import Testing
+
+@testable import HTTPServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real libmicrohttpd on loopback: refusals at accept, when a connection opens and when headers are in; the
+/// request deadline against a trickling client; the agent socket's per-process limit and peer credentials.
+@Suite(.serialized) struct HTTPServerAdmissionTests {
+    static let stranger = IPAddress(v4: 127, 0, 0, 3)
+
+    func startServer(
+        limits: HTTPServerLimits = HTTPServerLimits(), admission: HTTPServerAdmission
+    ) throws -> (HTTPServer, UInt16) {
+        let socket = try ListeningSocket.tcp(try SocketEndpoint("127.0.0.1:0"))
+        guard case let .tcp(bound) = socket.kind else { throw SocketError(operation: "test", address: "", errno: 0) }
+        return (
+            try HTTPServer(sockets: [socket], limits: limits, admission: admission, handler: HTTPServerLiveTests.echo),
+            bound.port
+        )
+    }
+
+    @Test func theAcceptPolicyClosesARefusedPeerBeforeItIsRead() throws {
+        let asked = Mutex<[IPAddress]>([])
+        let (server, port) = try startServer(
+            admission: HTTPServerAdmission(acceptPeer: { peer in
+                asked.withLock { $0.append(peer) }
+                return peer != Self.stranger
+            }))
+        defer { server.stop() }
+        let refused = try RawHTTPConnection(port: port, source: "127.0.0.3", receiveTimeoutSeconds: 5)
+        refused.send("GET /status HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(refused.waitForClose(), "closed without an answer")
+        #expect(throws: RawHTTPConnection.Failure.self) { try refused.readResponse() }
+        let phone = try RawHTTPConnection(port: port, source: "127.0.0.2")
+        #expect(try phone.request("GET", "/status").status == 200)
+        #expect(asked.withLock { $0 } == [Self.stranger, IPAddress(v4: 127, 0, 0, 2)])
+    }
+
+    /// The admission check runs on the headers: a refused peer's oversized or chunked body is never read, and its
+    /// answer is the refusal, not 413.
+    @Test func aRefusalFromTheHeadersComesBeforeTheBodyAnd413() throws {
+        let (server, port) = try startServer(
+            limits: HTTPServerLimits(maxBodyBytes: 1024),
+            admission: HTTPServerAdmission(admitHeaders: { request in
+                guard request.peer == .ip(Self.stranger) else { return nil }
+                #expect(request.body.isEmpty)
+                return HTTPResponse(status: 403, body: Array("refused".utf8))
+            }))
+        defer { server.stop() }
+        let declared = try RawHTTPConnection(port: port, source: "127.0.0.3")
+        declared.send("POST /api/phone/app-state HTTP/1.1\r\nHost: localhost\r\nContent-Length: 16385\r\n\r\n")
+        let early = try declared.readResponse()
+        #expect(early.status == 403)
+        #expect(early.bodyText == "refused")
+        let chunked = try RawHTTPConnection(port: port, source: "127.0.0.3")
+        chunked.send("POST /x HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n")
+        #expect(try chunked.readResponse().status == 403, "answered before any chunk was sent")
+        // Anyone else still gets the size rule.
+        let phone = try RawHTTPConnection(port: port, source: "127.0.0.2")
+        phone.send("POST /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1025\r\n\r\n")
+        #expect(try phone.readResponse().status == 413)
+    }
+
+    @Test func theArrivalCheckSeesTheInterfaceAndCanRefuse() throws {
+        let seen = Mutex<[String?]>([])
+        let (server, port) = try startServer(
+            admission: HTTPServerAdmission(acceptArrival: { peer, local, interface in
+                seen.withLock { $0.append(interface) }
+                #expect(local == IPAddress(v4: 127, 0, 0, 1))
+                return peer != Self.stranger
+            }))
+        defer { server.stop() }
+        #expect(try RawHTTPConnection(port: port, source: "127.0.0.2").request("GET", "/").status == 200)
+        let refused = try RawHTTPConnection(port: port, source: "127.0.0.3")
+        refused.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(refused.waitForClose())
+        #expect(seen.withLock { $0 } == ["lo", "lo"], "loopback connections arrive on lo")
+    }
+
+    /// MHD's own timeout restarts at every byte; the request deadline does not. A client that sends one header
+    /// byte every 200 ms is cut about two seconds after it connected, long before its 30 s idle timeout (and
+    /// before its own 8 s receive timeout, which would make `waitForClose` false).
+    @Test func aTricklingClientIsCutAtTheRequestDeadline() throws {
+        let (server, port) = try startServer(
+            limits: HTTPServerLimits(idleTimeoutSeconds: 30, requestDeadline: .seconds(2)),
+            admission: HTTPServerAdmission())
+        defer { server.stop() }
+        let trickler = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 8)
+        let cut = Atomic(false)
+        let descriptor = trickler.fd
+        let sender = Thread {
+            for byte in Array("GET /slow HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".utf8)
+                + Array(repeating: 65, count: 200)
+            {
+                guard !cut.load(ordering: .relaxed) else { return }
+                var one = byte
+                guard Glibc.send(descriptor, &one, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                usleep(200_000)
+            }
+        }
+        #expect(trickler.waitForClose(), "the server closed the trickling connection")
+        cut.store(true, ordering: .relaxed)
+        sender.join()
+        // A client that sends its requests whole is never cut, even with pauses between them under the deadline.
+        let phone = try RawHTTPConnection(port: port)
+        for index in 0..<3 {
+            #expect(try phone.request("GET", "/n\(index)").status == 200)
+            usleep(300_000)
+        }
+        // An idle keep-alive connection is closed at the deadline too.
+        #expect(phone.waitForClose())
+    }
+
+    /// The agent socket counts open connections per uid (SO_PEERCRED): one over the limit is shut down and
+    /// reported with the process; requests carry the peer's uid and pid.
+    @Test func theUnixSocketLimitsEachProcessAndNamesIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/agent.sock"
+        let reported = Mutex<[(HTTPRequest.Credentials, Int)]>([])
+        let seen = Mutex<[HTTPRequest.Credentials?]>([])
+        let server = try HTTPServer(
+            sockets: [try ListeningSocket.unix(path: path, mode: 0o600)],
+            limits: HTTPServerLimits(perPeerConnectionLimit: 2, idleTimeoutSeconds: 30),
+            admission: HTTPServerAdmission(refusedProcess: { peer, open in
+                reported.withLock { $0.append((peer, open)) }
+            })
+        ) { request in
+            seen.withLock { $0.append(request.credentials) }
+            return HTTPResponse(status: 200, body: Array(request.peerDescription.utf8))
+        }
+        defer { server.stop() }
+        let me = HTTPRequest.Credentials(uid: getuid(), pid: getpid())
+        var first: RawHTTPConnection? = try RawHTTPConnection(unixPath: path)
+        let second = try RawHTTPConnection(unixPath: path)
+        #expect(try first?.request("GET", "/v1/status").bodyText == "uid \(getuid()) pid \(getpid())")
+        let third = try RawHTTPConnection(unixPath: path)
+        #expect(third.waitForClose(), "the third connection of one uid is shut down")
+        #expect(try second.request("GET", "/v1/status").status == 200)
+        #expect(reported.withLock { $0.map(\.0) } == [me])
+        #expect(reported.withLock { $0.map(\.1) } == [3])
+        #expect(seen.withLock { $0 } == [me, me])
+        // Closing one makes room again (once the server has seen it close: a bounded wait).
+        first = nil
+        var servedAgain = false
+        for _ in 0..<50 where !servedAgain {
+            servedAgain = (try? RawHTTPConnection(unixPath: path).request("GET", "/v1/status").status) == 200
+            if !servedAgain { usleep(20_000) }
+        }
+        #expect(servedAgain)
+        #expect(first == nil)
+    }
+
+    @Test func anInheritedSocketIsTakenForWhatItIsBoundTo() throws {
+        let own = try ListeningSocket.tcp(try SocketEndpoint("127.0.0.1:0"))
+        let inherited = try ListeningSocket.inherited(own.descriptor)
+        #expect(inherited.kind == own.kind)
+        #expect(fcntl(own.descriptor, F_GETFD) & FD_CLOEXEC != 0)
+        let server = try HTTPServer(sockets: [inherited], handler: HTTPServerLiveTests.echo)
+        defer { server.stop() }
+        guard case let .tcp(bound) = inherited.kind else { return }
+        #expect(try RawHTTPConnection(port: bound.port).request("GET", "/").status == 200)
+
+        let directory = try TemporaryDirectory()
+        let unix = try ListeningSocket.unix(path: directory.path + "/s.sock", mode: 0o600)
+        defer { close(unix.descriptor) }
+        #expect(try ListeningSocket.inherited(unix.descriptor).kind == .unix(path: directory.path + "/s.sock"))
+        let notListening = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(notListening) }
+        #expect {
+            try ListeningSocket.inherited(notListening)
+        } throws: { error in
+            (error as? SocketError)?.description
+                == "inherit inherited descriptor \(notListening): not a listening socket"
+        }
+    }
+}
