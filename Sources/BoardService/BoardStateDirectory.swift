@@ -66,18 +66,20 @@ package struct BoardStateDirectory: Sendable {
     }
 
     package func saveWake(_ state: WakeState) throws(BoardStateError) {
+        let bytes = try Self.encode(state)
         do {
-            try wakeFile.write(try Self.encode(state))
+            try wakeFile.write(bytes)
         } catch {
-            throw BoardStateError(path: wakeFile.path, message: "\(error)")
+            throw BoardStateError(path: wakeFile.path, message: "\(error)", inPlace: error.replaced)
         }
     }
 
     package func saveTasks(_ store: TaskStore) throws(BoardStateError) {
+        let bytes = try Self.encode(store)
         do {
-            try tasksFile.write(try Self.encode(store))
+            try tasksFile.write(bytes)
         } catch {
-            throw BoardStateError(path: tasksFile.path, message: "\(error)")
+            throw BoardStateError(path: tasksFile.path, message: "\(error)", inPlace: error.replaced)
         }
     }
 
@@ -108,16 +110,21 @@ package struct BoardStateDirectory: Sendable {
         }
     }
 
-    /// Moves a bad file aside; says what happened (or that even that failed).
+    /// Moves a bad file aside; says what happened (or that even that failed, and how far it got).
     private func quarantine(_ file: AtomicFile, now: Date, reason: String) -> String {
         let aside = "\(file.path).corrupt-\(Int(now.timeIntervalSince1970))"
         do {
             try fileSystem.rename(from: file.path, to: aside)
-            try fileSystem.synchronizeDirectory(at: path)
-            return "\(file.path) was \(reason); moved to \(aside), starting without it"
         } catch {
             return "\(file.path) was \(reason), and could not be moved aside (\(error)); starting without it"
         }
+        do {
+            try fileSystem.synchronizeDirectory(at: path)
+        } catch {
+            return "\(file.path) was \(reason); moved to \(aside), though the move is not known to be durable "
+                + "(\(error)); starting without it"
+        }
+        return "\(file.path) was \(reason); moved to \(aside), starting without it"
     }
 
     private static func encode(_ value: some Encodable) throws(BoardStateError) -> [UInt8] {
@@ -145,6 +152,15 @@ package struct BoardStateDirectory: Sendable {
 package struct BoardStateError: Error, Equatable, Sendable, CustomStringConvertible {
     package let path: String
     package let message: String
+    /// The write failed after the new content replaced the old (only the directory sync failed): the file holds
+    /// the new state, which may or may not survive a power loss. False: the file is as it was.
+    package let inPlace: Bool
+
+    package init(path: String, message: String, inPlace: Bool = false) {
+        self.path = path
+        self.message = message
+        self.inPlace = inPlace
+    }
 
     package var description: String { path.isEmpty ? message : "\(path): \(message)" }
 }

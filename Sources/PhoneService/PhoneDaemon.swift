@@ -160,7 +160,7 @@ package enum PhoneDaemon {
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board.url),
             runtime: runtime, output: output, notifiers: notifiers,
-            saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) },
+            saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
         desktop.connect(environment: ProcessEnvironment.current()) { client.submit(.returnEntryOffered(.notification)) }
