@@ -118,7 +118,7 @@ package final class BoardEngine: Sendable {
         self.usbFacts = usbFacts
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
-        var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch)
+        var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch, instanceID: instanceID)
         let wakeFacts = WakeFacts(transport: sink.transportName)
         publication = Mutex(
             Publication(

@@ -5,9 +5,33 @@ import Testing
 
 @testable import BoardService
 
-/// What the engine says and serves when the disk lets it down: answers that match what is on disk, and logs
-/// that tell a long failure without repeating it every second.
+/// What the engine says and serves when the disk lets it down: answers that match what is on disk, tags that
+/// never name two contents, and logs that tell a long failure without repeating it every second.
 @Suite struct BoardEngineDurabilityTests {
+    /// A crash inside the lazy-write second loses an update; the restarted board hands out that revision again,
+    /// with other content. The phone's tag from before the crash must not match it.
+    @Test func anETagIsNeverReusedForOtherContentAfterACrash() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        let id = board.start()
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"before the crash"}"#)
+        let seen = board.phone("GET", "/api/live-activity/current")
+        let tag = try #require(seen.header("ETag"))
+        #expect(seen.text.contains("before the crash"))
+        #expect(board.phone("GET", "/api/live-activity/current", headers: ["If-None-Match": tag]).status == 304)
+        let lostRevision = try #require(board.engine.revision(of: id))
+
+        let after = try board.restartedAfterCrash()
+        after.engine.start()
+        #expect(after.loaded.store.task(id: id)?.currentStep == "", "the lazy write was lost")
+        after.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"after the crash"}"#)
+        #expect(after.engine.revision(of: id) == lostRevision, "the revision number of the update the crash lost")
+        let revisit = after.phone("GET", "/api/live-activity/current", headers: ["If-None-Match": tag])
+        #expect(revisit.status == 200, "a stale 304 would keep the phone on content that is gone")
+        #expect(revisit.text.contains("after the crash"))
+        #expect(revisit.header("ETag") != tag)
+    }
+
     /// The directory sync after the rename fails: tasks.json holds the start, so it stands, is served and is
     /// written again; the agent is told that, not "nothing was changed".
     @Test func aStartWhoseDirectorySyncFailsStandsAndSaysSo() throws {
@@ -87,5 +111,15 @@ import Testing
         #expect(
             board.logs.lines(at: .notice).last
                 == "engine: delivering Wakes works again, after failing 151 times over 151 s")
+    }
+}
+
+extension BoardEngine {
+    /// The revision of a task as the agent API shows it now.
+    fileprivate func revision(of id: String) -> UInt64? {
+        let answer = handleAgent(HTTPRequest(method: "GET", path: "/v1/tasks/\(id)"))
+        let text = String(decoding: answer.body, as: UTF8.self)
+        guard let range = text.range(of: #""revision":"#) else { return nil }
+        return UInt64(text[range.upperBound...].prefix { $0.isNumber })
     }
 }
