@@ -32,7 +32,9 @@ package struct BoardStateDirectory: Sendable {
     }
 
     /// Reads (or creates) the state. A new epoch is made durable before this returns, so no Wake
-    /// can ever go out under an epoch that a restart would not find again.
+    /// can ever go out under an epoch that a restart would not find again; and it is none of the epochs the
+    /// directory held before, as far as what is left of them tells (a `wake.json` that no longer decodes, the
+    /// ring generation in `tasks.json`), so a phone that kept the old epoch does not take the new Wakes for old.
     package func load(now: Date, using generator: inout some RandomNumberGenerator) throws(BoardStateError) -> Loaded {
         do {
             try fileSystem.createDirectory(at: path, permissions: 0o700)
@@ -40,22 +42,35 @@ package struct BoardStateDirectory: Sendable {
             throw BoardStateError(path: path, message: "cannot create the state directory: \(error)")
         }
         var notes: [String] = []
+        var rejectedWake: [UInt8]?
+        let storedWake = read(wakeFile, as: WakeState.self, now: now, notes: &notes, rejected: &rejectedWake)
+        var unused: [UInt8]?
+        let storedTasks = read(tasksFile, as: TaskStore.self, now: now, notes: &notes, rejected: &unused)
         var isNewEpoch = false
         var wake: WakeState
-        if let decoded: WakeState = try read(wakeFile, as: WakeState.self, now: now, notes: &notes) {
-            wake = decoded
+        if let storedWake {
+            wake = storedWake
         } else {
-            wake = WakeState.fresh(using: &generator)
+            let previous = Set(
+                [
+                    rejectedWake.flatMap(WakeState.epochNamed(in:)),
+                    storedTasks.flatMap { Self.epoch(ofGeneration: $0.transitions.generation) },
+                ]
+                .compactMap { $0 })
+            wake = WakeState.fresh(excluding: previous, using: &generator)
             isNewEpoch = true
+            if !previous.isEmpty {
+                let old = previous.sorted().map(String.init).joined(separator: ", ")
+                notes.append("new epoch \(wake.epoch), apart from the epoch this directory held before (\(old))")
+            }
+            let bytes = try Self.encode(wake)
             do {
-                try wakeFile.write(try Self.encode(wake))
+                try wakeFile.write(bytes)
             } catch {
                 throw BoardStateError(path: wakeFile.path, message: "cannot write the new epoch: \(error)")
             }
         }
-        var store =
-            try read(tasksFile, as: TaskStore.self, now: now, notes: &notes)
-            ?? TaskStore(generation: Self.generation(epoch: wake.epoch, using: &generator))
+        var store = storedTasks ?? TaskStore(generation: Self.generation(epoch: wake.epoch, using: &generator))
         if isNewEpoch && store.count + store.transitions.events.count > 0 {
             // Tasks survived but the sequence space was reset: the ring starts a new generation so
             // phones re-read it from the start instead of trusting their old cursor.
@@ -89,11 +104,19 @@ package struct BoardStateDirectory: Sendable {
         return "\(epoch)-\(String(repeating: "0", count: 8 - suffix.count))\(suffix)"
     }
 
+    /// The epoch a ring generation was made for (`4660-1a2b3c4d` → 4660); nil when it has another form.
+    static func epoch(ofGeneration generation: String) -> UInt16? {
+        guard let dash = generation.firstIndex(of: "-"), let epoch = UInt16(generation[..<dash]), epoch != 0 else {
+            return nil
+        }
+        return epoch
+    }
+
+    /// The decoded file; nil when it does not exist or cannot be used. A file that cannot be used is moved
+    /// aside (and said so in `notes`); its bytes, when they could be read, are left in `rejected`.
     private func read<T: Decodable>(
-        _ file: AtomicFile, as type: T.Type, now: Date, notes: inout [String]
-    )
-        throws(BoardStateError) -> T?
-    {
+        _ file: AtomicFile, as type: T.Type, now: Date, notes: inout [String], rejected: inout [UInt8]?
+    ) -> T? {
         let bytes: [UInt8]
         do {
             guard let content = try file.read() else { return nil }
@@ -105,6 +128,7 @@ package struct BoardStateDirectory: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
+            rejected = bytes
             notes.append(quarantine(file, now: now, reason: "not valid (\(Self.describe(error)))"))
             return nil
         }
