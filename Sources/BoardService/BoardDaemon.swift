@@ -66,6 +66,8 @@ package enum BoardDaemon {
         package let phoneServer: HTTPServer
         package let agentServer: HTTPServer
         package let agentSocketPath: String
+        /// The state directory's lock, held until the process exits.
+        package let stateLock: FileLock
     }
 
     /// Opens state, transport and listeners, answers READY=1; no thread of its own is started
@@ -77,8 +79,11 @@ package enum BoardDaemon {
         signal(SIGPIPE, SIG_IGN)
         let directory = BoardStateDirectory(path: configuration.state.directory)
         var random = SystemRandomNumberGenerator()
+        let stateLock: FileLock
         let loaded: BoardStateDirectory.Loaded
         do {
+            // Before anything is read: two boards on one directory would overwrite each other.
+            stateLock = try directory.lock()
             loaded = try directory.load(now: runtime.wallNow(), using: &random)
         } catch {
             throw .state(error)
@@ -150,7 +155,7 @@ package enum BoardDaemon {
         Systemd.notify("READY=1\nSTATUS=serving \(where_)")
         return Running(
             engine: engine, phoneServer: phoneServer, agentServer: agentServer,
-            agentSocketPath: configuration.agent.socket)
+            agentSocketPath: configuration.agent.socket, stateLock: stateLock)
     }
 
     /// Stops serving, writes what is pending, and removes the agent socket.

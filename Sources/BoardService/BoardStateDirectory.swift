@@ -21,6 +21,35 @@ package struct BoardStateDirectory: Sendable {
         tasksFile = AtomicFile(path: path + "/tasks.json", fileSystem: fileSystem)
     }
 
+    /// The lock file: whoever holds its lock owns the directory (`lock()`).
+    package var lockPath: String { path + "/board.lock" }
+
+    /// Creates the directory if needed and takes its lock, for as long as the returned value lives. Two
+    /// boards on one directory would interleave their writes of `tasks.json` and hand out the same Wake
+    /// sequences from the same reserved block, so the second is refused, naming the first when it can.
+    /// Taken on the real file system whatever `fileSystem` is (flock(2) is a process's, not a file's, state).
+    package func lock() throws(BoardStateError) -> FileLock {
+        do {
+            try fileSystem.createDirectory(at: path, permissions: 0o700)
+        } catch {
+            throw BoardStateError(path: path, message: "cannot create the state directory: \(error)")
+        }
+        do {
+            return try FileLock.acquire(lockPath)
+        } catch {
+            switch error {
+            case let .held(_, holder):
+                let who = holder.map { "another aiden-board (pid \($0))" } ?? "another aiden-board"
+                throw BoardStateError(
+                    path: path,
+                    message: "in use by \(who), which holds the lock \(lockPath); stop it first, or give this one "
+                        + "another [state] directory")
+            case let .failed(failure):
+                throw BoardStateError(path: path, message: "cannot take the lock \(lockPath): \(failure)")
+            }
+        }
+    }
+
     /// What was found on start.
     package struct Loaded: Sendable {
         package var wake: WakeState

@@ -220,6 +220,29 @@ import WakeProtocol
             (shown.json?["live_activity"] as? [String: Any])?["current_step"] as? String == "written on the way out")
     }
 
+    /// Two boards on one state directory would interleave their writes and hand out the same sequences: the
+    /// second is refused at start, naming the directory and the first one's pid, and leaves the first alone.
+    @Test func aSecondBoardOnTheSameStateDirectoryIsRefused() throws {
+        guard let binary = Products.path("aiden-board") else { throw IntegrationError("aiden-board not built") }
+        let first = try BoardProcess()
+        try first.start()
+        defer { first.stop() }
+        let pid = try #require(first.process?.processIdentifier)
+        let second = try BoardProcess(stateDirectory: first.stateDirectory)
+        let refused = try runCommand(binary, ["--config", second.configPath])
+        #expect(refused.status == 73, "EX_CANTCREAT, as for any unusable state directory")
+        #expect(
+            refused.error.contains(
+                "state directory: \(first.stateDirectory): in use by another aiden-board (pid \(pid)), which holds "
+                    + "the lock \(first.stateDirectory)/board.lock"), "\(refused.error)")
+        #expect(!FileManager.default.fileExists(atPath: second.socketPath), "refused before opening anything")
+        #expect(try first.agent("POST", "/v1/tasks", body: #"{"task_title":"still mine"}"#).status == 201)
+        first.stop()
+        try second.start()
+        defer { second.stop() }
+        #expect(second.log.contains("1 tasks"), "the directory is the second board's once the first has stopped")
+    }
+
     @Test func aWipedStateDirectoryMeansANewEpoch() throws {
         let board = try BoardProcess()
         try board.start()
