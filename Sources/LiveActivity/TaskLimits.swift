@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Bounds on agent-supplied values (CONTRACT §4). Text lengths count Unicode scalars ("UTF-8
 /// characters"), so a bound also caps bytes at four per character; see docs/task-store.md.
 package enum TaskLimits {
@@ -9,7 +11,7 @@ package enum TaskLimits {
     package static let maxShortTextLength = 200
     package static let maxErrorLength = 1000
     /// The whole snapshot as JSON (measured with slashes escaped, the longer of the two forms).
-    package static let maxEncodedSnapshotBytes = 4096
+    package static let maxEncodedSnapshotBytes = WireLimits.maxSnapshotBytes
     /// `Idempotency-Key`: visible ASCII (0x21...0x7E).
     package static let maxIdempotencyKeyLength = 255
 }

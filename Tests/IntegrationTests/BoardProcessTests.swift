@@ -1,7 +1,10 @@
 import Foundation
 import HTTPClient
+import LiveActivity
+import TestSupport
 import Testing
 import WakeProtocol
+import WireFormat
 
 /// aiden-board and aidenctl as built binaries, talking over loopback and a Unix socket.
 @Suite(.serialized) struct BoardProcessTests {
@@ -241,6 +244,24 @@ import WakeProtocol
         try second.start()
         defer { second.stop() }
         #expect(second.log.contains("1 tasks"), "the directory is the second board's once the first has stopped")
+    }
+
+    /// A store at its largest (every task at the snapshot limit) is the largest answer on the agent socket:
+    /// aidenctl reads it whole.
+    @Test func aidenctlListsAFullStoreAtTheSnapshotLimit() throws {
+        let board = try BoardProcess()
+        try FileManager.default.createDirectory(atPath: board.stateDirectory, withIntermediateDirectories: true)
+        let store = try FullTaskStore.make(now: Date())
+        try LiveActivityJSON.makeEncoder().encode(store).write(
+            to: URL(fileURLWithPath: board.stateDirectory + "/tasks.json"))
+        try board.start()
+        defer { board.stop() }
+        let listed = try board.aidenctl(["task", "list", "--json"])
+        #expect(listed.status == 0, "\(listed.error)")
+        #expect(listed.output.utf8.count == WireLimits.maxTaskListBytes + 1, "the whole list and a newline")
+        #expect((jsonObject(listed.output)?["tasks"] as? [Any])?.count == WireLimits.maxTasks)
+        let table = try board.aidenctl(["task", "list"])
+        #expect(table.status == 0, "\(table.error)")
     }
 
     @Test func aWipedStateDirectoryMeansANewEpoch() throws {
