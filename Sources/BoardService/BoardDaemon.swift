@@ -22,9 +22,10 @@ package enum BoardDaemon {
 
     package static func run(configPath: String, explicitConfig: Bool) -> Int32 {
         let bootstrap = Logger(component: "aiden-board")
-        // Blocked before any thread starts, taken by this thread once the board runs: a SIGTERM at any
-        // moment, even during start-up or right after READY=1, stops the board cleanly.
-        let signals = SignalWaiter.block([SIGTERM, SIGINT])
+        // Blocked before any thread starts, taken by this thread once the board runs: a SIGTERM (or SIGINT,
+        // SIGQUIT, SIGHUP) at any moment, even during start-up or right after READY=1, stops the board cleanly,
+        // its pending writes flushed.
+        let signals = SignalWaiter.block(SignalWaiter.stopping)
         let configuration: BoardConfiguration
         do {
             configuration = try BoardConfiguration.load(path: configPath)
@@ -49,7 +50,7 @@ package enum BoardDaemon {
             }
             withExtendedLifetime(watchdog) {
                 signals.wait { number in
-                    logger.notice("signal \(number): stopping")
+                    logger.notice("\(SignalWaiter.name(of: number)): stopping")
                     stop(running, logger: logger)
                     exit(0)
                 }

@@ -223,6 +223,24 @@ import WireFormat
             (shown.json?["live_activity"] as? [String: Any])?["current_step"] as? String == "written on the way out")
     }
 
+    /// SIGHUP and SIGQUIT end the board as SIGTERM does: pending updates written, socket removed, status 0.
+    @Test(arguments: [SIGHUP, SIGQUIT])
+    func sighupAndSigquitFlushPendingUpdatesLikeSigterm(signal: Int32) throws {
+        let board = try BoardProcess()
+        try board.start()
+        let started = try board.agent("POST", "/v1/tasks", body: #"{"task_title":"T"}"#)
+        let id = try #require((started.json?["live_activity"] as? [String: Any])?["request_id"] as? String)
+        _ = try board.agent("PATCH", "/v1/tasks/\(id)", body: #"{"current_step":"written on the way out"}"#)
+        #expect(board.stop(signal: signal) == 0, "a clean stop, not the signal's default death")
+        #expect(board.log.contains("\(signal == SIGHUP ? "SIGHUP" : "SIGQUIT"): stopping"))
+        #expect(!FileManager.default.fileExists(atPath: board.socketPath))
+        try board.start()
+        defer { board.stop() }
+        let shown = try board.agent("GET", "/v1/tasks/\(id)")
+        #expect(
+            (shown.json?["live_activity"] as? [String: Any])?["current_step"] as? String == "written on the way out")
+    }
+
     /// Two boards on one state directory would interleave their writes and hand out the same sequences: the
     /// second is refused at start, naming the directory and the first one's pid, and leaves the first alone.
     @Test func aSecondBoardOnTheSameStateDirectoryIsRefused() throws {
