@@ -114,13 +114,17 @@ let package = Package(
         // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
         // release build of everything still builds it.
         .target(
-            name: "TestSupport", dependencies: ["DBus", "DBusModel", "Logging", "Platform"], path: "Tests/TestSupport"),
+            name: "TestSupport",
+            dependencies: ["DBus", "DBusModel", "LiveActivity", "Logging", "Platform", "WireFormat"],
+            path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         // The shared vocabulary, and that the board's strict encoder and the tolerant view agree on every key.
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "LiveActivity"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "WireFormat"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
-        .testTarget(name: "BoardAPITests", dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress"]),
+        .testTarget(
+            name: "BoardAPITests",
+            dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress", "TestSupport", "WireFormat"]),
         .testTarget(
             name: "BoardServiceTests",
             dependencies: [
@@ -132,7 +136,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
-                "BoardAPI", "DBus", "DBusModel",
+                "BoardAPI", "DBus", "DBusModel", "LiveActivity", "TestSupport", "WireFormat",
             ],
             // slow_clients.py: the slow-client flood, run inside the tests' network namespaces.
             exclude: ["Fixtures"]),

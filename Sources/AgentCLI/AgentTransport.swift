@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The seam between the CLI core and the socket: the executable sends over libcurl, tests answer in memory.
 package protocol AgentTransport {
     func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure>
@@ -12,4 +14,10 @@ package struct AgentResponse: Sendable, Equatable {
         self.status = status
         self.body = body
     }
+}
+
+extension AgentResponse {
+    /// The most body bytes aidenctl accepts: the largest answer the board can give, a full task list
+    /// (`WireLimits.maxTaskListBytes`, every task at the snapshot limit). Anything larger is not a board's answer.
+    package static let maxBodyBytes = WireLimits.maxTaskListBytes
 }

@@ -22,9 +22,10 @@ package enum BoardDaemon {
 
     package static func run(configPath: String, explicitConfig: Bool) -> Int32 {
         let bootstrap = Logger(component: "aiden-board")
-        // Blocked before any thread starts, taken by this thread once the board runs: a SIGTERM at any
-        // moment, even during start-up or right after READY=1, stops the board cleanly.
-        let signals = SignalWaiter.block([SIGTERM, SIGINT])
+        // Blocked before any thread starts, taken by this thread once the board runs: a SIGTERM (or SIGINT,
+        // SIGQUIT, SIGHUP) at any moment, even during start-up or right after READY=1, stops the board cleanly,
+        // its pending writes flushed.
+        let signals = SignalWaiter.block(SignalWaiter.stopping)
         let configuration: BoardConfiguration
         do {
             configuration = try BoardConfiguration.load(path: configPath)
@@ -49,7 +50,7 @@ package enum BoardDaemon {
             }
             withExtendedLifetime(watchdog) {
                 signals.wait { number in
-                    logger.notice("signal \(number): stopping")
+                    logger.notice("\(SignalWaiter.name(of: number)): stopping")
                     stop(running, logger: logger)
                     exit(0)
                 }
@@ -66,6 +67,8 @@ package enum BoardDaemon {
         package let phoneServer: HTTPServer
         package let agentServer: HTTPServer
         package let agentSocketPath: String
+        /// The state directory's lock, held until the process exits.
+        package let stateLock: FileLock
     }
 
     /// Opens state, transport and listeners, answers READY=1; no thread of its own is started
@@ -77,8 +80,11 @@ package enum BoardDaemon {
         signal(SIGPIPE, SIG_IGN)
         let directory = BoardStateDirectory(path: configuration.state.directory)
         var random = SystemRandomNumberGenerator()
+        let stateLock: FileLock
         let loaded: BoardStateDirectory.Loaded
         do {
+            // Before anything is read: two boards on one directory would overwrite each other.
+            stateLock = try directory.lock()
             loaded = try directory.load(now: runtime.wallNow(), using: &random)
         } catch {
             throw .state(error)
@@ -154,7 +160,7 @@ package enum BoardDaemon {
         Systemd.notify("READY=1\nSTATUS=serving \(where_)")
         return Running(
             engine: engine, phoneServer: phoneServer, agentServer: agentServer,
-            agentSocketPath: configuration.agent.socket)
+            agentSocketPath: configuration.agent.socket, stateLock: stateLock)
     }
 
     /// Stops serving, writes what is pending, and removes the agent socket.

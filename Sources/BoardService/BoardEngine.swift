@@ -1,6 +1,7 @@
 import BoardAPI
 import FoundationEssentials
 import LiveActivity
+import Logging
 import NetworkAddress
 import Platform
 import Synchronization
@@ -13,8 +14,10 @@ import WakeProtocol
 /// `Durability` asks, and only then committed and published. A change that must be durable (a
 /// start, an end, a handoff) is on disk before anyone sees it or it is acknowledged, so nothing
 /// needs rolling back; progress updates and retention pruning may be published up to a second
-/// before their lazy write (CONTRACT.md §6). Every accepted change then feeds the Wake coalescer,
-/// so the Wake follows the publication it announces.
+/// before their lazy write (CONTRACT.md §6). One case is neither: when only the directory sync after
+/// the rename fails, the file already holds the change, so it stands, is written again lazily, and the
+/// agent is told it is made but not known to be durable (`storage_unconfirmed`). Every accepted change
+/// then feeds the Wake coalescer, so the Wake follows the publication it announces.
 ///
 /// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value
 /// with every answer body encoded, and never wait for the writer or the disk.
@@ -55,6 +58,11 @@ package final class BoardEngine: Sendable {
         /// When to try again to save the end of abandoned tasks after the write failed (nil: not failing).
         var staleRetryDue: Date?
         var random = SystemRandomNumberGenerator()
+        /// Failures that repeat for as long as their cause lasts (a full disk, no registration with bluetoothd):
+        /// logged when they start, summarised at most once a minute, and when they end.
+        var tasksWrites = RepeatedFailureLog("writing tasks.json")
+        var sequenceMarks = RepeatedFailureLog("persisting the Wake sequence mark")
+        var deliveries = RepeatedFailureLog("delivering Wakes", level: .warning)
     }
 
     /// What readers see, replaced whole by the writer: one reference to take per request.
@@ -112,7 +120,7 @@ package final class BoardEngine: Sendable {
         self.usbFacts = usbFacts
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
-        var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch)
+        var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch, instanceID: instanceID)
         let wakeFacts = WakeFacts(transport: sink.transportName)
         publication = Mutex(
             Publication(
@@ -203,10 +211,29 @@ package final class BoardEngine: Sendable {
         if change.durability == .immediate {
             do {
                 try directory.saveTasks(working.store)
+                tasksSaved(&writer)
+            } catch  where error.inPlace {
+                // tasks.json holds the change already: every reader of the file, and a restart, may find it.
+                // Dropping it would leave the board serving one thing while its file says another, so it stands,
+                // is served, and is written again (directory sync included) by the lazy write; the agent hears
+                // exactly that, not "nothing was changed".
+                tasksFailed("\(request.method) \(request.path) from \(request.peerDescription): \(error)", &writer)
+                writer.board = working
+                scheduleLazyWrite(&writer)
+                publish(&writer)
+                noteChange(&writer)
+                scheduleExpiry(&writer)
+                let id = change.snapshot.requestID
+                return JSONError(
+                    status: 503, code: "storage_unconfirmed",
+                    message: "the change to \(id) was made and is served, but the board could not confirm that it "
+                        + "is on disk (\(error)); a power loss before the board writes it again (within 1 s) may undo "
+                        + "it. Do not repeat the request: read \(id) back to see it"
+                )
+                .response
             } catch {
                 // Not durable, so not committed, not published, not acknowledged.
-                logger.error(
-                    "could not save \(request.method) \(request.path) from \(request.peerDescription): \(error)")
+                tasksFailed("\(request.method) \(request.path) from \(request.peerDescription): \(error)", &writer)
                 return JSONError(
                     status: 503, code: "storage_failed",
                     message: "the board could not save this change (\(error)); nothing was changed"
@@ -261,6 +288,7 @@ package final class BoardEngine: Sendable {
                 do throws(BoardStateError) {
                     try directory.saveTasks(writer.board.store)
                     writer.tasksDirty = false
+                    tasksSaved(&writer)
                     return nil
                 } catch {
                     logger.error("could not write tasks: \(error)")
@@ -349,11 +377,15 @@ package final class BoardEngine: Sendable {
             do {
                 try directory.saveWake(state)
             } catch {
-                // A Wake must never carry a sequence a restart could reuse: skip it, count it.
+                // A Wake must never carry a sequence a restart could reuse: skip it, count it. Even a mark in place
+                // but not known to be durable is not confirmed: the next Wake writes one again.
                 writer.wakeFacts.sendFailures += 1
-                logger.error("wake \(issue.sequence) not sent: could not persist the sequence mark: \(error)")
+                log(
+                    writer.sequenceMarks.failed("wake \(issue.sequence) not sent: \(error)", at: runtime.monotonicNow())
+                )
                 return
             }
+            log(writer.sequenceMarks.succeeded(at: runtime.monotonicNow()))
             writer.wakeState = state
             writer.reservation.confirmPersisted(highWater: mark)
         }
@@ -368,9 +400,12 @@ package final class BoardEngine: Sendable {
         case .success:
             writer.wakeFacts.sent += 1
             logger.debug("wake \(envelope)")
+            log(writer.deliveries.succeeded(at: runtime.monotonicNow()))
         case let .failure(error):
             writer.wakeFacts.sendFailures += 1
-            logger.warning("wake \(envelope.sequence) not delivered: \(error)")
+            log(
+                writer.deliveries.failed(
+                    "wake \(envelope.sequence) not delivered: \(error)", at: runtime.monotonicNow()))
         }
     }
 
@@ -390,8 +425,9 @@ package final class BoardEngine: Sendable {
             do {
                 try directory.saveTasks(writer.board.store)
                 writer.tasksDirty = false
+                tasksSaved(&writer)
             } catch {
-                logger.error("could not write tasks (will retry): \(error)")
+                tasksFailed("\(error) (written again in \(settings.lazyWriteDelay))", &writer)
                 scheduleLazyWrite(&writer)
             }
         }
@@ -423,13 +459,20 @@ package final class BoardEngine: Sendable {
         if sweep.durability == .immediate {
             do {
                 try directory.saveTasks(working.store)
+                tasksSaved(&writer)
+                writer.board = working
+                writer.tasksDirty = false
+            } catch where error.inPlace {
+                // The file holds the ends already: they stand, and the lazy write confirms them.
+                tasksFailed("ending abandoned tasks: \(error)", &writer)
+                writer.board = working
+                scheduleLazyWrite(&writer)
             } catch {
-                logger.error("could not save the end of abandoned tasks (will retry): \(error)")
+                // Not committed; tried again in 5 s. A failure that stays is logged once a minute.
+                tasksFailed("ending abandoned tasks: \(error)", &writer)
                 writer.staleRetryDue = now.addingTimeInterval(5)
                 return
             }
-            writer.board = working
-            writer.tasksDirty = false
         } else {
             writer.board = working
             scheduleLazyWrite(&writer)
@@ -470,6 +513,18 @@ package final class BoardEngine: Sendable {
     }
 
     // MARK: Facts and logs
+
+    private func tasksSaved(_ writer: inout Writer) {
+        log(writer.tasksWrites.succeeded(at: runtime.monotonicNow()))
+    }
+
+    private func tasksFailed(_ detail: String, _ writer: inout Writer) {
+        log(writer.tasksWrites.failed(detail, at: runtime.monotonicNow()))
+    }
+
+    private func log(_ line: (level: LogLevel, message: String)?) {
+        if let line { logger.log(line.level, line.message) }
+    }
 
     private func facts(wake: WakeFacts, path: String) -> BoardFacts {
         let needsUSB = path == "/status" || path == "/v1/status"

@@ -7,7 +7,8 @@ import Synchronization
 /// between requests (keep-alive), which the phone's repeated fetches want. A mutex guards the handle, so
 /// concurrent `perform` calls on one instance run one after another; use one instance per concurrent caller.
 package final class HTTPClient: Sendable {
-    /// Plenty for a 4 KiB snapshot or a task list, small enough that a confused peer cannot balloon memory.
+    /// Plenty for a 4 KiB snapshot, small enough that a confused peer cannot balloon memory. A caller that reads a
+    /// larger answer says so (aidenctl: a full task list, a little over 1 MiB).
     package static let defaultMaxResponseBytes = 1 << 20
 
     package let maxResponseBytes: Int

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Bounds on agent-supplied values (CONTRACT §4); ids are bounded by `IdentifierRule`. Text lengths count
 /// Unicode scalars ("UTF-8 characters"), so a bound also caps bytes at four per character; see
 /// docs/task-store.md.
@@ -8,7 +10,7 @@ package enum TaskLimits {
     package static let maxShortTextLength = 200
     package static let maxErrorLength = 1000
     /// The whole snapshot as JSON (measured with slashes escaped, the longer of the two forms).
-    package static let maxEncodedSnapshotBytes = 4096
+    package static let maxEncodedSnapshotBytes = WireLimits.maxSnapshotBytes
     /// `stale_after_seconds`: the default, and the range an agent may ask for (10 s to a day).
     package static let defaultStaleAfterSeconds = 300
     package static let staleAfterRange = 10...86_400

@@ -22,7 +22,11 @@ extension TaskStore: Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .format, in: container, debugDescription: "unsupported task store format \(format)")
         }
-        capacity = max(1, try container.decodeIfPresent(Int.self, forKey: .capacity) ?? Self.defaultCapacity)
+        // Never above the default, which bounds the task list's size: a (hand-edited) file asking for more is
+        // read as asking for the default, and one holding more tasks than that is refused below as inconsistent.
+        capacity = min(
+            max(1, try container.decodeIfPresent(Int.self, forKey: .capacity) ?? Self.defaultCapacity),
+            Self.defaultCapacity)
         revision = try container.decode(UInt64.self, forKey: .revision)
         transitions = try container.decode(TransitionLog.self, forKey: .transitions)
         let tasks = try container.decode([TaskSnapshot].self, forKey: .tasks)

@@ -9,9 +9,10 @@ import WireFormat
 /// its last change. So the store revision is the ETag, and snapshot revisions order tasks by recency
 /// without trusting the wall clock.
 package struct TaskStore: Sendable, Hashable {
-    package static let defaultCapacity = 256
+    /// Also the most a store may have: the task list's size bound (`WireLimits.maxTaskListBytes`) counts on it.
+    package static let defaultCapacity = WireLimits.maxTasks
 
-    /// Most tasks kept; a start into a full store evicts the task that ended first.
+    /// Most tasks kept (1…`defaultCapacity`); a start into a full store evicts the task that ended first.
     package let capacity: Int
     package internal(set) var revision: UInt64
     package internal(set) var transitions: TransitionLog
@@ -27,7 +28,7 @@ package struct TaskStore: Sendable, Hashable {
         generation: String, capacity: Int = TaskStore.defaultCapacity,
         transitionCapacity: Int = TransitionLog.defaultCapacity
     ) {
-        self.capacity = max(1, capacity)
+        self.capacity = min(max(1, capacity), Self.defaultCapacity)
         self.revision = 0
         self.transitions = TransitionLog(generation: generation, capacity: transitionCapacity)
         self.snapshots = [:]

@@ -35,7 +35,7 @@ package final class PhoneClient: Sendable {
     package init(
         session: PhoneSession, transport: any BoardTransport, runtime: any Runtime,
         output: any PhoneOutput, notifiers: [any AlertNotifier],
-        saveRecord: @escaping @Sendable (AlertRecord) throws(FileSystemError) -> Void, logger: Logger,
+        saveRecord: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, logger: Logger,
         recordQueue: DispatchQueue? = DispatchQueue(label: "aiden.phone.record")
     ) {
         self.state = Mutex(State(session: session))
@@ -108,13 +108,13 @@ package final class PhoneClient: Sendable {
 /// Saves the alert record off the executor, newest first: an fsync on a slow disk delays only the
 /// record, and a record superseded while waiting is never written.
 private final class RecordWriter: Sendable {
-    private let save: @Sendable (AlertRecord) throws(FileSystemError) -> Void
+    private let save: @Sendable (AlertRecord) throws(AtomicWriteError) -> Void
     private let queue: DispatchQueue?
     private let newest = Mutex<AlertRecord?>(nil)
     private let logger: Logger
 
     init(
-        save: @escaping @Sendable (AlertRecord) throws(FileSystemError) -> Void, queue: DispatchQueue?,
+        save: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, queue: DispatchQueue?,
         logger: Logger
     ) {
         self.save = save

@@ -32,7 +32,7 @@ package enum PhoneCommandLine {
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
-        'doctor' checks the USB link and its address, the udev rule and device node, libusb hotplug,
+        'doctor' checks the USB link and its address, the udev rule and USB device, libusb hotplug,
         the board's /status, bluetoothd and the bond with the board, and desktop notifications; one
         line per finding with its fix; exit 0 when nothing is wrong, 1 when something is.
 

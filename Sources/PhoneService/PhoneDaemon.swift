@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 /// Starts aiden-phone: configuration, state directory, phone id, outputs, USB watcher, Wake source,
-/// then the session; runs until SIGTERM/SIGINT. Returns an exit status only when it could not start.
+/// then the session; runs until SIGTERM, SIGINT, SIGQUIT or SIGHUP. Returns an exit status only when it could not start.
 package enum PhoneDaemon {
     /// EX_CONFIG: the configuration is wrong (or asks for what this build cannot do).
     package static let configurationExitCode: Int32 = 78
@@ -27,7 +27,7 @@ package enum PhoneDaemon {
         let bootstrap = Logger(component: "aiden-phone")
         // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
         // none is lost, whenever it comes.
-        let signals = SignalWaiter.block([SIGTERM, SIGINT, SIGUSR1, SIGUSR2, SIGWINCH])
+        let signals = SignalWaiter.block(SignalWaiter.stopping + [SIGUSR1, SIGUSR2, SIGWINCH])
         let paths = PhonePaths.resolve(isRoot: geteuid() == 0, environment: environment)
         let loaded: (configuration: PhoneConfiguration, file: String?)
         do {
@@ -160,7 +160,7 @@ package enum PhoneDaemon {
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board),
             runtime: runtime, output: output, notifiers: notifiers,
-            saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) },
+            saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
         desktop.connect(environment: ProcessEnvironment.current()) { client.submit(.returnEntryOffered(.notification)) }
@@ -270,10 +270,10 @@ package enum PhoneDaemon {
             }
         case SIGUSR1, SIGUSR2:
             let state: AppState = number == SIGUSR1 ? .foreground : .background
-            logger.info("signal \(number): app state \(state.rawValue)")
+            logger.info("\(SignalWaiter.name(of: number)): app state \(state.rawValue)")
             wiring.client.submit(.appState(state))
         default:
-            logger.notice("signal \(number): reporting the app inactive and stopping")
+            logger.notice("\(SignalWaiter.name(of: number)): reporting the app inactive and stopping")
             stop(wiring, logger: logger)
             exit(0)
         }

@@ -7,7 +7,7 @@ import PhoneCore
 import USBLink
 
 /// `aiden-phone doctor`: the board's ECM interface and its address, another network in the board's
-/// subnet, the udev rule and the board's device node, libusb hotplug, the board's `/status`, bluetoothd and
+/// subnet, the udev rule and the board's USB device, libusb hotplug, the board's `/status`, bluetoothd and
 /// the bond with the board, the session bus and a notification server. One line per finding with its fix;
 /// exit 1 when any is a problem (`DoctorFinding.exitStatus`).
 ///
@@ -146,7 +146,7 @@ package enum PhoneDoctor {
         case nil:
             findings.append(
                 .info(
-                    "the board is on loopback (\(configuration.board.url)): no USB link, udev rule, device node "
+                    "the board is on loopback (\(configuration.board.url)): no USB link, udev rule, USB device "
                         + "or hotplug to check"))
         case let address?:
             let link = ecmLink(
@@ -157,9 +157,8 @@ package enum PhoneDoctor {
                 subnet: link.subnet, linkInterfaces: link.names, interfaces: facts.interfaces, routes: facts.routes)
             findings.append(
                 udevRule(facts.udevRule, vendorID: configuration.usb.vendorID, productID: configuration.usb.productID))
-            findings += deviceNodes(
-                facts.usbDevices, user: facts.user, vendorID: configuration.usb.vendorID,
-                productID: configuration.usb.productID)
+            findings += usbDevices(
+                facts.usbDevices, vendorID: configuration.usb.vendorID, productID: configuration.usb.productID)
             if let hotplug = facts.hotplug { findings.append(self.hotplug(hotplug)) }
         }
         findings.append(boardStatus(configuration.board.url, facts.status))

@@ -90,7 +90,7 @@ package struct PhoneStateDirectory: Sendable {
         }
     }
 
-    package func saveAlertRecord(_ record: AlertRecord) throws(FileSystemError) {
+    package func saveAlertRecord(_ record: AlertRecord) throws(AtomicWriteError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let bytes: [UInt8]
@@ -121,7 +121,7 @@ package struct PhoneStateDirectory: Sendable {
     }
 
     /// Saves the board bonded with at `time` (RFC 3339 UTC).
-    package func saveBoard(address: String, bondedAt time: String) throws(FileSystemError) {
+    package func saveBoard(address: String, bondedAt time: String) throws(AtomicWriteError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let bytes = try? encoder.encode(BondedBoard(address: address, bondedAt: time)) else { return }

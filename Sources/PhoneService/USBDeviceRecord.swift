@@ -2,18 +2,10 @@ import Platform
 
 /// One USB device as sysfs shows it (`/sys/bus/usb/devices/1-1`), for `aiden-phone doctor`: its ids and
 /// manufacturer (which the udev rule matches), its bus and device numbers (which name its node under
-/// `/dev/bus/usb`), the network interfaces of its USB interfaces (the ECM link's kernel name), and whether
-/// this user may open its node. Read with `scan`; everything else is plain values.
+/// `/dev/bus/usb`) and the network interfaces of its USB interfaces (the ECM link's kernel name). Read with
+/// `scan`; everything else is plain values. Nobody on the phone host opens the node: libusb's hotplug reads
+/// the device from sysfs and hears of it over udev's netlink monitor.
 package struct USBDeviceRecord: Sendable, Equatable {
-    /// Whether the user running the doctor may read and write the device node.
-    package enum NodeAccess: Sendable, Equatable {
-        case readWrite
-        /// The node does not exist.
-        case missing
-        /// It exists but access(2) refuses; the reason in words.
-        case denied(String)
-    }
-
     /// The sysfs name, `1-1` or `3-2.4`: the port path.
     package var name: String
     package var vendorID: UInt16
@@ -24,11 +16,10 @@ package struct USBDeviceRecord: Sendable, Equatable {
     package var deviceNumber: Int
     package var networkInterfaces: [String]
     package var node: String
-    package var nodeAccess: NodeAccess
 
     package init(
         name: String, vendorID: UInt16, productID: UInt16, manufacturer: String?, busNumber: Int,
-        deviceNumber: Int, networkInterfaces: [String] = [], node: String? = nil, nodeAccess: NodeAccess = .readWrite
+        deviceNumber: Int, networkInterfaces: [String] = [], node: String? = nil
     ) {
         self.name = name
         self.vendorID = vendorID
@@ -38,7 +29,6 @@ package struct USBDeviceRecord: Sendable, Equatable {
         self.deviceNumber = deviceNumber
         self.networkInterfaces = networkInterfaces
         self.node = node ?? Self.nodePath(bus: busNumber, device: deviceNumber)
-        self.nodeAccess = nodeAccess
     }
 
     /// `/dev/bus/usb/001/005` for bus 1, device 5 (usbfs names, zero-padded to three digits).
@@ -74,18 +64,10 @@ package struct USBDeviceRecord: Sendable, Equatable {
             let interfaces = ((try? fileSystem.contentsOfDirectory(at: directory)) ?? [])
                 .filter { $0.hasPrefix(name + ":") }.sorted()
                 .flatMap { (try? fileSystem.contentsOfDirectory(at: directory + "/" + $0 + "/net")) ?? [] }
-            let node = nodePath(bus: bus, device: device, root: nodes)
-            let access: NodeAccess
-            do throws(FileSystemError) {
-                try fileSystem.checkReadableAndWritable(at: node)
-                access = .readWrite
-            } catch {
-                access = error.isNotFound ? .missing : .denied("\(error)")
-            }
             return USBDeviceRecord(
                 name: name, vendorID: vendor, productID: product, manufacturer: value(directory + "/manufacturer"),
-                busNumber: bus, deviceNumber: device, networkInterfaces: interfaces.sorted(), node: node,
-                nodeAccess: access)
+                busNumber: bus, deviceNumber: device, networkInterfaces: interfaces.sorted(),
+                node: nodePath(bus: bus, device: device, root: nodes))
         }
     }
 }

@@ -22,18 +22,23 @@ package struct AtomicFile: Sendable {
     /// The directory whose entry the rename changes.
     package var directory: String { PathSyntax.parentDirectory(of: path) }
 
-    /// Replaces the content durably. On error the new content may or may not be in place
-    /// (it is not yet durable if only the directory sync failed): write again to be sure.
-    package func write(_ contents: [UInt8]) throws(FileSystemError) {
+    /// Replaces the content durably. The error says which side of the rename it came from: before it,
+    /// the old content is untouched; after it (the directory sync failed), the new content is what every
+    /// reader sees, but a power loss may still bring the old one back. Either way, writing again settles it.
+    package func write(_ contents: [UInt8]) throws(AtomicWriteError) {
         do {
             try fileSystem.writeFile(at: temporaryPath, contents: contents, permissions: permissions)
             try fileSystem.synchronizeFile(at: temporaryPath)
             try fileSystem.rename(from: temporaryPath, to: path)
         } catch {
             try? fileSystem.removeFile(at: temporaryPath)
-            throw error
+            throw AtomicWriteError(error, replaced: false)
         }
-        try fileSystem.synchronizeDirectory(at: directory)
+        do {
+            try fileSystem.synchronizeDirectory(at: directory)
+        } catch {
+            throw AtomicWriteError(error, replaced: true)
+        }
     }
 
     /// The content, or nil when the file does not exist (never written, or a first write

@@ -4,7 +4,7 @@ import Glibc
 package struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The system call (or step) that failed.
     package enum Operation: String, Sendable {
-        case open, read, write, fsync, close, fchmod, rename, unlink, mkdir, stat, opendir, access
+        case open, read, write, fsync, close, fchmod, rename, unlink, mkdir, stat, opendir, access, flock
     }
 
     package var operation: Operation

@@ -19,7 +19,8 @@ import Glibc
 package final class USBHotplugWatcher: Sendable {
     package let vendorID: UInt16
     package let productID: UInt16
-    /// Checked before libusb is asked: without it (containers, CI) no device can be opened or seen.
+    /// Checked before libusb is asked: without it (containers, CI) the host's devices are not there to watch.
+    /// Only the directory: no node in it is ever opened (libusb reads each device from sysfs).
     package let deviceDirectory: String?
     private let running = Mutex<Session?>(nil)
 

@@ -7,7 +7,7 @@ struct CurlAgentTransport: AgentTransport {
     /// stuck daemon does not hang the agent calling us.
     static let timeout = HTTPClientRequest.Timeout(connectMilliseconds: 1_000, totalMilliseconds: 5_000)
 
-    private let client = HTTPClient()
+    private let client = HTTPClient(maxResponseBytes: AgentResponse.maxBodyBytes)
 
     func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure> {
         let httpRequest = HTTPClientRequest(

@@ -20,7 +20,7 @@ struct PairingRouteTests {
         let policy = AccessPolicy(
             allowedSubnets: [try Subnet("192.168.42.0/24")],
             listenAddresses: [IPAddress(v4: 192, 168, 42, 1)])
-        var state = BoardState(store: TaskStore(generation: "g1"), epoch: 4660)
+        var state = BoardState(store: TaskStore(generation: "g1"), epoch: 4660, instanceID: "1f2e3d4c5b6a7988")
         let facts = BoardFacts(
             version: "0", uptimeSeconds: 1, liveActivityEnabled: true, retention: .seconds(600),
             wake: WakeFacts(transport: transport), bluetooth: bluetooth, usb: USBLinkFacts(link: "up"),
@@ -178,7 +178,7 @@ struct PairingRouteTests {
 
     @Test func statusShowsThePairingWindow() throws {
         let policy = AccessPolicy(allowedSubnets: [], listenAddresses: [])
-        var state = BoardState(store: TaskStore(generation: "g1"), epoch: 1)
+        var state = BoardState(store: TaskStore(generation: "g1"), epoch: 1, instanceID: "1f2e3d4c5b6a7988")
         let facts = BoardFacts(
             version: "0", uptimeSeconds: 1, liveActivityEnabled: true, retention: .seconds(600),
             wake: WakeFacts(transport: "bluez"),

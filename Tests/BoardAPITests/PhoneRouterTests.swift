@@ -10,7 +10,7 @@ import Testing
         #expect(result.status == 200)
         #expect(result.text == #"{"status":"not_found"}"#)
         #expect(result.response.header("Content-Type") == "application/json")
-        #expect(result.response.header("ETag") == "\"4660-0\"")
+        #expect(result.response.header("ETag") == "\"4660-1f2e3d4c5b6a7988-0\"")
         #expect(result.response.header("Access-Control-Allow-Origin") == nil)
     }
 

@@ -6,7 +6,7 @@ import NetworkAddress
 
 /// A board with a store, both routers and fixed facts; requests are values, no sockets.
 struct RouterFixture {
-    var state = BoardState(store: TaskStore(generation: "g1"), epoch: 4660)
+    var state = BoardState(store: TaskStore(generation: "g1"), epoch: 4660, instanceID: "1f2e3d4c5b6a7988")
     var facts = BoardFacts(
         version: "0.1.0", instanceID: "i-1", uptimeSeconds: 12, liveActivityEnabled: true, retention: .seconds(600),
         wake: WakeFacts(transport: "loopback"), bluetooth: BluetoothFacts(adapter: "hci0"),

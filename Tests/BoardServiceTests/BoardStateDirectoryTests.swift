@@ -78,4 +78,60 @@ import WakeProtocol
             (error as? BoardStateError)?.description.hasPrefix("/state: cannot create the state directory") == true
         }
     }
+
+    /// The epoch a generator seeded with `seed` gives first, as a plain draw over 1…65535 would take it.
+    static func firstDraw(seed: UInt64) -> UInt16 {
+        var probe = SplitMix64(seed: seed)
+        return UInt16.random(in: 1...UInt16.max, using: &probe)
+    }
+
+    /// A phone still holds the quarantined epoch and its highest sequence: the fresh epoch must not be that one,
+    /// even when the generator's first draw would give it.
+    @Test func aFreshEpochIsNeverTheQuarantinedOne() throws {
+        for seed in UInt64(1)...20 {
+            let old = Self.firstDraw(seed: seed)
+            let fileSystem = InMemoryFileSystem(durableFiles: [
+                "/state/wake.json": Array(#"{"epoch":\#(old),"sequence_high_water":"#.utf8)
+            ])
+            let directory = BoardStateDirectory(path: "/state", fileSystem: fileSystem)
+            var random = SplitMix64(seed: seed)
+            let loaded = try directory.load(now: now, using: &random)
+            #expect(loaded.isNewEpoch)
+            #expect(loaded.wake.epoch != old, "seed \(seed): the quarantined epoch \(old) came back")
+            #expect(
+                loaded.notes.contains {
+                    $0 == "new epoch \(loaded.wake.epoch), apart from the epoch this directory held before (\(old))"
+                })
+            #expect(fileSystem.fileExists(at: "/state/wake.json.corrupt-1780000000"))
+        }
+    }
+
+    /// wake.json gone but tasks.json kept: its ring generation names the old epoch, which the new one avoids.
+    @Test func aFreshEpochAvoidsTheEpochTheTaskFileNames() throws {
+        for seed in UInt64(1)...20 {
+            let old = Self.firstDraw(seed: seed)
+            var store = TaskStore(generation: "\(old)-0badc0de")
+            var ids = SplitMix64(seed: 4)
+            _ = try store.start(TaskDraft(taskTitle: "Kept"), idempotencyKey: nil, now: now, using: &ids)
+            let seedFS = InMemoryFileSystem()
+            try seedFS.createDirectory(at: "/state", permissions: 0o700)
+            try BoardStateDirectory(path: "/state", fileSystem: seedFS).saveTasks(store)
+            let fileSystem = InMemoryFileSystem(durableFiles: [
+                "/state/tasks.json": try seedFS.readFile(at: "/state/tasks.json")
+            ])
+            var random = SplitMix64(seed: seed)
+            let loaded = try BoardStateDirectory(path: "/state", fileSystem: fileSystem).load(now: now, using: &random)
+            #expect(loaded.isNewEpoch)
+            #expect(loaded.store.count == 1)
+            #expect(loaded.wake.epoch != old, "seed \(seed): the epoch of the kept tasks \(old) came back")
+            #expect(loaded.store.transitions.generation.hasPrefix("\(loaded.wake.epoch)-"))
+        }
+    }
+
+    @Test func aRingGenerationNamesItsEpoch() {
+        #expect(BoardStateDirectory.epoch(ofGeneration: "4660-1a2b3c4d") == 4660)
+        #expect(BoardStateDirectory.epoch(ofGeneration: "0-1a2b3c4d") == nil)
+        #expect(BoardStateDirectory.epoch(ofGeneration: "g1") == nil)
+        #expect(BoardStateDirectory.epoch(ofGeneration: "70000-1") == nil)
+    }
 }

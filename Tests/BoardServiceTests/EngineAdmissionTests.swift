@@ -50,7 +50,7 @@ import Testing
         #expect(response.status == 503)
         #expect(
             board.logs.lines(at: .error).contains {
-                $0.hasPrefix("engine: could not save POST /v1/tasks from uid 1000 pid 4242: ")
+                $0.hasPrefix("engine: writing tasks.json failed: POST /v1/tasks from uid 1000 pid 4242: ")
             },
             "\(board.logs.lines)")
     }

@@ -202,8 +202,9 @@ import Testing
         #expect(paths.configurationFiles == PhonePaths.resolve(isRoot: true, environment: [:]).configurationFiles)
         #expect(paths.configurationFiles == ["/etc/aiden/phone.toml"])
         #expect(unit.value("Service", "StateDirectoryMode") == "0700")
+        // The client opens no device node (libusb's hotplug reads sysfs): the device cgroup admits none.
         #expect(unit.value("Service", "DevicePolicy") == "closed")
-        #expect(unit.value("Service", "DeviceAllow") == "char-usb_device rw")
+        #expect(unit.value("Service", "DeviceAllow") == nil)
         #expect(unit.value("Service", "PrivateDevices") == "no")
         #expect(unit.words("Service", "RestrictAddressFamilies").contains("AF_NETLINK"))
         #expect(unit.words("Service", "IPAddressAllow") == ["localhost", "192.168.42.0/24"])

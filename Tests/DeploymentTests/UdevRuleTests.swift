@@ -84,14 +84,15 @@ import Testing
         #expect(device.value("ATTR", "idVendor") == vendor)
         #expect(device.value("ATTR", "idProduct") == product)
         #expect(device.value("ATTR", "manufacturer") == manufacturer)
-        // Group aiden for the system unit of a headless host (which udev does not start) ...
-        #expect(device.value("GROUP") == "aiden")
-        #expect(device.value("MODE") == "0660")
+        // The node keeps udev's defaults: nothing on the host opens it (libusb's hotplug reads sysfs and udev),
+        // so no group, mode, owner or seat ACL grants anyone raw USB access to the board.
+        #expect(device.value("GROUP") == nil)
+        #expect(device.value("MODE") == nil)
+        #expect(device.value("OWNER") == nil)
         #expect(device.value("ENV", "SYSTEMD_WANTS") == nil)
-        // ... and for a person at the seat: an ACL on the node, and their user manager starts the user
-        // unit (the device unit needs the systemd tag for that).
+        // The person's user manager starts the user unit (the device unit needs the systemd tag for that).
         let tags = device.tokens.filter { $0.key == "TAG" }.map(\.value)
-        #expect(tags.contains("systemd") && tags.contains("uaccess"), "\(tags)")
+        #expect(tags == ["systemd"], "\(tags)")
         #expect(device.value("ENV", "SYSTEMD_USER_WANTS") == "aiden-phone.service")
         #expect(try Repository.files(in: "systemd/user", suffix: ".service") == ["systemd/user/aiden-phone.service"])
         // Not only on "add": a "change" that dropped the tag would unplug the device unit and stop the client.
@@ -105,13 +106,23 @@ import Testing
         #expect(net.value("ENV", "AIDEN_ECM") == "board")
     }
 
-    /// udev applies .link files in 80-net-setup-link.rules: our properties must be set before. And
-    /// logind's 73-seat-late.rules turns the uaccess tag into the seat user's ACL: the tag comes first.
-    @Test func rulesRunBeforeNetSetupLinkAndTheSeatACL() throws {
+    /// udev applies .link files in 80-net-setup-link.rules: our properties must be set before.
+    @Test func rulesRunBeforeNetSetupLink() throws {
         for file in try Repository.files(in: "udev", suffix: ".rules") {
             let name = String(file.dropFirst("udev/".count))
             #expect(name < "80-net-setup-link.rules", "\(name)")
-            #expect(name < "73-seat-late.rules", "\(name)")
+        }
+    }
+
+    /// No rule hands out a device node: neither side opens one (the board writes configfs, the phone host reads
+    /// sysfs and udev), so neither needs a group, a mode, an owner or a seat ACL on one.
+    @Test func noRuleGrantsADeviceNode() throws {
+        for file in try Repository.files(in: "udev", suffix: ".rules") {
+            for rule in try Self.rules(file) {
+                for key in ["GROUP", "MODE", "OWNER"] { #expect(rule.value(key) == nil, "\(file): \(key)") }
+                let tags = rule.tokens.filter { $0.key == "TAG" }.map(\.value)
+                #expect(!tags.contains("uaccess"), "\(file): \(tags)")
+            }
         }
     }
 }

@@ -116,7 +116,7 @@ final class BoardProcess {
     let wakeReceiver: UDPDatagramSocket
     let configPath: String
     var socketPath: String { scratch.path + "/agent.sock" }
-    var stateDirectory: String { scratch.path + "/state" }
+    let stateDirectory: String
     private(set) var process: Process?
     private var logHandle: FileHandle?
     var logPath: String { scratch.path + "/board.log" }
@@ -126,11 +126,14 @@ final class BoardProcess {
     /// `listen` defaults to this process's loopback port; `extra` is appended to the TOML file.
     /// `wakeTarget` sends the board's Wakes elsewhere (an aiden-phone's `loopback_listen`) instead of
     /// to `wakeReceiver`. `interface` is `[http] interface` (the default, `aiden0`, when nil).
+    /// `stateDirectory` defaults to one of its own in the scratch directory.
     init(
         listen: [String]? = nil, interface: String? = nil, coalesceMilliseconds: Int = 750, extra: String = "",
-        netnsScratch: Scratch? = nil, wakeTarget: String? = nil
+        netnsScratch: Scratch? = nil, wakeTarget: String? = nil, stateDirectory: String? = nil
     ) throws {
-        scratch = try netnsScratch ?? Scratch("aiden-board")
+        let scratch = try netnsScratch ?? Scratch("aiden-board")
+        self.scratch = scratch
+        self.stateDirectory = stateDirectory ?? scratch.path + "/state"
         port = try freeLoopbackPort()
         wakeReceiver = try UDPDatagramSocket(receivingOn: try SocketEndpoint("127.0.0.1:0"))
         guard let wakePort = wakeReceiver.localEndpoint?.port else { throw IntegrationError("no wake port") }
@@ -148,7 +151,7 @@ final class BoardProcess {
             [agent]
             socket = "\(scratch.path)/agent.sock"
             [state]
-            directory = "\(scratch.path)/state"
+            directory = "\(self.stateDirectory)"
             [log]
             level = "debug"
             \(extra)

@@ -1,7 +1,10 @@
 import Foundation
 import HTTPClient
+import LiveActivity
+import TestSupport
 import Testing
 import WakeProtocol
+import WireFormat
 
 /// aiden-board and aidenctl as built binaries, talking over loopback and a Unix socket.
 @Suite(.serialized) struct BoardProcessTests {
@@ -218,6 +221,65 @@ import WakeProtocol
         let shown = try board.agent("GET", "/v1/tasks/\(id)")
         #expect(
             (shown.json?["live_activity"] as? [String: Any])?["current_step"] as? String == "written on the way out")
+    }
+
+    /// SIGHUP and SIGQUIT end the board as SIGTERM does: pending updates written, socket removed, status 0.
+    @Test(arguments: [SIGHUP, SIGQUIT])
+    func sighupAndSigquitFlushPendingUpdatesLikeSigterm(signal: Int32) throws {
+        let board = try BoardProcess()
+        try board.start()
+        let started = try board.agent("POST", "/v1/tasks", body: #"{"task_title":"T"}"#)
+        let id = try #require((started.json?["live_activity"] as? [String: Any])?["request_id"] as? String)
+        _ = try board.agent("PATCH", "/v1/tasks/\(id)", body: #"{"current_step":"written on the way out"}"#)
+        #expect(board.stop(signal: signal) == 0, "a clean stop, not the signal's default death")
+        #expect(board.log.contains("\(signal == SIGHUP ? "SIGHUP" : "SIGQUIT"): stopping"))
+        #expect(!FileManager.default.fileExists(atPath: board.socketPath))
+        try board.start()
+        defer { board.stop() }
+        let shown = try board.agent("GET", "/v1/tasks/\(id)")
+        #expect(
+            (shown.json?["live_activity"] as? [String: Any])?["current_step"] as? String == "written on the way out")
+    }
+
+    /// Two boards on one state directory would interleave their writes and hand out the same sequences: the
+    /// second is refused at start, naming the directory and the first one's pid, and leaves the first alone.
+    @Test func aSecondBoardOnTheSameStateDirectoryIsRefused() throws {
+        guard let binary = Products.path("aiden-board") else { throw IntegrationError("aiden-board not built") }
+        let first = try BoardProcess()
+        try first.start()
+        defer { first.stop() }
+        let pid = try #require(first.process?.processIdentifier)
+        let second = try BoardProcess(stateDirectory: first.stateDirectory)
+        let refused = try runCommand(binary, ["--config", second.configPath])
+        #expect(refused.status == 73, "EX_CANTCREAT, as for any unusable state directory")
+        #expect(
+            refused.error.contains(
+                "state directory: \(first.stateDirectory): in use by another aiden-board (pid \(pid)), which holds "
+                    + "the lock \(first.stateDirectory)/board.lock"), "\(refused.error)")
+        #expect(!FileManager.default.fileExists(atPath: second.socketPath), "refused before opening anything")
+        #expect(try first.agent("POST", "/v1/tasks", body: #"{"task_title":"still mine"}"#).status == 201)
+        first.stop()
+        try second.start()
+        defer { second.stop() }
+        #expect(second.log.contains("1 tasks"), "the directory is the second board's once the first has stopped")
+    }
+
+    /// A store at its largest (every task at the snapshot limit) is the largest answer on the agent socket:
+    /// aidenctl reads it whole.
+    @Test func aidenctlListsAFullStoreAtTheSnapshotLimit() throws {
+        let board = try BoardProcess()
+        try FileManager.default.createDirectory(atPath: board.stateDirectory, withIntermediateDirectories: true)
+        let store = try FullTaskStore.make(now: Date())
+        try LiveActivityJSON.makeEncoder().encode(store).write(
+            to: URL(fileURLWithPath: board.stateDirectory + "/tasks.json"))
+        try board.start()
+        defer { board.stop() }
+        let listed = try board.aidenctl(["task", "list", "--json"])
+        #expect(listed.status == 0, "\(listed.error)")
+        #expect(listed.output.utf8.count == WireLimits.maxTaskListBytes + 1, "the whole list and a newline")
+        #expect((jsonObject(listed.output)?["tasks"] as? [Any])?.count == WireLimits.maxTasks)
+        let table = try board.aidenctl(["task", "list"])
+        #expect(table.status == 0, "\(table.error)")
     }
 
     @Test func aWipedStateDirectoryMeansANewEpoch() throws {

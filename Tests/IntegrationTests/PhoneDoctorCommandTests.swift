@@ -37,7 +37,7 @@ import Testing
             result.output.split(separator: "\n").map(String.init) == [
                 "ok: configuration \(scratch.path)/phone.toml is valid",
                 "info: state directory \(scratch.path)/state does not exist yet; it is made on start",
-                "info: the board is on loopback (\(board.url)): no USB link, udev rule, device node or hotplug to "
+                "info: the board is on loopback (\(board.url)): no USB link, udev rule, USB device or hotplug to "
                     + "check",
                 "ok: GET \(board.url)/status answers 200 (board instance fake01)",
                 "ok: wake transport: loopback UDP on 127.0.0.1:47999",

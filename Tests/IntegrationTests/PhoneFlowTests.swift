@@ -205,6 +205,20 @@ import WakeProtocol
         #expect(try String(contentsOfFile: phone.stateDirectory + "/phone-id", encoding: .utf8) == phoneID)
     }
 
+    /// SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\\) stop the phone the way SIGTERM does: the app reported
+    /// inactive, the record and the output written, exit status 0; not the signal's default death.
+    @Test(arguments: [SIGHUP, SIGQUIT])
+    func sighupAndSigquitStopThePhoneCleanly(signal: Int32) throws {
+        let (board, phone) = try pair()
+        try board.start()
+        defer { board.stop() }
+        try phone.start()
+        #expect(phone.waitForCard(state("standby")))
+        #expect(waitUntil { appState(board) == "foreground" })
+        #expect(phone.stop(signal: signal) == 0)
+        #expect(appState(board) == "inactive", "reported inactive before exiting")
+    }
+
     @Test func aRestartedBoardKeepsItsEpochAndSequenceAndThePhoneItsCard() throws {
         let (board, phone) = try pair()
         try board.start()

@@ -73,7 +73,7 @@ struct ClientHarness {
         client = PhoneClient(
             session: PhoneSession(settings: .init(phoneID: "p1", usbMonitored: usbMonitored), record: record),
             transport: transport, runtime: runtime, output: output, notifiers: [output],
-            saveRecord: { record throws(FileSystemError) in try directory.saveAlertRecord(record) }, logger: logger,
+            saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) }, logger: logger,
             recordQueue: nil)
     }
 

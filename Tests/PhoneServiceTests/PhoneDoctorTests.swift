@@ -24,13 +24,10 @@ import USBLink
             name: name, address: IPAddress(parts[0])!, prefixLength: Int(parts[1])!, isUp: up, isRunning: running)
     }
 
-    static func boardDevice(
-        netif: [String] = ["enx0a"], manufacturer: String? = "AidenBridge",
-        access: USBDeviceRecord.NodeAccess = .readWrite
-    ) -> USBDeviceRecord {
+    static func boardDevice(netif: [String] = ["enx0a"], manufacturer: String? = "AidenBridge") -> USBDeviceRecord {
         USBDeviceRecord(
             name: "1-1", vendorID: 0x1d6b, productID: 0x0104, manufacturer: manufacturer, busNumber: 1,
-            deviceNumber: 5, networkInterfaces: netif, nodeAccess: access)
+            deviceNumber: 5, networkInterfaces: netif)
     }
 
     static func expectFixes(_ findings: [DoctorFinding], sourceLocation: SourceLocation = #_sourceLocation) {
@@ -180,11 +177,12 @@ import USBLink
         #expect(findings == [.info("cannot read /proc/net/route: routes into the board's subnet not checked")])
     }
 
-    // MARK: The udev rule, the device node, hotplug
+    // MARK: The udev rule, the USB device, hotplug
 
     static let shippedRule =
         #"ACTION!="remove", SUBSYSTEM=="usb", ENV{DEVTYPE}=="usb_device", ATTR{idVendor}=="1d6b", "#
-        + #"ATTR{idProduct}=="0104", ATTR{manufacturer}=="AidenBridge", GROUP="aiden", MODE="0660""#
+        + #"ATTR{idProduct}=="0104", ATTR{manufacturer}=="AidenBridge", TAG+="systemd", "#
+        + #"ENV{SYSTEMD_USER_WANTS}+="aiden-phone.service""#
 
     @Test(arguments: [
         (
@@ -216,28 +214,23 @@ import USBLink
         Self.expectFixes([finding])
     }
 
+    /// The device node is named, never judged: the client does not open it, so whether this user may is no
+    /// finding (the udev rule no longer grants it to anyone).
     @Test(arguments: [
         ([USBDeviceRecord](), [DoctorFinding.Severity.info], "no USB device 1d6b:0104 is plugged in"),
         (
             [boardDevice()], [.ok],
-            "the board's device node /dev/bus/usb/001/005 (USB 1-1) is readable and writable by tester"
+            "the board is plugged in as USB 1-1 (bus 1, device 5); the client watches it through sysfs and udev "
+                + "and never opens /dev/bus/usb/001/005"
         ),
-        (
-            [boardDevice(access: .denied("access /dev/bus/usb/001/005: Permission denied (errno 13)"))], [.problem],
-            "is not readable and writable by tester: access /dev/bus/usb/001/005: Permission denied"
-        ),
-        ([boardDevice(access: .missing)], [.problem], "there is no device node /dev/bus/usb/001/005"),
         // Another gadget with the same ids (a Linux Foundation default) is not the board.
         ([boardDevice(manufacturer: "Linux\u{1b}[2J")], [.info], #"made by "Linux [2J", not AidenBridge"#),
     ])
-    func deviceNode(devices: [USBDeviceRecord], severities: [DoctorFinding.Severity], phrase: String) {
-        let findings = PhoneDoctor.deviceNodes(devices, user: "tester", vendorID: 0x1d6b, productID: 0x0104)
+    func usbDevice(devices: [USBDeviceRecord], severities: [DoctorFinding.Severity], phrase: String) {
+        let findings = PhoneDoctor.usbDevices(devices, vendorID: 0x1d6b, productID: 0x0104)
         #expect(findings.map(\.severity) == severities, "\(findings)")
         #expect(findings.first?.message.contains(phrase) == true, "\(findings)")
         Self.expectFixes(findings)
-        if case .denied = devices.first?.nodeAccess {
-            #expect(findings[0].fix?.contains("usermod -aG aiden tester") == true)
-        }
     }
 
     @Test func hotplug() {
@@ -453,7 +446,9 @@ import USBLink
         case 1: facts.status = .answered(status: 403, etag: nil, body: [])
         case 2: facts.bluetoothd = .running(Self.tree(device: nil))
         case 3: facts.udevRule = nil
-        case 4: facts.usbDevices = [Self.boardDevice(netif: ["aidenboard0"], access: .denied("EACCES"))]
+        case 4:
+            facts.hotplug = .init(
+                monitoring: .unmonitored(reason: "no /dev/bus/usb on this host"), libraryVersion: "1.0.26")
         default: facts.stateDirectory = .denied("Permission denied")
         }
         let findings = PhoneDoctor.findings(facts)
@@ -480,7 +475,7 @@ import USBLink
             findings.map(\.description) == [
                 "ok: configuration p.toml is valid",
                 "ok: state directory /var/lib/aiden-phone is writable",
-                "info: the board is on loopback (http://127.0.0.1:8080): no USB link, udev rule, device node or "
+                "info: the board is on loopback (http://127.0.0.1:8080): no USB link, udev rule, USB device or "
                     + "hotplug to check",
                 "ok: GET http://127.0.0.1:8080/status answers 200",
                 "ok: wake transport: loopback UDP on 127.0.0.1:47800",
@@ -525,7 +520,6 @@ import USBLink
         try file("/sys/1-1/devnum", "5\n")
         try fs.createDirectory(at: scratch + "/sys/1-1/1-1:1.0/net/aidenboard0", permissions: 0o755)
         try fs.createDirectory(at: scratch + "/sys/1-1/1-1:1.1", permissions: 0o755)
-        try file("/dev/001/005", "")
         // A keyboard, an interface directory at the top (sysfs lists those too) and a half-gone device.
         try file("/sys/2-1/idVendor", "046d\n")
         try file("/sys/2-1/idProduct", "c31c\n")
@@ -544,11 +538,10 @@ import USBLink
             found == [
                 USBDeviceRecord(
                     name: "1-1", vendorID: 0x1d6b, productID: 0x0104, manufacturer: "AidenBridge", busNumber: 1,
-                    deviceNumber: 5, networkInterfaces: ["aidenboard0"], node: scratch + "/dev/001/005",
-                    nodeAccess: .readWrite),
+                    deviceNumber: 5, networkInterfaces: ["aidenboard0"], node: scratch + "/dev/001/005"),
                 USBDeviceRecord(
                     name: "4-2.1", vendorID: 0x1d6b, productID: 0x0104, manufacturer: nil, busNumber: 4,
-                    deviceNumber: 12, node: scratch + "/dev/004/012", nodeAccess: .missing),
+                    deviceNumber: 12, node: scratch + "/dev/004/012"),
             ])
         #expect(USBDeviceRecord.scan(vendorID: 0x1d6b, productID: 0x0104, root: scratch + "/nothing").isEmpty)
         #expect(USBDeviceRecord.nodePath(bus: 1, device: 5) == "/dev/bus/usb/001/005")

@@ -84,18 +84,39 @@ import Testing
         #expect(survivor != Self.old && survivor != Self.new)
     }
 
-    /// An error (not a crash) before the rename leaves the old file and no temporary behind.
+    /// An error (not a crash) before the rename leaves the old file and no temporary behind, and says so.
     @Test func aFailedStepCleansUpTheTemporary() throws {
         for failAt in 0..<3 {
             let fs = InMemoryFileSystem(durableFiles: [Self.path: Self.old])
             fs.inject(.failOnce, atOperation: failAt)
             let file = AtomicFile(path: Self.path, fileSystem: fs)
-            #expect(throws: FileSystemError.self) { try file.write(Self.new) }
+            #expect {
+                try file.write(Self.new)
+            } throws: { error in
+                (error as? AtomicWriteError)?.replaced == false
+            }
             #expect(!fs.fileExists(at: file.temporaryPath), "failure at step \(failAt)")
             #expect(try file.read() == Self.old)
             try file.write(Self.new)
             #expect(try file.read() == Self.new)
         }
+    }
+
+    /// A failed directory sync comes after the rename: the new content is in place (not "nothing changed"),
+    /// though not known to survive a power loss, and the error says which.
+    @Test func aFailedDirectorySyncSaysTheNewContentIsInPlace() throws {
+        let fs = InMemoryFileSystem(durableFiles: [Self.path: Self.old])
+        fs.inject(.failOnce, atOperation: 3)
+        let file = AtomicFile(path: Self.path, fileSystem: fs)
+        #expect(throws: AtomicWriteError(FileSystemError(.fsync, path: "/state", code: EIO), replaced: true)) {
+            try file.write(Self.new)
+        }
+        #expect(try file.read() == Self.new, "every reader sees the new content")
+        fs.crash()
+        #expect(try file.read() == Self.old, "the rename was not durable")
+        let error = AtomicWriteError(FileSystemError(.fsync, path: "/state", code: EIO), replaced: true)
+        #expect(
+            error.description.hasSuffix("after the new content replaced the old: in place, not known to be durable"))
     }
 
     @Test func readingAMissingFileGivesNil() throws {

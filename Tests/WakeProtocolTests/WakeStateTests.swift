@@ -50,4 +50,22 @@ import Testing
         #expect(state.epoch != 0)
         #expect(state.sequenceHighWater == 0)
     }
+
+    /// What a wake.json that no longer decodes still says about its epoch: enough to keep a fresh one apart.
+    @Test(
+        arguments: [
+            (#"{"epoch":0,"sequence_high_water":5}"#, nil),
+            (#"{"epoch":4660,"sequence_high_water":"x"}"#, 4660),
+            (#"{"epoch" : 4660 , "sequence_high_water":2048"#, 4660),
+            (#"{"sequence_high_water":1,"epoch":17}"#, 17),
+            (#"{"epoch":70000}"#, nil),
+            (#"{"epoch":"4660"}"#, nil),
+            (#"{"epoch":4660"#, 4660),
+            (#"{"epo"#, nil),
+            ("", nil),
+            (#"{"old_epoch":1,"epoch":9}"#, 9),
+        ] as [(String, UInt16?)])
+    func anEpochIsReadFromBytesThatDoNotDecode(text: String, epoch: UInt16?) {
+        #expect(WakeState.epochNamed(in: Array(text.utf8)) == epoch, "\(text)")
+    }
 }

@@ -37,7 +37,7 @@ let engine = BoardEngine(
 let cards = CardLog(runtime: runtime)
 let client = PhoneClient(
     session: PhoneSession(settings: PhoneSession.Settings(phoneID: "bench")), transport: BoardOnWire(engine: engine),
-    runtime: runtime, output: cards, notifiers: [], saveRecord: { _ throws(FileSystemError) in }, logger: quiet,
+    runtime: runtime, output: cards, notifiers: [], saveRecord: { _ throws(AtomicWriteError) in }, logger: quiet,
     recordQueue: nil)
 wire.attach(client)
 client.submit(PhoneSession.Input.wakeLink(.connected))
