@@ -12,4 +12,6 @@ package enum TaskLimits {
     package static let maxEncodedSnapshotBytes = 4096
     /// `Idempotency-Key`: visible ASCII (0x21...0x7E).
     package static let maxIdempotencyKeyLength = 255
+    /// Update records a running task keeps (its newest); a retry comes right after the write it repeats.
+    package static let updateRecordsPerTask = 4
 }
