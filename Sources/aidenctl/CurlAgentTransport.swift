@@ -1,13 +1,12 @@
 import AgentCLI
 import HTTPClient
 
-/// Sends agent requests over aiden-board's Unix socket with libcurl.
+/// Sends agent requests over aiden-board's Unix socket with libcurl, one connection per request: none is
+/// left open for `task run`'s command to inherit, and the daemon's idle timeout never closes one under us.
 struct CurlAgentTransport: AgentTransport {
     /// The agent socket is local: 1 s to connect and 5 s for the answer are plenty, and short enough that a
     /// stuck daemon does not hang the agent calling us.
     static let timeout = HTTPClientRequest.Timeout(connectMilliseconds: 1_000, totalMilliseconds: 5_000)
-
-    private let client = HTTPClient()
 
     func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure> {
         let httpRequest = HTTPClientRequest(
@@ -15,7 +14,7 @@ struct CurlAgentTransport: AgentTransport {
             headers: request.headers.map { ($0.name, $0.value) }, body: request.body,
             unixSocketPath: socketPath, timeout: Self.timeout)
         do {
-            let response = try client.perform(httpRequest)
+            let response = try HTTPClient().perform(httpRequest)
             return .success(AgentResponse(status: response.status, body: response.body))
         } catch {
             return .failure(Self.failure(error))
