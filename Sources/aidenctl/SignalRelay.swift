@@ -64,6 +64,16 @@ final class SignalRelay: Sendable {
         }
     }
 
+    /// Reaps the command if it has ended, under the lock: from then on no stop is passed to its pid, which
+    /// the system may give to another process.
+    func reap(_ child: ChildProcess) -> RunTermination? {
+        state.withLock { state in
+            guard let termination = child.reap() else { return nil }
+            state.child = 0
+            return termination
+        }
+    }
+
     /// Empties the wake pipe (after poll said it is readable).
     func drainWakes() {
         var bytes = [UInt8](repeating: 0, count: 64)

@@ -135,7 +135,7 @@ struct TaskRunner {
             if descriptors[0].revents != 0 { readError() }
             if descriptors[1].revents != 0 { readOutput() }
             if descriptors[2].revents != 0 { relay.drainWakes() }
-            if let termination = child.reap() {
+            if let termination = relay.reap(child) {
                 // What it wrote before it ended is in the pipes; a process it left behind may keep them open.
                 readError()
                 readOutput()

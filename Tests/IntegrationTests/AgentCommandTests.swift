@@ -148,6 +148,66 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: marker + ".again"))
     }
 
+    /// Ctrl-C on a real terminal reaches the whole foreground process group: the command has it from the
+    /// terminal, aidenctl counts the run as stopped and ends the task canceled, and the command, which
+    /// handles SIGINT, decides when to exit. aidenctl sends no copy of its own: none arrives later. (A copy
+    /// sent at the same moment could merge with the terminal's in the kernel, so this cannot catch every
+    /// double; the rule is SignalRelay's.)
+    @Test(.enabled(if: TmuxServer.unavailable == nil, Comment(rawValue: TmuxServer.unavailable ?? "")))
+    func ctrlCOnATerminalReachesTheCommandAndCancelsTheTask() throws {
+        let board = try BoardProcess()
+        try board.start()
+        defer { board.stop() }
+        let dir = board.scratch.path
+        let aidenctl = try #require(Products.path("aidenctl"))
+        // The command takes each SIGINT as it comes (sigtimedwait, so none waits behind another) and writes
+        // down who sent it: the terminal (si_code SI_KERNEL, 128) or a process (SI_USER, 0). It ticks while
+        // it waits to be let go.
+        let script = """
+            import os, signal, sys
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            def note(name, line):
+                with open(os.path.join(sys.argv[1], name), "a") as f: f.write(line + "\\n")
+            note("ticks", "start")
+            while not os.path.exists(os.path.join(sys.argv[1], "done")):
+                info = signal.sigtimedwait({signal.SIGINT}, 0.05)
+                if info: note("ints", f"INT {info.si_code}")
+                note("ticks", "tick")
+            sys.exit(7)
+            """
+        let tmux = try TmuxServer(in: board.scratch)
+        defer { tmux.stop() }
+        try tmux.start(
+            columns: 80, rows: 10,
+            [
+                aidenctl, "--socket", board.socketPath, "task", "run", "--title", "Interactive", "--request-id",
+                "ctrl-c",
+                "--", "/usr/bin/python3", "-c", script, dir,
+            ])
+        func lines(_ name: String) -> [String] {
+            ((try? String(contentsOfFile: dir + "/" + name, encoding: .utf8)) ?? "").split(separator: "\n").map(
+                String.init)
+        }
+        #expect(waitUntil { lines("ticks").count >= 2 }, "the command runs")
+        try tmux.tmux(["send-keys", "C-c"])
+        #expect(waitUntil { !lines("ints").isEmpty })
+        // Two more ticks after it took it: a SIGINT passed on by aidenctl would have come long before.
+        let ticks = lines("ticks").count
+        #expect(waitUntil { lines("ticks").count >= ticks + 2 })
+        #expect(lines("ints") == ["INT 128"], "the command got the terminal's SIGINT, and only that one")
+        #expect(FileManager.default.createFile(atPath: dir + "/done", contents: nil))
+        // tmux may see the pane's terminal close a moment before it has the exit status.
+        func exitStatus() -> String {
+            ((try? tmux.tmux(["display-message", "-p", "#{pane_dead_status}"])) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(waitUntil { !exitStatus().isEmpty })
+        #expect(exitStatus() == "7", "aidenctl exits with the command's status")
+        let task = try snapshot(board, "ctrl-c")
+        #expect(task["status"] as? String == "canceled")
+        #expect(task["last_error"] as? String == "stopped by SIGINT")
+    }
+
     @Test func progressLinesOnStdoutMoveTheCard() throws {
         let board = try BoardProcess()
         try board.start()
