@@ -59,20 +59,16 @@ struct TaskRunner {
             let number = relay.stop ?? SIGTERM
             termination = .stoppedBeforeStart(signal: number, name: ChildProcess.name(of: number))
         case let .failed(notStarted)?:
-            if case let .notStarted(reason, _) = notStarted {
-                report("cannot run \(run.command[0]): \(reason)")
-            }
             termination = notStarted
         case let .started(child)?:
             termination = follow(child, relay: relay, requestID: requestID, lastLine: &lastLine, random: &random)
         }
 
-        let interruption = relay.stop.map(ChildProcess.name(of:))
-        end(
-            termination.end(
-                requestID: requestID, command: run.command[0], lastErrorLine: lastLine.text,
-                interruptedBy: interruption),
-            random: &random)
+        let ending = termination.end(
+            requestID: requestID, command: run.command[0], lastErrorLine: lastLine.text,
+            interruptedBy: relay.stop.map(ChildProcess.name(of:)))
+        if case .notStarted = termination, let error = ending.error { report(error) }
+        end(ending, random: &random)
         return termination.exitStatus
     }
 

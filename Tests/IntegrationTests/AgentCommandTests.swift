@@ -96,7 +96,7 @@ import Testing
             "task", "run", "--title", "Nope", "--request-id", "nope-1", "--", "/no/such/tool",
         ])
         #expect(missing.status == 127)
-        #expect(missing.error.contains("cannot run /no/such/tool"))
+        #expect(missing.error == "aidenctl: cannot run '/no/such/tool': No such file or directory\n")
         #expect(
             try snapshot(board, "nope-1")["last_error"] as? String
                 == "cannot run '/no/such/tool': No such file or directory")
