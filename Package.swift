@@ -98,7 +98,8 @@ let package = Package(
             name: "aiden-board", dependencies: ["BoardService", "Platform", "Doctor"], swiftSettings: strict),
         .executableTarget(
             name: "aiden-phone", dependencies: ["PhoneService", "Platform", "Doctor"], swiftSettings: strict),
-        .executableTarget(name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient"], swiftSettings: strict),
+        .executableTarget(
+            name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient", "Platform", "WireFormat"], swiftSettings: strict),
 
         // bench/: the final state after bursts of changes, on the real engine and client in simulated time.
         .executableTarget(

@@ -1,53 +1,73 @@
 extension Command {
-    /// The request this command makes, or nil for `help`. `idempotencyKey` is sent with `task start` only,
-    /// so that a start retried after a lost connection returns the first result instead of starting twice.
+    /// The request this command makes (for `task run`, its start; for `events`, the first page), or nil for
+    /// `help` and `--version`. Every write carries an `Idempotency-Key`: the one given, a start's derived
+    /// `start:R`, or `idempotencyKey`, fresh per invocation, so a write retried after a lost connection is
+    /// answered instead of applied twice.
     package func request(idempotencyKey: String) -> AgentRequest? {
-        let json = AgentRequest.Header("Content-Type", "application/json")
-        let accept = AgentRequest.Header("Accept", "application/json")
         switch self {
-        case .help:
+        case .help, .version:
             return nil
         case let .taskStart(start):
-            let body = RequestBodies.Start(
-                taskTitle: start.title, requestID: start.requestID, phoneID: start.phoneID,
-                currentStep: start.step, phase: start.phase, progress: start.progress)
-            return AgentRequest(
-                method: "POST", path: "/v1/tasks",
-                headers: [accept, json, AgentRequest.Header("Idempotency-Key", idempotencyKey)],
-                body: RequestBodies.encode(body))
+            return Self.startRequest(start, idempotencyKey: idempotencyKey)
+        case let .taskRun(run):
+            return Self.startRequest(run.start, idempotencyKey: idempotencyKey)
         case let .taskUpdate(update):
             let body = RequestBodies.Update(
-                currentStep: update.step, phase: update.phase, currentAction: update.action,
-                currentTarget: update.target, currentApp: update.app, lastToolName: update.tool,
-                progress: update.progress, status: update.status,
-                expectedRevision: update.expectedRevision)
+                taskTitle: update.title, phoneID: update.phoneID, status: update.status, phase: update.phase,
+                currentStep: update.step, currentAction: update.action, currentTarget: update.target,
+                currentApp: update.app, lastToolName: update.tool, lastError: update.error,
+                progress: update.progress, showsProgress: update.showsProgress, canStop: update.canStop,
+                requiresApp: update.requiresApp, expectedRevision: update.expectedRevision)
             return AgentRequest(
-                method: "PATCH", path: Self.taskPath(update.requestID), headers: [accept, json],
+                method: "PATCH", path: Self.taskPath(update.requestID),
+                headers: Self.writeHeaders(key: update.idempotencyKey ?? idempotencyKey),
                 body: RequestBodies.encode(body))
         case let .taskEnd(end):
-            let body = RequestBodies.End(status: end.status, lastError: end.error ?? "")
+            let body = RequestBodies.End(
+                status: end.status, lastError: end.error ?? "", expectedRevision: end.expectedRevision)
             return AgentRequest(
-                method: "POST", path: Self.taskPath(end.requestID) + "/end", headers: [accept, json],
+                method: "POST", path: Self.taskPath(end.requestID) + "/end",
+                headers: Self.writeHeaders(key: end.idempotencyKey ?? idempotencyKey),
                 body: RequestBodies.encode(body))
         case .taskList:
-            return AgentRequest(method: "GET", path: "/v1/tasks", headers: [accept])
+            return AgentRequest(method: "GET", path: "/v1/tasks", headers: [Self.accept])
         case let .taskShow(requestID):
-            return AgentRequest(method: "GET", path: Self.taskPath(requestID), headers: [accept])
+            return AgentRequest(method: "GET", path: Self.taskPath(requestID), headers: [Self.accept])
+        case let .events(events):
+            return EventsCursor(since: events.since).request
         case .status:
-            return AgentRequest(method: "GET", path: "/v1/status", headers: [accept])
+            return AgentRequest(method: "GET", path: "/v1/status", headers: [Self.accept])
         }
     }
 
-    /// Whether sending the same request again after a lost connection is harmless: reads, and a start
-    /// (its idempotency key makes the daemon answer the first result). Updates and ends are not repeated.
+    /// Whether sending the same request again after a lost connection is harmless: reads, and writes, whose
+    /// idempotency key makes the daemon answer a write it already applied instead of applying it again.
     package var retriesAfterConnectionLoss: Bool {
         switch self {
-        case .taskStart, .taskList, .taskShow, .status: true
-        case .help, .taskUpdate, .taskEnd: false
+        case .taskStart, .taskRun, .taskUpdate, .taskEnd, .taskList, .taskShow, .events, .status: true
+        case .help, .version: false
         }
     }
 
-    private static func taskPath(_ requestID: String) -> String {
+    private static func startRequest(_ start: Start, idempotencyKey: String) -> AgentRequest {
+        let body = RequestBodies.Start(
+            taskTitle: start.title, requestID: start.requestID, phoneID: start.phoneID, status: start.status,
+            phase: start.phase, currentStep: start.step, currentAction: start.action, currentTarget: start.target,
+            currentApp: start.app, lastToolName: start.tool, lastError: start.error, progress: start.progress,
+            showsProgress: start.showsProgress, canStop: start.canStop, requiresApp: start.requiresApp)
+        return AgentRequest(
+            method: "POST", path: "/v1/tasks",
+            headers: writeHeaders(key: start.idempotencyKey(fallback: idempotencyKey)),
+            body: RequestBodies.encode(body))
+    }
+
+    private static let accept = AgentRequest.Header("Accept", "application/json")
+
+    private static func writeHeaders(key: String) -> [AgentRequest.Header] {
+        [accept, AgentRequest.Header("Content-Type", "application/json"), AgentRequest.Header("Idempotency-Key", key)]
+    }
+
+    static func taskPath(_ requestID: String) -> String {
         "/v1/tasks/" + PathSegment.encode(requestID)
     }
 }

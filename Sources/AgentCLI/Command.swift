@@ -4,13 +4,20 @@ import WireFormat
 package enum Command: Sendable, Equatable {
     /// Print the usage of this command (exit 0).
     case help(HelpTopic)
+    /// Print aidenctl's version (exit 0).
+    case version
     case taskStart(Start)
+    /// Start a task, run a command, end the task as the command ended: the executable's `TaskRunner` does it.
+    case taskRun(Run)
     case taskUpdate(Update)
     case taskEnd(End)
     case taskList
     case taskShow(requestID: String)
+    /// Print the transition ring's events; with `follow`, keep polling for new ones.
+    case events(Events)
     case status
 
+    /// The fields of a start; nil leaves a field to the daemon's default.
     package struct Start: Sendable, Equatable {
         package var title: String
         package var requestID: String?
@@ -18,10 +25,23 @@ package enum Command: Sendable, Equatable {
         package var step: String?
         package var phase: TaskPhase?
         package var progress: Double?
+        package var status: TaskStatus?
+        package var action: String?
+        package var target: String?
+        package var app: String?
+        package var tool: String?
+        package var error: String?
+        package var showsProgress: Bool?
+        package var canStop: Bool?
+        package var requiresApp: Bool?
+        /// `--idempotency-key` or `$AIDEN_IDEMPOTENCY_KEY`; see `idempotencyKey(fallback:)`.
+        package var idempotencyKey: String?
 
         package init(
             title: String, requestID: String? = nil, phoneID: String? = nil, step: String? = nil,
-            phase: TaskPhase? = nil, progress: Double? = nil
+            phase: TaskPhase? = nil, progress: Double? = nil, status: TaskStatus? = nil, action: String? = nil,
+            target: String? = nil, app: String? = nil, tool: String? = nil, error: String? = nil,
+            showsProgress: Bool? = nil, canStop: Bool? = nil, requiresApp: Bool? = nil, idempotencyKey: String? = nil
         ) {
             self.title = title
             self.requestID = requestID
@@ -29,6 +49,38 @@ package enum Command: Sendable, Equatable {
             self.step = step
             self.phase = phase
             self.progress = progress
+            self.status = status
+            self.action = action
+            self.target = target
+            self.app = app
+            self.tool = tool
+            self.error = error
+            self.showsProgress = showsProgress
+            self.canStop = canStop
+            self.requiresApp = requiresApp
+            self.idempotencyKey = idempotencyKey
+        }
+
+        /// The key the start is sent with: the one given; else, with a request id R, `start:R`, so that
+        /// running the same start again returns the same task; else `fallback` (fresh per invocation).
+        package func idempotencyKey(fallback: String) -> String {
+            idempotencyKey ?? requestID.map { Self.derivedKeyPrefix + $0 } ?? fallback
+        }
+
+        /// `start:` + the request id: the key clients derive for a start with a request id and no key.
+        package static let derivedKeyPrefix = "start:"
+    }
+
+    /// `task run`: a start, the command to run (its program first), and whether its stdout reports progress.
+    package struct Run: Sendable, Equatable {
+        package var start: Start
+        package var command: [String]
+        package var progressFromStdout: Bool
+
+        package init(start: Start, command: [String], progressFromStdout: Bool = false) {
+            self.start = start
+            self.command = command
+            self.progressFromStdout = progressFromStdout
         }
     }
 
@@ -44,11 +96,20 @@ package enum Command: Sendable, Equatable {
         package var progress: Double?
         package var status: TaskStatus?
         package var expectedRevision: UInt64?
+        package var title: String?
+        package var phoneID: String?
+        package var error: String?
+        package var showsProgress: Bool?
+        package var canStop: Bool?
+        package var requiresApp: Bool?
+        package var idempotencyKey: String?
 
         package init(
             requestID: String, step: String? = nil, phase: TaskPhase? = nil, action: String? = nil,
             target: String? = nil, app: String? = nil, tool: String? = nil, progress: Double? = nil,
-            status: TaskStatus? = nil, expectedRevision: UInt64? = nil
+            status: TaskStatus? = nil, expectedRevision: UInt64? = nil, title: String? = nil, phoneID: String? = nil,
+            error: String? = nil, showsProgress: Bool? = nil, canStop: Bool? = nil, requiresApp: Bool? = nil,
+            idempotencyKey: String? = nil
         ) {
             self.requestID = requestID
             self.step = step
@@ -60,6 +121,13 @@ package enum Command: Sendable, Equatable {
             self.progress = progress
             self.status = status
             self.expectedRevision = expectedRevision
+            self.title = title
+            self.phoneID = phoneID
+            self.error = error
+            self.showsProgress = showsProgress
+            self.canStop = canStop
+            self.requiresApp = requiresApp
+            self.idempotencyKey = idempotencyKey
         }
     }
 
@@ -67,11 +135,29 @@ package enum Command: Sendable, Equatable {
         package var requestID: String
         package var status: TaskStatus
         package var error: String?
+        package var expectedRevision: UInt64?
+        package var idempotencyKey: String?
 
-        package init(requestID: String, status: TaskStatus, error: String? = nil) {
+        package init(
+            requestID: String, status: TaskStatus, error: String? = nil, expectedRevision: UInt64? = nil,
+            idempotencyKey: String? = nil
+        ) {
             self.requestID = requestID
             self.status = status
             self.error = error
+            self.expectedRevision = expectedRevision
+            self.idempotencyKey = idempotencyKey
+        }
+    }
+
+    /// `events`: from the cursor `since` (0: every event the board keeps), once or following.
+    package struct Events: Sendable, Equatable {
+        package var since: UInt64
+        package var follow: Bool
+
+        package init(since: UInt64 = 0, follow: Bool = false) {
+            self.since = since
+            self.follow = follow
         }
     }
 }

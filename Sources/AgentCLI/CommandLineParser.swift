@@ -1,7 +1,7 @@
 import CommandLineSyntax
 
-/// Turns argv (without the program name) into an `Invocation` or a `UsageError`. All validation happens
-/// here, apart from running, so a bad command line never reaches the daemon.
+/// Turns argv (without the program name) and the environment into an `Invocation` or a `UsageError`. All
+/// validation happens here, apart from running, so a bad command line never reaches the daemon.
 package enum CommandLineParser {
     package static func parse(
         _ arguments: [String], environment: [String: String] = [:]
@@ -9,43 +9,76 @@ package enum CommandLineParser {
         throws(UsageError) -> Invocation
     {
         let tokens = ArgumentTokens<OptionName>(arguments)
-        let resolved = resolve(tokens.words)
-        if tokens.wantsHelp {
-            return Invocation(socketPath: Invocation.defaultSocketPath, json: false, command: .help(resolved.topic))
+        // Words after `--` are `task run`'s command, never command words.
+        let commandWords = tokens.words.prefix(tokens.wordsBeforeSeparator ?? tokens.words.count)
+        let resolved = resolve(Array(commandWords))
+        if tokens.wantsHelp || resolved.isHelpCommand {
+            if !tokens.wantsHelp, let problem = resolved.problem { throw UsageError(problem, topic: resolved.topic) }
+            return Invocation(command: .help(resolved.topic))
         }
+        if tokens.flags.contains(.version) { return Invocation(command: .version) }
         let topic = resolved.topic
         if let problem = tokens.problem { throw UsageError(describe(problem), topic: topic) }
         if let problem = resolved.problem { throw UsageError(problem, topic: topic) }
         try checkApplicable(tokens, topic: topic)
-        let values = OptionValues(tokens.options, topic: topic)
+        let values = OptionValues(tokens.options, environment: environment, topic: topic)
         let socketPath =
             try values.nonEmpty(.socket) ?? environment[Invocation.socketEnvironmentVariable]
             .flatMap { $0.isEmpty ? nil : $0 } ?? Invocation.defaultSocketPath
-        let command = try command(topic: topic, rest: resolved.rest, values: values)
-        return Invocation(socketPath: socketPath, json: tokens.flags.contains(.json), command: command)
+        let json = tokens.flags.contains(.json)
+        let quiet = tokens.flags.contains(.quiet)
+        if json && quiet { throw UsageError("--quiet and --json do not go together", topic: topic) }
+        let afterSeparator = tokens.wordsBeforeSeparator.map { Array(tokens.words.dropFirst($0)) }
+        let command = try command(
+            topic: topic, rest: resolved.rest, afterSeparator: afterSeparator, tokens: tokens, values: values)
+        return Invocation(socketPath: socketPath, json: json, quiet: quiet, command: command)
     }
 
-    /// The command the words name, the words left over (task show's id), and what is wrong with them.
-    private static func resolve(_ words: [String]) -> (topic: HelpTopic, rest: ArraySlice<String>, problem: String?) {
-        guard let first = words.first else { return (.main, [], "missing command") }
+    /// What the command words name.
+    private struct Resolution {
+        var topic: HelpTopic
+        /// The words after the command's own (task show's id).
+        var rest: ArraySlice<String> = []
+        var problem: String?
+        /// `aidenctl help [command]`.
+        var isHelpCommand = false
+    }
+
+    private static func resolve(_ words: [String]) -> Resolution {
+        guard let first = words.first else { return Resolution(topic: .main, problem: "missing command") }
         switch first {
+        case "help":
+            var named = resolve(Array(words.dropFirst()))
+            named.isHelpCommand = true
+            if words.count == 1 || named.problem?.hasPrefix("missing") == true { named.problem = nil }
+            if named.problem == nil, let extra = named.rest.first {
+                named.problem = "unexpected argument \(TerminalText.quoted(extra))"
+            }
+            return named
         case "status":
-            return (.status, words.dropFirst(), nil)
+            return Resolution(topic: .status, rest: words.dropFirst())
+        case "events":
+            return Resolution(topic: .events, rest: words.dropFirst())
         case "task":
-            guard words.count > 1 else { return (.task, [], "missing task command: start, update, end, list or show") }
+            guard words.count > 1 else {
+                return Resolution(topic: .task, problem: "missing task command: start, run, update, end, list or show")
+            }
             let topic: HelpTopic? =
                 switch words[1] {
                 case "start": .taskStart
+                case "run": .taskRun
                 case "update": .taskUpdate
                 case "end": .taskEnd
                 case "list": .taskList
                 case "show": .taskShow
                 default: nil
                 }
-            guard let topic else { return (.task, [], "unknown task command \(TerminalText.quoted(words[1]))") }
-            return (topic, words.dropFirst(2), nil)
+            guard let topic else {
+                return Resolution(topic: .task, problem: "unknown task command \(TerminalText.quoted(words[1]))")
+            }
+            return Resolution(topic: topic, rest: words.dropFirst(2))
         default:
-            return (.main, [], "unknown command \(TerminalText.quoted(first))")
+            return Resolution(topic: .main, problem: "unknown command \(TerminalText.quoted(first))")
         }
     }
 
@@ -58,10 +91,10 @@ package enum CommandLineParser {
     }
 
     private static func checkApplicable(_ tokens: ArgumentTokens<OptionName>, topic: HelpTopic) throws(UsageError) {
-        let accepted = OptionName.accepted(by: topic)
+        let accepted = OptionName.accepted(by: topic).union([.socket, .help, .version])
         var seen: Set<OptionName> = []
-        for (option, _) in tokens.options {
-            guard option == .socket || accepted.contains(option) else {
+        for option in tokens.options.map(\.name) + tokens.flags {
+            guard accepted.contains(option) else {
                 let name = topic.commandLine.dropFirst("aidenctl ".count)
                 throw UsageError("'\(name)' takes no option \(option.spelling)", topic: topic)
             }
@@ -69,32 +102,39 @@ package enum CommandLineParser {
                 throw UsageError("option \(option.spelling) given more than once", topic: topic)
             }
         }
-        for flag in tokens.flags where !seen.insert(flag).inserted {
-            throw UsageError("option \(flag.spelling) given more than once", topic: topic)
-        }
     }
 
     private static func command(
-        topic: HelpTopic, rest: ArraySlice<String>, values: OptionValues
+        topic: HelpTopic, rest: ArraySlice<String>, afterSeparator: [String]?, tokens: ArgumentTokens<OptionName>,
+        values: OptionValues
     )
         throws(UsageError) -> Command
     {
-        if topic == .taskShow {
-            guard let requestID = rest.first else {
-                throw UsageError("missing request id: aidenctl task show R", topic: topic)
+        if topic == .taskRun {
+            if let extra = rest.first { throw unexpected(extra, topic: topic) }
+            guard let command = afterSeparator, !command.isEmpty, !command[0].isEmpty else {
+                throw UsageError("missing command to run: aidenctl task run --title T -- CMD [ARGS...]", topic: topic)
             }
-            guard !requestID.isEmpty else { throw UsageError("request id must not be empty", topic: topic) }
-            if rest.count > 1 { throw unexpected(rest[rest.startIndex + 1], topic: topic) }
-            return .taskShow(requestID: requestID)
+            var start = try values.start()
+            let progressFromStdout = tokens.flags.contains(.progressFromStdout)
+            // Progress the command will report is worth a bar on the card from the start.
+            if progressFromStdout, start.showsProgress == nil { start.showsProgress = true }
+            return .taskRun(Command.Run(start: start, command: command, progressFromStdout: progressFromStdout))
         }
-        if let extra = rest.first { throw unexpected(extra, topic: topic) }
+        // Elsewhere `--` only protects an argument that starts with a dash: `task show -- -odd-id`.
+        let rest = Array(rest) + (afterSeparator ?? [])
+        let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskEnd]
+        let positional = takesID.contains(topic) ? rest.first : nil
+        if let extra = rest.dropFirst(positional == nil ? 0 : 1).first { throw unexpected(extra, topic: topic) }
         switch topic {
         case .taskStart: return .taskStart(try values.start())
-        case .taskUpdate: return .taskUpdate(try values.update())
-        case .taskEnd: return .taskEnd(try values.end())
+        case .taskUpdate: return .taskUpdate(try values.update(positional: positional))
+        case .taskEnd: return .taskEnd(try values.end(positional: positional))
+        case .taskShow: return .taskShow(requestID: try values.requestID(positional: positional))
         case .taskList: return .taskList
+        case .events: return .events(try values.events(follow: tokens.flags.contains(.follow)))
         case .status: return .status
-        case .main, .task, .taskShow: return .help(topic)  // unreachable: resolve() reported a problem
+        case .main, .task, .taskRun: return .help(topic)  // unreachable: resolve() reported a problem
         }
     }
 

@@ -1,23 +1,42 @@
 extension HelpTopic {
-    /// The text `--help` prints, ending in a newline.
+    /// The text `--help` (and `aidenctl help …`) prints, ending in a newline.
     package var usage: String {
         switch self {
         case .main: Self.mainUsage
         case .task: Self.taskUsage
         case .taskStart: Self.startUsage
+        case .taskRun: Self.runUsage
         case .taskUpdate: Self.updateUsage
         case .taskEnd: Self.endUsage
         case .taskList: Self.listUsage
         case .taskShow: Self.showUsage
+        case .events: Self.eventsUsage
         case .status: Self.statusUsage
         }
     }
 
-    private static let globalOptions = """
-          --socket PATH      aiden-board's agent socket (default: $AIDEN_AGENT_SOCKET if set,
-                             else /run/aiden/agent.sock)
-          --json             print the daemon's answer as one JSON object on one line
-          -h, --help         show this help
+    private static let socketOption = """
+          --socket PATH            aiden-board's agent socket (default: $AIDEN_AGENT_SOCKET if
+                                   set, else /run/aiden/agent.sock)
+
+        """
+
+    private static let helpOption = """
+          -h, --help               show this help
+
+        """
+
+    private static let globalOptions =
+        socketOption + """
+              --json                   print the daemon's answer as one JSON object on one line
+
+            """ + helpOption
+
+    private static let writeOptions = """
+          --idempotency-key K      send the write with key K (default: $AIDEN_IDEMPOTENCY_KEY if set,
+                                   else a fresh one): the same write sent again with the same key is
+                                   answered, not repeated
+          -q, --quiet              print nothing on success
 
         """
 
@@ -28,88 +47,144 @@ extension HelpTopic {
 
         Commands:
           task start         start a task and print its request id (last line)
-          task update        change a task's step, phase, action, progress or status
-          task end           end a task as completed, failed or canceled
+          task run -- CMD    start a task, run CMD, end the task as CMD ends
+          task update R      change a task's step, phase, action, progress or status
+          task end R         end a task as completed, failed or canceled
           task list          list the tasks the board holds
           task show R        show task R
+          events             print the board's task transitions (--follow: as they happen)
           status             show aiden-board's health
+          help [command]     show the help of a command
 
         Options (anywhere on the line):
 
         """ + globalOptions + """
+              --version                print aidenctl's version
+
+            Environment: AIDEN_AGENT_SOCKET (the socket), AIDEN_TASK_ID (the request id of task
+            update, end and show when none is given), AIDEN_IDEMPOTENCY_KEY (the key of a write).
 
             Exit status: 0 ok, 64 usage error, 65 input rejected by the daemon, 69 daemon unreachable,
-            1 any other failure. Run 'aidenctl <command> --help' for a command's options.
+            1 any other failure; task run exits with its command's status.
+            Run 'aidenctl help <command>' for a command's options.
 
             """
 
     private static let taskUsage = """
-        usage: aidenctl [--socket PATH] [--json] task start|update|end|list|show [options]
+        usage: aidenctl [--socket PATH] [--json] task start|run|update|end|list|show [options]
 
         Commands:
           task start --title T [...]                    start a task, print its request id
-          task update --id R [...]                      change a running task
-          task end --id R --status completed|failed|canceled [--error TEXT]
+          task run --title T [...] -- CMD [ARGS...]     run CMD as a task
+          task update R [...]                           change a running task
+          task end R --status completed|failed|canceled [--error TEXT]
           task list                                     list tasks
           task show R                                   show one task
 
-        Run 'aidenctl task <command> --help' for a command's options.
+        R is the request id: an argument, --id R, or $AIDEN_TASK_ID.
+        Run 'aidenctl help task <command>' for a command's options.
 
         """
 
-    private static let startUsage = """
-        usage: aidenctl [--socket PATH] [--json] task start --title T [--request-id R] [--phone-id P]
-                        [--step S] [--phase P] [--progress F]
-
-        Start a task. Prints a short summary, then the request id alone on the last line
-        (with --json: one object with "request_id" and "live_activity").
-
-        Options:
-          --title T          the task's title on the card (required, not empty)
-          --request-id R     the request id to use (default: the daemon makes one)
-          --phone-id P       show the task only on phone P (default: on any phone)
-          --step S           the current step, e.g. "Checking the current screen"
-          --phase P          planning, observing, acting, phone_bridge, waiting_app,
-                             waiting_user, verifying or answering
-          --progress F       progress as a number from 0 to 1, e.g. 0.25
-
-        """ + globalOptions
-
-    private static let updateUsage = """
-        usage: aidenctl [--socket PATH] [--json] task update --id R [--step S] [--phase P] [--action A]
-                        [--target T] [--app A] [--tool N] [--progress F] [--status needs_app|running]
-                        [--expected-revision N]
-
-        Change a task that has not ended. Only the fields given change; an empty value ("")
-        clears a text field. Prints the task as it is now.
-
-        Options:
-          --id R                   the task's request id (required)
-          --step S                 the current step
-          --phase P                planning, observing, acting, phone_bridge, waiting_app,
+    /// The options that set a start's snapshot fields, shared by `task start` and `task run`.
+    private static let startFieldOptions = """
+          --title T                the task's title on the card (required, not empty)
+          --request-id R           the request id to use (default: the daemon makes one); with no
+                                   --idempotency-key the start is sent with key start:R, so the
+                                   same start run again returns the same task
+          --phone-id P             show the task only on phone P (default: on any phone)
+          --status S               running (default) or needs_app
+          --phase P                planning (default), observing, acting, phone_bridge, waiting_app,
                                    waiting_user, verifying or answering
+          --step S                 the current step, e.g. "Checking the current screen"
           --action A               the current action, e.g. observe_screen, request_user_input
           --target T               what the action works on
           --app A                  the app in use on the phone
           --tool N                 the last tool the agent called
-          --progress F             progress as a number from 0 to 1
-          --status S               needs_app or running (end a task with 'aidenctl task end')
-          --expected-revision N    only apply if the task is still at revision N (else exit 1, 409)
+          --error TEXT             an error to show on the card
+          --progress F             progress as a number from 0 to 1, e.g. 0.25
+          --shows-progress B       true or false: whether the card shows a progress bar
+                                   (default: true when --progress is given)
+          --can-stop B             true or false (default): whether the person may stop the task
+          --requires-app B         true or false (default): whether the task needs the phone's app
 
-        """ + globalOptions
+        """
 
-    private static let endUsage = """
-        usage: aidenctl [--socket PATH] [--json] task end --id R --status completed|failed|canceled
-                        [--error TEXT]
+    private static let startUsage =
+        """
+        usage: aidenctl [--socket PATH] [--json] task start --title T [--request-id R] [--phase P]
+                        [--step S] [--progress F] [field options] [--idempotency-key K] [-q]
 
-        End a task. An ended task is final: later updates are refused. Prints the final task.
+        Start a task. Prints a short summary, then the request id alone on the last line
+        (with -q: only the id; with --json: one object with "request_id" and "live_activity").
 
         Options:
-          --id R             the task's request id (required)
-          --status S         completed, failed or canceled (required)
-          --error TEXT       what went wrong, shown on the card (default: empty)
 
-        """ + globalOptions
+        """ + startFieldOptions + writeOptions + globalOptions
+
+    private static let runUsage =
+        """
+        usage: aidenctl [--socket PATH] task run --title T [start options] [--progress-from-stdout]
+                        -- CMD [ARGS...]
+
+        Start a task, run CMD with AIDEN_TASK_ID and AIDEN_AGENT_SOCKET set to it, and end the task
+        when CMD ends: completed on exit status 0, canceled when aidenctl was asked to stop it
+        (SIGINT, SIGTERM and SIGHUP are passed on to CMD), failed otherwise, with the last line
+        CMD wrote to stderr as the error. CMD's output is passed through. Exits with CMD's status
+        (128 + the signal if one killed it; 126 or 127 if it could not run). If the task cannot
+        be started, CMD is not run.
+
+        Options:
+          --progress-from-stdout   read lines "PROGRESS 0.4 Step text" (or "PROGRESS 40%") on CMD's
+                                   stdout as progress updates; other lines are passed through;
+                                   the card shows a progress bar unless --shows-progress false
+
+        """ + startFieldOptions + writeOptions + socketOption + helpOption
+
+    private static let updateUsage =
+        """
+        usage: aidenctl [--socket PATH] [--json] task update R [--step S] [--phase P] [--progress F]
+                        [field options] [--expected-revision N] [--idempotency-key K] [-q]
+
+        Change a task that has not ended. Only the fields given change; an empty value ("")
+        clears a text field. Prints the task as it is now (with -q: nothing).
+
+        Options:
+          R, --id R                the task's request id (default: $AIDEN_TASK_ID)
+          --title T                the task's title
+          --phone-id P             show the task only on phone P ("": on any phone)
+          --status S               needs_app or running (end a task with 'aidenctl task end')
+          --phase P                planning, observing, acting, phone_bridge, waiting_app,
+                                   waiting_user, verifying or answering
+          --step S                 the current step
+          --action A               the current action, e.g. observe_screen, request_user_input
+          --target T               what the action works on
+          --app A                  the app in use on the phone
+          --tool N                 the last tool the agent called
+          --error TEXT             an error to show on the card
+          --progress F             progress as a number from 0 to 1
+          --shows-progress B       true or false: whether the card shows a progress bar
+          --can-stop B             true or false: whether the person may stop the task
+          --requires-app B         true or false: whether the task needs the phone's app
+          --expected-revision N    only apply if the task is still at revision N (else exit 1, 409)
+
+        """ + writeOptions + globalOptions
+
+    private static let endUsage =
+        """
+        usage: aidenctl [--socket PATH] [--json] task end R --status completed|failed|canceled
+                        [--error TEXT] [--expected-revision N] [--idempotency-key K] [-q]
+
+        End a task. An ended task is final: later updates are refused. Prints the final task
+        (with -q: nothing).
+
+        Options:
+          R, --id R                the task's request id (default: $AIDEN_TASK_ID)
+          --status S               completed, failed or canceled (required)
+          --error TEXT             what went wrong, shown on the card (default: empty)
+          --expected-revision N    only end it if it is still at revision N (else exit 1, 409)
+
+        """ + writeOptions + globalOptions
 
     private static let listUsage = """
         usage: aidenctl [--socket PATH] [--json] task list
@@ -123,9 +198,23 @@ extension HelpTopic {
     private static let showUsage = """
         usage: aidenctl [--socket PATH] [--json] task show R
 
-        Show every field of task R.
+        Show every field of task R (R: an argument, --id R, or $AIDEN_TASK_ID).
 
         Options:
+
+        """ + globalOptions
+
+    private static let eventsUsage = """
+        usage: aidenctl [--socket PATH] [--json] events [--since N] [--follow]
+
+        Print the task transitions the board keeps (started, handoff, foreground_recovery,
+        completed, failed, canceled), one per line: time, transition, request id; with --json
+        one JSON object per event and line. With --follow, keep printing new ones as they happen
+        (until interrupted).
+
+        Options:
+          --since N                only events after event N (default: 0, every event kept)
+          --follow                 keep going: ask the board for new events every second
 
         """ + globalOptions
 

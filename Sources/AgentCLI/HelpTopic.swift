@@ -3,10 +3,12 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
     case main
     case task
     case taskStart
+    case taskRun
     case taskUpdate
     case taskEnd
     case taskList
     case taskShow
+    case events
     case status
 
     /// The words that name this command, e.g. `aidenctl task start`.
@@ -15,10 +17,12 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .main: "aidenctl"
         case .task: "aidenctl task"
         case .taskStart: "aidenctl task start"
+        case .taskRun: "aidenctl task run"
         case .taskUpdate: "aidenctl task update"
         case .taskEnd: "aidenctl task end"
         case .taskList: "aidenctl task list"
         case .taskShow: "aidenctl task show"
+        case .events: "aidenctl events"
         case .status: "aidenctl status"
         }
     }

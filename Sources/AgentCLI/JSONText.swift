@@ -1,3 +1,4 @@
+import FoundationEssentials
 import WireFormat
 
 /// Byte-level edits of JSON text the daemon sent, so `--json` prints the daemon's object as received
@@ -35,6 +36,13 @@ enum JSONText {
         let rest = object.dropFirst()
         let member = JSONString.quote(key) + ":" + JSONString.quote(value)
         return "{" + member + (rest.hasPrefix("}") ? "" : ",") + rest
+    }
+
+    /// A value as one line of JSON with sorted keys (numbers as they were sent), for JSON Lines output.
+    static func sortedLine(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     /// `{"status":"error","error":{"code":…,"message":…}}`, the agent API's error shape, for failures that

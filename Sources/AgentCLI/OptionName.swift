@@ -1,35 +1,72 @@
 import CommandLineSyntax
 
-/// Every `--option` aidenctl knows. All take a value except the two flags.
+/// Every `--option` aidenctl knows. All take a value except the flags.
 enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case socket
     case json
+    case quiet
     case help
+    case version
+    case id
     case title
     case requestID = "request-id"
     case phoneID = "phone-id"
-    case step
+    case status
     case phase
-    case progress
-    case id
+    case step
     case action
     case target
     case app
     case tool
-    case status
-    case expectedRevision = "expected-revision"
     case error
+    case progress
+    case showsProgress = "shows-progress"
+    case canStop = "can-stop"
+    case requiresApp = "requires-app"
+    case expectedRevision = "expected-revision"
+    case idempotencyKey = "idempotency-key"
+    case progressFromStdout = "progress-from-stdout"
+    case since
+    case follow
 
-    var takesValue: Bool { self != .json && self != .help }
+    var takesValue: Bool {
+        switch self {
+        case .json, .quiet, .help, .version, .progressFromStdout, .follow: false
+        default: true
+        }
+    }
 
-    /// The options a command accepts besides the global `--socket`, `--json` and `--help`.
+    /// `-h` and `-q`.
+    static func flag(spelledBy letter: Character) -> OptionName? {
+        switch letter {
+        case "h": .help
+        case "q": .quiet
+        default: nil
+        }
+    }
+
+    /// The snapshot fields a start sets, in the order `--help` lists them.
+    static let startFields: [OptionName] = [
+        .requestID, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .error, .progress,
+        .showsProgress, .canStop, .requiresApp,
+    ]
+
+    /// The snapshot fields an update changes; at least one must be given.
+    static let updateFields: [OptionName] = [
+        .title, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .error, .progress, .showsProgress,
+        .canStop, .requiresApp,
+    ]
+
+    /// The options a command accepts besides `--socket`, `--help` and `--version`, which every command takes.
     static func accepted(by topic: HelpTopic) -> Set<OptionName> {
         switch topic {
-        case .taskStart: [.title, .requestID, .phoneID, .step, .phase, .progress]
-        case .taskUpdate:
-            [.id, .step, .phase, .action, .target, .app, .tool, .progress, .status, .expectedRevision]
-        case .taskEnd: [.id, .status, .error]
-        case .main, .task, .taskList, .taskShow, .status: []
+        case .taskStart: Set([.title, .idempotencyKey, .json, .quiet] + startFields)
+        case .taskRun: Set([.title, .idempotencyKey, .quiet, .progressFromStdout] + startFields)
+        case .taskUpdate: Set([.id, .expectedRevision, .idempotencyKey, .json, .quiet] + updateFields)
+        case .taskEnd: [.id, .status, .error, .expectedRevision, .idempotencyKey, .json, .quiet]
+        case .taskShow: [.id, .json]
+        case .events: [.since, .follow, .json]
+        case .main, .task, .taskList, .status: [.json]
         }
     }
 }

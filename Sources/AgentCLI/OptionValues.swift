@@ -1,15 +1,18 @@
 import CommandLineSyntax
 import WireFormat
 
-/// The valued options of one command line (each given at most once), read and checked into command fields.
+/// The valued options of one command line (each given at most once) and the environment, read and checked
+/// into command fields.
 struct OptionValues {
     private let values: [OptionName: String]
+    private let environment: [String: String]
     private let topic: HelpTopic
 
-    init(_ options: [(name: OptionName, value: String)], topic: HelpTopic) {
+    init(_ options: [(name: OptionName, value: String)], environment: [String: String], topic: HelpTopic) {
         var values: [OptionName: String] = [:]
         for (name, value) in options { values[name] = value }
         self.values = values
+        self.environment = environment
         self.topic = topic
     }
 
@@ -17,15 +20,21 @@ struct OptionValues {
         Command.Start(
             title: try required(.title), requestID: try nonEmpty(.requestID),
             phoneID: values[.phoneID], step: values[.step], phase: try phase(),
-            progress: try progress())
+            progress: try progress(), status: try activeStatus(), action: values[.action], target: values[.target],
+            app: values[.app], tool: values[.tool], error: values[.error],
+            showsProgress: try flag(.showsProgress), canStop: try flag(.canStop), requiresApp: try flag(.requiresApp),
+            idempotencyKey: try idempotencyKey())
     }
 
-    func update() throws(UsageError) -> Command.Update {
+    func update(positional: String?) throws(UsageError) -> Command.Update {
         let update = Command.Update(
-            requestID: try required(.id), step: values[.step], phase: try phase(), action: values[.action],
-            target: values[.target], app: values[.app], tool: values[.tool], progress: try progress(),
-            status: try updateStatus(), expectedRevision: try expectedRevision())
-        let changing: [OptionName] = [.step, .phase, .action, .target, .app, .tool, .progress, .status]
+            requestID: try requestID(positional: positional), step: values[.step], phase: try phase(),
+            action: values[.action], target: values[.target], app: values[.app], tool: values[.tool],
+            progress: try progress(), status: try activeStatus(), expectedRevision: try expectedRevision(),
+            title: try nonEmpty(.title), phoneID: values[.phoneID], error: values[.error],
+            showsProgress: try flag(.showsProgress), canStop: try flag(.canStop), requiresApp: try flag(.requiresApp),
+            idempotencyKey: try idempotencyKey())
+        let changing = OptionName.updateFields
         guard changing.contains(where: { values[$0] != nil }) else {
             throw UsageError(
                 "nothing to update: give at least one of "
@@ -34,15 +43,42 @@ struct OptionValues {
         return update
     }
 
-    func end() throws(UsageError) -> Command.End {
-        let requestID = try required(.id)
+    func end(positional: String?) throws(UsageError) -> Command.End {
+        let requestID = try requestID(positional: positional)
         guard let text = values[.status] else { throw missing(.status) }
         guard let status = TaskStatus(rawValue: text), TaskStatus.terminal.contains(status) else {
             throw UsageError(
                 "--status must be completed, failed or canceled, not \(TerminalText.quoted(text))",
                 topic: topic)
         }
-        return Command.End(requestID: requestID, status: status, error: values[.error])
+        return Command.End(
+            requestID: requestID, status: status, error: values[.error], expectedRevision: try expectedRevision(),
+            idempotencyKey: try idempotencyKey())
+    }
+
+    func events(follow: Bool) throws(UsageError) -> Command.Events {
+        guard let text = values[.since] else { return Command.Events(follow: follow) }
+        guard let since = Self.unsigned(text) else {
+            throw UsageError("--since must be a non-negative integer, not \(TerminalText.quoted(text))", topic: topic)
+        }
+        return Command.Events(since: since, follow: follow)
+    }
+
+    /// The task a command names: as an argument (`task update R`), with `--id R`, or `$AIDEN_TASK_ID`.
+    func requestID(positional: String?) throws(UsageError) -> String {
+        if let positional {
+            guard values[.id] == nil else {
+                throw UsageError("request id given twice: as an argument and with --id", topic: topic)
+            }
+            guard !positional.isEmpty else { throw UsageError("request id must not be empty", topic: topic) }
+            return positional
+        }
+        if let option = try nonEmpty(.id) { return option }
+        if let variable = environment[Invocation.taskIDEnvironmentVariable], !variable.isEmpty { return variable }
+        let name = topic.commandLine
+        throw UsageError(
+            "missing request id: \(name) R, \(name) --id R, or $\(Invocation.taskIDEnvironmentVariable)",
+            topic: topic)
     }
 
     /// The value if given; an empty value is an error (an empty id or path is never meant).
@@ -59,6 +95,12 @@ struct OptionValues {
 
     private func missing(_ option: OptionName) -> UsageError {
         UsageError("missing required option \(option.spelling)", topic: topic)
+    }
+
+    /// `--idempotency-key`, else `$AIDEN_IDEMPOTENCY_KEY`; the daemon checks the characters.
+    private func idempotencyKey() throws(UsageError) -> String? {
+        if let key = try nonEmpty(.idempotencyKey) { return key }
+        return environment[Invocation.idempotencyKeyEnvironmentVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private func phase() throws(UsageError) -> TaskPhase? {
@@ -82,7 +124,19 @@ struct OptionValues {
         return value == 0 ? 0 : value  // no "-0" on the wire
     }
 
-    private func updateStatus() throws(UsageError) -> TaskStatus? {
+    /// `true` or `false`, for `--shows-progress`, `--can-stop` and `--requires-app`.
+    private func flag(_ option: OptionName) throws(UsageError) -> Bool? {
+        guard let text = values[option] else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default:
+            throw UsageError("\(option.spelling) must be true or false, not \(TerminalText.quoted(text))", topic: topic)
+        }
+    }
+
+    /// A start's or an update's `--status`: the active statuses only.
+    private func activeStatus() throws(UsageError) -> TaskStatus? {
         guard let text = values[.status] else { return nil }
         guard let status = TaskStatus(rawValue: text), TaskStatus.active.contains(status) else {
             let hint = TaskStatus(rawValue: text)?.isTerminal == true ? " (end a task with 'aidenctl task end')" : ""
@@ -95,13 +149,19 @@ struct OptionValues {
 
     private func expectedRevision() throws(UsageError) -> UInt64? {
         guard let text = values[.expectedRevision] else { return nil }
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let value = UInt64(text)
-        else {
+        guard let value = Self.unsigned(text) else {
             throw UsageError(
                 "--expected-revision must be a non-negative integer, not \(TerminalText.quoted(text))",
                 topic: topic)
         }
         return value
+    }
+
+    /// Decimal digits only: no sign, no spaces, no overflow.
+    private static func unsigned(_ text: String) -> UInt64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return UInt64(text)
     }
 }

@@ -55,6 +55,21 @@ package enum OutputFormatter {
         }
     }
 
+    /// `events`: `at  transition  request_id` (the transition padded to the longest name), `-` for a member
+    /// that is missing or not a string.
+    package static func event(_ event: JSONValue) -> String {
+        func text(_ key: EventKey) -> String {
+            guard case let .object(members) = event, case let .string(value)? = members[key.stringValue],
+                !value.isEmpty
+            else { return "-" }
+            return TerminalText.escaped(value)
+        }
+        let transition = text(.transition)
+        let width = Transition.allCases.map(\.rawValue.count).max() ?? 0
+        let padding = String(repeating: " ", count: max(0, width - transition.count))
+        return "\(text(.at))  \(transition)\(padding)  \(text(.requestID))\n"
+    }
+
     /// `task list`: an aligned table, one task per line, in the daemon's order; the title is last so that
     /// long titles do not push the other columns.
     package static func taskList(_ tasks: [SnapshotView]) -> String {

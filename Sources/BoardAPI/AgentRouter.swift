@@ -2,7 +2,8 @@ import FoundationEssentials
 import LiveActivity
 
 /// The write side, served only on the agent's Unix socket (CONTRACT.md §6): start, update, heartbeat, end,
-/// list and show tasks, and the daemon's health. Agents never write over the ECM link.
+/// list and show tasks, the transition ring (`aidenctl events`), and the daemon's health. Agents never
+/// write over the ECM link. Every write takes an `Idempotency-Key`.
 package struct AgentRouter: Sendable {
     package init() {}
 
@@ -24,6 +25,17 @@ package struct AgentRouter: Sendable {
             return RouteResult(
                 response: BoardStatusBody.status(facts: facts, store: state.store, epoch: state.epoch, request: request)
             )
+        case (1, "events"):
+            guard method == "GET" else {
+                return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"]))
+            }
+            switch EventsQuery.parse(request) {
+            case let .failure(error):
+                return RouteResult(response: Responses.error(error))
+            case let .success(query):
+                let body = query.body(store: state.store, epoch: state.epoch)
+                return RouteResult(response: Responses.json(200, body, etag: state.storeETag, request: request))
+            }
         case (1, "tasks"):
             switch method {
             case "GET":
@@ -46,12 +58,13 @@ package struct AgentRouter: Sendable {
                         200, state.liveActivityBody(snapshot),
                         etag: state.storeETag, request: request))
             case "PATCH":
+                let key = request.header("idempotency-key")
                 return write(facts: facts) { () throws(RouteFailure) -> TaskChange in
                     let patch = try RouteFailure.wrap { () throws(TaskValidationError) in
                         try TaskPatch.decode(from: request.body)
                     }
                     return try RouteFailure.wrap { () throws(TaskStoreError) in
-                        try state.store.update(id: id, patch: patch, now: now)
+                        try state.store.update(id: id, patch: patch, idempotencyKey: key, now: now)
                     }
                 } respond: { change in
                     Responses.json(
@@ -65,11 +78,14 @@ package struct AgentRouter: Sendable {
             guard method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
             }
+            let key = request.header("idempotency-key")
             return write(facts: facts) { () throws(RouteFailure) -> TaskChange in
                 let end = try RouteFailure.wrap { () throws(TaskValidationError) in
                     try TaskEnd.decode(from: request.body)
                 }
-                return try RouteFailure.wrap { () throws(TaskStoreError) in try state.store.end(id: id, end, now: now) }
+                return try RouteFailure.wrap { () throws(TaskStoreError) in
+                    try state.store.end(id: id, end, idempotencyKey: key, now: now)
+                }
             } respond: { change in
                 Responses.json(200, state.liveActivityBody(change.snapshot), etag: state.storeETag, request: request)
             }

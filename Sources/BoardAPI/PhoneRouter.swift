@@ -108,20 +108,12 @@ package struct PhoneRouter: Sendable {
             }
             return board.json(200, board.liveActivityBody(snapshot), request: request)
         default:  // events
-            var since: UInt64 = 0
-            if let text = request.queryValue("since") {
-                guard let cursor = QueryRules.cursor(text) else {
-                    return Responses.invalidParameter("since", "must be a non-negative integer")
-                }
-                since = cursor
+            switch EventsQuery.parse(request) {
+            case let .failure(error):
+                return Responses.error(error)
+            case let .success(query):
+                return board.json(200, query.body(store: board.store, epoch: board.epoch), request: request)
             }
-            let generation = request.queryValue("generation").flatMap { $0.isEmpty ? nil : $0 }
-            let page = board.store.events(since: since, generation: generation)
-            let body = JSONBody.ok([
-                "epoch": board.epoch, "generation": page.generation, "events": page.events, "next": page.next,
-                "truncated": page.truncated, "reset_required": page.resetRequired,
-            ])
-            return board.json(200, body, request: request)
         }
     }
 

@@ -39,6 +39,10 @@ enum Responses {
     }
 
     static func invalidParameter(_ name: String, _ rule: String) -> HTTPResponse {
-        error(JSONError(status: 400, code: "invalid", message: "query parameter \"\(name)\" \(rule)", field: name))
+        error(invalidParameterError(name, rule))
+    }
+
+    static func invalidParameterError(_ name: String, _ rule: String) -> JSONError {
+        JSONError(status: 400, code: "invalid", message: "query parameter \"\(name)\" \(rule)", field: name)
     }
 }

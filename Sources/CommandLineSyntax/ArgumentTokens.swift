@@ -1,6 +1,6 @@
 /// A command line split into words, valued options and flags before any meaning is given to them, the same
-/// way for aiden-board, aiden-phone and aidenctl: `--name value` and `--name=value` alike, `-h` for `--help`,
-/// `--` ends the options. The first problem is kept, not thrown, so that `--help` still wins over a typo;
+/// way for aiden-board, aiden-phone and aidenctl: `--name value` and `--name=value` alike, `-h` for `--help`
+/// (and any other one-letter flag the program names), `--` ends the options. The first problem is kept, not thrown, so that `--help` still wins over a typo;
 /// options given twice are left for the program to refuse (it knows whether that matters).
 package struct ArgumentTokens<Option: CommandLineOption> {
     /// What is wrong with the line as tokens; each program words it in its own style.
@@ -17,6 +17,9 @@ package struct ArgumentTokens<Option: CommandLineOption> {
     package private(set) var options: [(name: Option, value: String)] = []
     package private(set) var flags: [Option] = []
     package private(set) var problem: Problem?
+    /// How many of `words` came before `--`, when `--` was given: what follows it can be told apart from the
+    /// command words (aidenctl's `task run -- CMD`).
+    package private(set) var wordsBeforeSeparator: Int?
 
     package init(_ arguments: [String]) {
         var index = arguments.startIndex
@@ -28,8 +31,11 @@ package struct ArgumentTokens<Option: CommandLineOption> {
                 words.append(argument)
             } else if argument == "--" {
                 onlyWords = true
-            } else if argument == "-h" {
-                flags.append(.help)
+                wordsBeforeSeparator = words.count
+            } else if argument.count == 2, argument.hasPrefix("-"), let letter = argument.last,
+                let flag = Option.flag(spelledBy: letter), !flag.takesValue
+            {
+                flags.append(flag)
             } else if argument.hasPrefix("--") {
                 index = readOption(argument, arguments: arguments, next: index)
             } else if argument.hasPrefix("-"), argument != "-" {
@@ -81,12 +87,16 @@ package struct ArgumentTokens<Option: CommandLineOption> {
             return next
         }
         // A following "--word" is taken for a forgotten value, not as the value: use --name=--word for that.
-        guard next < arguments.endIndex, !arguments[next].hasPrefix("--"), arguments[next] != "-h" else {
+        guard next < arguments.endIndex, !arguments[next].hasPrefix("--"), !Self.isShortFlag(arguments[next]) else {
             note(.missingValue(option))
             return next
         }
         options.append((option, arguments[next]))
         return next + 1
+    }
+
+    private static func isShortFlag(_ argument: String) -> Bool {
+        argument.count == 2 && argument.hasPrefix("-") && argument.last.flatMap(Option.flag(spelledBy:)) != nil
     }
 
     private mutating func note(_ problem: Problem) {

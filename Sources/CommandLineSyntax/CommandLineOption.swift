@@ -6,9 +6,16 @@ package protocol CommandLineOption: RawRepresentable, Hashable, Sendable where R
 
     /// The help flag, which `-h` also spells.
     static var help: Self { get }
+
+    /// The flag a one-letter `-x` spells, if any; by default only `-h`, for `help`.
+    static func flag(spelledBy letter: Character) -> Self?
 }
 
 extension CommandLineOption {
+    package static func flag(spelledBy letter: Character) -> Self? {
+        letter == "h" ? .help : nil
+    }
+
     /// The option as typed: `--config`.
     package var spelling: String { "--" + rawValue }
 }

@@ -1,22 +1,84 @@
 import FoundationEssentials
 
-/// Remembers which task a start with an `Idempotency-Key` created, and a fingerprint of its body, so a
-/// retry returns that task and a reuse of the key for another body is refused. A record lives exactly as
-/// long as its task: the store has at most one per task, which bounds them by the task capacity.
+/// Remembers which write an `Idempotency-Key` was used for (a start, an update or an end of one task) and a
+/// fingerprint of its body, so a retry returns that task as it now is instead of writing again, and a reuse
+/// of the key for any other request is refused.
+///
+/// A record lives at most as long as its task: a task keeps the record of its start, of its end and of its
+/// last `TaskLimits.updateRecordsPerTask` updates (those only while it runs), which bounds them by the task
+/// capacity.
 struct IdempotencyRecord: Sendable, Hashable, Codable {
+    /// The write a key was used for.
+    enum Operation: String, Sendable, Hashable, Codable {
+        case start
+        case update
+        case end
+
+        /// How a conflict message names it: "the start of task …".
+        var noun: String {
+            switch self {
+            case .start: "the start"
+            case .update: "an update"
+            case .end: "the end"
+            }
+        }
+    }
+
     var key: String
+    var operation: Operation
     var requestID: String
     var fingerprint: UInt64
+    /// The order records were made in, so a task's oldest update record is the one dropped.
+    var sequence: UInt64
+
+    init(key: String, operation: Operation = .start, requestID: String, fingerprint: UInt64, sequence: UInt64 = 0) {
+        self.key = key
+        self.operation = operation
+        self.requestID = requestID
+        self.fingerprint = fingerprint
+        self.sequence = sequence
+    }
 
     enum CodingKeys: String, CodingKey {
         case key
+        case operation
         case requestID = "request_id"
         case fingerprint
+        case sequence
     }
 
-    /// FNV-1a of the draft's canonical JSON: stable across processes (unlike `Hasher`), so it can be persisted.
-    static func fingerprint(of draft: TaskDraft) -> UInt64 {
-        let bytes = (try? LiveActivityJSON.makeEncoder().encode(draft)) ?? Data()
+    /// Records written before updates and ends had keys hold only starts: `operation` and `sequence` default.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        key = try container.decode(String.self, forKey: .key)
+        operation = try container.decodeIfPresent(Operation.self, forKey: .operation) ?? .start
+        requestID = try container.decode(String.self, forKey: .requestID)
+        fingerprint = try container.decode(UInt64.self, forKey: .fingerprint)
+        sequence = try container.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
+    }
+
+    /// Whether `other` (a new request under the same key) is the request this record was made for.
+    func matches(_ operation: Operation, requestID: String?, fingerprint: UInt64) -> Bool {
+        self.operation == operation && self.fingerprint == fingerprint
+            && (requestID.map { $0 == self.requestID } ?? true)
+    }
+
+    /// The refusal of this record's key reused for another request, `operation`.
+    func conflict(reusedFor operation: Operation) -> TaskStoreError {
+        let key = TaskValidationError.quoted(key)
+        let task = TaskValidationError.quoted(requestID)
+        guard operation == self.operation else {
+            return .conflict(
+                "Idempotency-Key \(key) was already used for \(self.operation.noun) of task \(task); "
+                    + "use a new key for each write")
+        }
+        return .conflict("Idempotency-Key \(key) was already used for a different \(operation.rawValue) (task \(task))")
+    }
+
+    /// FNV-1a of the body's canonical JSON: stable across processes (unlike `Hasher`), so it can be persisted.
+    /// A start's fingerprint is that of its draft alone, as stored by earlier versions.
+    static func fingerprint(of body: some Encodable) -> UInt64 {
+        let bytes = (try? LiveActivityJSON.makeEncoder().encode(body)) ?? Data()
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

@@ -20,4 +20,6 @@ package enum TaskLimits {
     package static let maxAbandonAfterSeconds = 604_800
     /// `Idempotency-Key`: visible ASCII (0x21...0x7E).
     package static let maxIdempotencyKeyLength = 255
+    /// Update records a running task keeps (its newest); a retry comes right after the write it repeats.
+    package static let updateRecordsPerTask = 4
 }

@@ -7,11 +7,24 @@ extension TaskStore {
     /// Ending is final. Repeating an end with the same status (and the same or no `last_error`) returns the
     /// ended task unchanged, so a retried end succeeds; `expected_revision` is not checked on that repeat,
     /// because the first end moved the revision on. Any other end of an ended task is a conflict.
-    package mutating func end(id: String, _ end: TaskEnd, now: Date) throws(TaskStoreError) -> TaskChange {
+    ///
+    /// With an `idempotencyKey` already used for this same end, returns the task as it now is; a key used for
+    /// another write is a conflict. Only the end that ends the task files its key; ending drops the task's
+    /// update records.
+    package mutating func end(
+        id: String, _ end: TaskEnd, idempotencyKey: String? = nil, now: Date
+    ) throws(TaskStoreError) -> TaskChange {
         do {
             try end.validate()
+            if let idempotencyKey {
+                try IdempotencyRecord.validate(key: idempotencyKey)
+            }
         } catch {
             throw .invalid(error)
+        }
+        let fingerprint = idempotencyKey == nil ? 0 : IdempotencyRecord.fingerprint(of: end)
+        if let existing = try replay(idempotencyKey, .end, requestID: id, fingerprint: fingerprint) {
+            return TaskChange(snapshot: existing, durability: .unchanged)
         }
         guard let current = snapshots[id] else {
             throw .notFound(id: id)
@@ -35,6 +48,8 @@ extension TaskStore {
         try Self.checkEncodedSize(candidate)
 
         let events = commit(candidate, replacing: current, now: time)
+        forgetUpdateRecords(of: id)
+        record(idempotencyKey, .end, requestID: id, fingerprint: fingerprint)
         checkInvariants()
         return TaskChange(snapshot: snapshots[id] ?? candidate, durability: .immediate, transitions: events)
     }

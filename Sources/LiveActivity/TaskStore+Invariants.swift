@@ -30,16 +30,27 @@ extension TaskStore {
         for id in lastNews.keys where snapshots[id] == nil {
             problems.append("last news recorded for missing task \(id)")
         }
-        var recordedTasks: Set<String> = []
+        var recordCounts: [String: [IdempotencyRecord.Operation: Int]] = [:]
         for (key, record) in idempotencyRecords {
-            if !recordedTasks.insert(record.requestID).inserted {
-                problems.append("task \(record.requestID) has two idempotency records")
-            }
+            recordCounts[record.requestID, default: [:]][record.operation, default: 0] += 1
             if key != record.key {
                 problems.append("idempotency record \(record.key) is filed under \(key)")
             }
-            if snapshots[record.requestID] == nil {
+            guard let task = snapshots[record.requestID] else {
                 problems.append("idempotency key \(key) points to missing task \(record.requestID)")
+                continue
+            }
+            if record.operation == .update, task.status.isTerminal {
+                problems.append("ended task \(record.requestID) keeps the update record \(key)")
+            }
+        }
+        for (id, counts) in recordCounts {
+            if counts[.start, default: 0] > 1 {
+                problems.append("task \(id) has two idempotency records for its start")
+            }
+            if counts[.end, default: 0] > 1 { problems.append("task \(id) has two idempotency records for its end") }
+            if counts[.update, default: 0] > TaskLimits.updateRecordsPerTask {
+                problems.append("task \(id) keeps \(counts[.update, default: 0]) update records")
             }
         }
         return problems + transitions.consistencyProblems()

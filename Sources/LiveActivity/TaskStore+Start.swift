@@ -4,7 +4,8 @@ extension TaskStore {
     /// Starts a task (`POST /v1/tasks`).
     ///
     /// With an `idempotencyKey` already used for the same body, returns the task that start created, as it
-    /// is now, with `durability == .unchanged` (not a new mutation); for a different body it is a conflict.
+    /// is now, with `durability == .unchanged` (not a new mutation); for a different body or another write
+    /// it is a conflict.
     /// Without `draft.requestID` an id `chat_<16 hex digits>` is drawn from `generator`. A full store evicts
     /// the task that ended first; a store full of active tasks refuses with `.capacityExceeded`.
     package mutating func start(
@@ -18,13 +19,8 @@ extension TaskStore {
         } catch {
             throw .invalid(error)
         }
-        let fingerprint = idempotencyKey.map { _ in IdempotencyRecord.fingerprint(of: draft) }
-        if let key = idempotencyKey, let record = idempotencyRecords[key] {
-            guard record.fingerprint == fingerprint, let existing = snapshots[record.requestID] else {
-                throw .conflict(
-                    "Idempotency-Key \(TaskValidationError.quoted(key)) was already used for a different start "
-                        + "(task \(TaskValidationError.quoted(record.requestID)))")
-            }
+        let fingerprint = idempotencyKey == nil ? 0 : IdempotencyRecord.fingerprint(of: draft)
+        if let existing = try replay(idempotencyKey, .start, requestID: nil, fingerprint: fingerprint) {
             return TaskChange(snapshot: existing, durability: .unchanged)
         }
         let id: String
@@ -42,9 +38,7 @@ extension TaskStore {
         try makeRoom()
 
         let events = commit(snapshot, replacing: nil, now: time)
-        if let key = idempotencyKey, let fingerprint {
-            idempotencyRecords[key] = IdempotencyRecord(key: key, requestID: id, fingerprint: fingerprint)
-        }
+        record(idempotencyKey, .start, requestID: id, fingerprint: fingerprint)
         checkInvariants()
         return TaskChange(snapshot: snapshots[id] ?? snapshot, durability: .immediate, transitions: events)
     }

@@ -8,11 +8,25 @@ extension TaskStore {
     /// returns the task untouched (`durability == .unchanged`, no new revision, no Wake) unless the task was
     /// stale. Otherwise `updated_at` becomes `now`; entering needs_app or the handoff state records a
     /// transition and makes the change `.immediate`, anything else is `.lazy`.
-    package mutating func update(id: String, patch: TaskPatch, now: Date) throws(TaskStoreError) -> TaskChange {
+    ///
+    /// With an `idempotencyKey` already used for this same update, returns the task as it now is, unchanged,
+    /// without checking it again (the first update may have moved its revision on or been followed by its
+    /// end); a key used for another write is a conflict. The record of an update that changed nothing stays
+    /// in memory until the next change is written.
+    package mutating func update(
+        id: String, patch: TaskPatch, idempotencyKey: String? = nil, now: Date
+    ) throws(TaskStoreError) -> TaskChange {
         do {
             try patch.validate()
+            if let idempotencyKey {
+                try IdempotencyRecord.validate(key: idempotencyKey)
+            }
         } catch {
             throw .invalid(error)
+        }
+        let fingerprint = idempotencyKey == nil ? 0 : IdempotencyRecord.fingerprint(of: patch)
+        if let existing = try replay(idempotencyKey, .update, requestID: id, fingerprint: fingerprint) {
+            return TaskChange(snapshot: existing, durability: .unchanged)
         }
         guard let current = snapshots[id] else {
             throw .notFound(id: id)
@@ -33,6 +47,8 @@ extension TaskStore {
         candidate.staleSince = nil
         guard candidate != current else {
             lastNews[id] = Timestamp.normalized(now)
+            record(idempotencyKey, .update, requestID: id, fingerprint: fingerprint)
+            checkInvariants()
             return TaskChange(snapshot: current, durability: .unchanged)
         }
         candidate.updatedAt = Timestamp.normalized(now)
@@ -41,6 +57,7 @@ extension TaskStore {
         lastNews[id] = candidate.updatedAt
 
         let events = commit(candidate, replacing: current, now: candidate.updatedAt)
+        record(idempotencyKey, .update, requestID: id, fingerprint: fingerprint)
         checkInvariants()
         return TaskChange(
             snapshot: snapshots[id] ?? candidate, durability: events.isEmpty ? .lazy : .immediate,

@@ -1,22 +1,40 @@
 import AgentCLI
+import FoundationEssentials
+import Platform
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Composition root of aidenctl: the real socket, the real environment and real randomness go into the
-/// pure `AgentCLI.run`; its outcome is written out and becomes the exit status.
+/// pure `AgentCLI`; its outcome is written out and becomes the exit status. `task run` and
+/// `events --follow`, which need a process and a clock, are driven here by `TaskRunner` and
+/// `EventsFollower`.
 enum Entry {
     static func main() -> Never {
-        var environment: [String: String] = [:]
-        if let value = getenv(Invocation.socketEnvironmentVariable) {
-            environment[Invocation.socketEnvironmentVariable] = String(cString: value)
-        }
+        let all = ProcessInfo.processInfo.environment
+        let environment = all.filter { Invocation.environmentVariables.contains($0.key) }
         var random = SystemRandomNumberGenerator()
-        let outcome = AgentCLI.run(
-            arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
-            idempotencyKey: IdempotencyKey.make(using: &random),
-            transport: CurlAgentTransport())
+        let key = IdempotencyKey.make(using: &random)
+        let transport = CurlAgentTransport()
+        let parsed = AgentCLI.parse(
+            Array(CommandLine.arguments.dropFirst()), environment: environment, version: BuildInfo.version)
+        switch parsed {
+        case let .done(outcome):
+            finish(outcome)
+        case let .invocation(invocation):
+            switch invocation.command {
+            case let .taskRun(run):
+                exit(TaskRunner(invocation: invocation, run: run, transport: transport).execute(startKey: key))
+            case let .events(events) where events.follow:
+                EventsFollower(invocation: invocation, events: events, transport: transport).execute()
+            default:
+                finish(AgentCLI.perform(invocation, idempotencyKey: key, transport: transport))
+            }
+        }
+    }
+
+    private static func finish(_ outcome: CLIOutcome) -> Never {
         StandardStream.write(outcome.standardOutput, to: 1)
         StandardStream.write(outcome.standardError, to: 2)
         exit(outcome.exitCode.rawValue)

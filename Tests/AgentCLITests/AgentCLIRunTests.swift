@@ -35,7 +35,9 @@ struct AgentCLIRunTests {
         _ arguments: [String], _ transport: ScriptedTransport,
         environment: [String: String] = [:]
     ) -> CLIOutcome {
-        AgentCLI.run(arguments: arguments, environment: environment, idempotencyKey: "key-1", transport: transport)
+        AgentCLI.run(
+            arguments: arguments, environment: environment, idempotencyKey: "key-1", version: "9.8.7",
+            transport: transport)
     }
 
     @Test func startPrintsASummaryThenTheID() {
@@ -210,7 +212,9 @@ struct AgentCLIRunTests {
 
     @Test(arguments: transportFailures)
     func transportFailuresAreOneLineAndAnExitStatus(failure: TransportFailure, line: String, exitCode: ExitCode) {
-        let outcome = run(["task", "update", "--id", "r", "--step", "s"], ScriptedTransport([.failure(failure)]))
+        // A lost connection is tried once more: the same failure both times.
+        let transport = ScriptedTransport([.failure(failure), .failure(failure)])
+        let outcome = run(["task", "update", "--id", "r", "--step", "s"], transport)
         #expect(outcome == CLIOutcome(standardError: line + "\n", exitCode: exitCode))
     }
 
@@ -246,13 +250,29 @@ struct AgentCLIRunTests {
         #expect(transport.sent.count == 2)
     }
 
-    @Test func updatesAndOtherFailuresAreNotRetried() {
-        let update = ScriptedTransport([.failure(.connectionLost("reset")), .failure(.other("unexpected second send"))])
-        #expect(run(["task", "update", "--id", "r", "--step", "s"], update).exitCode == .unavailable)
-        #expect(update.sent.count == 1)
+    @Test func writesAreRetriedOnceWithTheirKeyAndOtherFailuresNotAtAll() {
+        let answer = Result<AgentResponse, TransportFailure>.success(
+            AgentResponse(status: 200, body: Array(Self.snapshotAnswer.utf8)))
+        for arguments in [
+            ["task", "update", "r", "--step", "s"], ["task", "end", "r", "--status", "completed"],
+            ["task", "update", "r", "--step", "s", "--idempotency-key", "mine"],
+        ] {
+            let transport = ScriptedTransport([.failure(.connectionLost("reset")), answer])
+            #expect(run(arguments, transport).exitCode == .ok, "\(arguments)")
+            #expect(transport.sent.count == 2)
+            #expect(transport.sent[0].request == transport.sent[1].request)
+            let key = arguments.contains("mine") ? "mine" : "key-1"
+            #expect(transport.sent[1].request.header("Idempotency-Key") == key)
+        }
+        let twice = ScriptedTransport([.failure(.connectionLost("reset")), .failure(.connectionLost("reset")), answer])
+        #expect(run(["task", "update", "r", "--step", "s"], twice).exitCode == .unavailable)
+        #expect(twice.sent.count == 2)
         let refused = ScriptedTransport([.failure(.unreachable("connection refused"))])
         #expect(run(["task", "start", "--title", "T"], refused).exitCode == .unavailable)
         #expect(refused.sent.count == 1)
+        let timedOut = ScriptedTransport([.failure(.timedOut)])
+        #expect(run(["task", "update", "r", "--step", "s"], timedOut).exitCode == .unavailable)
+        #expect(timedOut.sent.count == 1, "a timeout already took the whole budget")
     }
 
     static let unusable: [([String], String, String)] = [
@@ -274,6 +294,85 @@ struct AgentCLIRunTests {
                 == CLIOutcome(
                     standardError: "aidenctl: unusable answer from aiden-board at /run/aiden/agent.sock: \(detail)\n",
                     exitCode: .failure))
+    }
+
+    @Test func quietStartPrintsOnlyTheIDAndQuietUpdatesAndEndsNothing() {
+        let start = run(
+            ["task", "start", "--title", "T", "-q"], ScriptedTransport(status: 201, body: Self.snapshotAnswer))
+        #expect(start == CLIOutcome(standardOutput: "chat_ab12\n", exitCode: .ok))
+        for arguments in [
+            ["task", "update", "chat_ab12", "--step", "s", "-q"], ["task", "end", "--status", "completed", "--quiet"],
+        ] {
+            let transport = ScriptedTransport(status: 200, body: Self.snapshotAnswer)
+            let outcome = run(arguments, transport, environment: ["AIDEN_TASK_ID": "chat_ab12"])
+            #expect(outcome == CLIOutcome(exitCode: .ok), "\(arguments)")
+            #expect(transport.sent.first?.request.path.hasPrefix("/v1/tasks/chat_ab12") == true)
+        }
+        let conflict = #"{"status":"error","error":{"code":"conflict","message":"task chat_ab12 has ended"}}"#
+        let refused = run(
+            ["task", "update", "chat_ab12", "--step", "s", "-q"], ScriptedTransport(status: 409, body: conflict))
+        #expect(
+            refused
+                == CLIOutcome(standardError: "aidenctl: conflict: task chat_ab12 has ended (409)\n", exitCode: .failure)
+        )
+    }
+
+    @Test func theSameStartRunTwiceIsOneTaskThroughTheDerivedKey() {
+        let transport = ScriptedTransport([
+            .success(AgentResponse(status: 201, body: Array(Self.snapshotAnswer.utf8))),
+            .success(AgentResponse(status: 201, body: Array(Self.snapshotAnswer.utf8))),
+        ])
+        let arguments = ["task", "start", "--title", "Open Settings", "--request-id", "chat_ab12", "-q"]
+        #expect(run(arguments, transport).exitCode == .ok)
+        #expect(run(arguments, transport) == CLIOutcome(standardOutput: "chat_ab12\n", exitCode: .ok))
+        #expect(transport.sent.map { $0.request.header("Idempotency-Key") } == ["start:chat_ab12", "start:chat_ab12"])
+        #expect(transport.sent[0].request == transport.sent[1].request)
+    }
+
+    @Test func theKeyComesFromTheOptionOrTheEnvironment() {
+        let transport = ScriptedTransport([
+            .success(AgentResponse(status: 200, body: Array(Self.snapshotAnswer.utf8))),
+            .success(AgentResponse(status: 200, body: Array(Self.snapshotAnswer.utf8))),
+        ])
+        let environment = ["AIDEN_IDEMPOTENCY_KEY": "env-key"]
+        _ = run(["task", "end", "r", "--status", "completed"], transport, environment: environment)
+        _ = run(
+            ["task", "end", "r", "--status", "completed", "--idempotency-key", "opt"], transport,
+            environment: environment)
+        #expect(transport.sent.map { $0.request.header("Idempotency-Key") } == ["env-key", "opt"])
+    }
+
+    @Test func versionAndTheHelpCommandNeverTouchTheSocket() {
+        let transport = ScriptedTransport([])
+        #expect(run(["--version"], transport) == CLIOutcome(standardOutput: "aidenctl 9.8.7\n", exitCode: .ok))
+        #expect(
+            run(["help", "task", "run"], transport)
+                == CLIOutcome(standardOutput: HelpTopic.taskRun.usage, exitCode: .ok))
+        #expect(run(["help"], transport) == CLIOutcome(standardOutput: HelpTopic.main.usage, exitCode: .ok))
+        #expect(run(["help", "nope"], transport).exitCode == .usage)
+        #expect(transport.sent.isEmpty)
+    }
+
+    @Test func eventsPrintsOneLinePerEventAndWhatWasMissed() {
+        let page =
+            #"{"status":"ok","generation":"g","next":5,"truncated":true,"reset_required":false,"events":["#
+            + #"{"id":5,"request_id":"chat_1","transition":"handoff","at":"2026-06-12T07:00:02Z"}]}"#
+        let transport = ScriptedTransport(status: 200, body: page)
+        let outcome = run(["events", "--since", "1"], transport)
+        #expect(
+            outcome
+                == CLIOutcome(
+                    standardOutput: "2026-06-12T07:00:02Z  handoff              chat_1\n",
+                    standardError: "aidenctl: some events left the board's ring before they were read\n",
+                    exitCode: .ok))
+        #expect(transport.sent.first?.request.path == "/v1/events?since=1")
+        let json = run(["events", "--json"], ScriptedTransport(status: 200, body: page))
+        #expect(
+            json.standardOutput
+                == #"{"at":"2026-06-12T07:00:02Z","id":5,"request_id":"chat_1","transition":"handoff"}"# + "\n")
+        let notAPage = run(["events"], ScriptedTransport(status: 200, body: #"{"status":"ok"}"#))
+        #expect(notAPage.exitCode == .failure)
+        #expect(notAPage.standardError.contains("no events page"))
     }
 
     @Test func helpAndUsageErrorsNeverTouchTheSocket() {

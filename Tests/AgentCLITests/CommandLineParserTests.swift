@@ -98,9 +98,16 @@ struct CommandLineParserTests {
         #expect(try CommandLineParser.parse(arguments).command == .help(topic))
     }
 
+    static let updateFields =
+        "--title, --phone-id, --status, --phase, --step, --action, --target, --app, --tool, --error, --progress, "
+        + "--shows-progress, --can-stop, --requires-app"
+
     @Test func everyTopicHasUsageNamingItsCommand() {
         for topic in HelpTopic.allCases {
-            #expect(topic.usage.hasPrefix("usage: aidenctl [--socket PATH] [--json] "), "\(topic)")
+            // `task run` prints the command's output, never aidenctl's JSON.
+            let json = topic == .taskRun ? "" : "[--json] "
+            #expect(topic.usage.hasPrefix("usage: aidenctl [--socket PATH] \(json)"), "\(topic)")
+            #expect(topic.usage.contains("--json") == (topic != .taskRun), "\(topic)")
             #expect(topic.usage.hasSuffix("\n"))
             #expect(topic.usage.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(topic)")
         }
@@ -124,7 +131,7 @@ struct CommandLineParserTests {
         ([], "missing command (see 'aidenctl --help')"),
         (["--json"], "missing command (see 'aidenctl --help')"),
         (["frobnicate"], "unknown command 'frobnicate' (see 'aidenctl --help')"),
-        (["task"], "missing task command: start, update, end, list or show (see 'aidenctl task --help')"),
+        (["task"], "missing task command: start, run, update, end, list or show (see 'aidenctl task --help')"),
         (["task", "stop"], "unknown task command 'stop' (see 'aidenctl task --help')"),
         (["task", "start"], "missing required option --title (see 'aidenctl task start --help')"),
         (["task", "start", "--title", ""], "--title must not be empty (see 'aidenctl task start --help')"),
@@ -165,8 +172,8 @@ struct CommandLineParserTests {
             "option --socket given more than once (see 'aidenctl status --help')"
         ),
         (
-            ["task", "start", "--title", "T", "--action", "tap"],
-            "'task start' takes no option --action (see 'aidenctl task start --help')"
+            ["task", "start", "--title", "T", "--expected-revision", "3"],
+            "'task start' takes no option --expected-revision (see 'aidenctl task start --help')"
         ),
         (["task", "list", "--id", "x"], "'task list' takes no option --id (see 'aidenctl task list --help')"),
         (["status", "--title", "x"], "'status' takes no option --title (see 'aidenctl status --help')"),
@@ -175,20 +182,26 @@ struct CommandLineParserTests {
         (["status", "--json=yes"], "option --json takes no value (see 'aidenctl status --help')"),
         (["status", "extra"], "unexpected argument 'extra' (see 'aidenctl status --help')"),
         (["task", "list", "all"], "unexpected argument 'all' (see 'aidenctl task list --help')"),
-        (["task", "show"], "missing request id: aidenctl task show R (see 'aidenctl task show --help')"),
+        (
+            ["task", "show"],
+            "missing request id: aidenctl task show R, aidenctl task show --id R, or $AIDEN_TASK_ID "
+                + "(see 'aidenctl task show --help')"
+        ),
         (["task", "show", ""], "request id must not be empty (see 'aidenctl task show --help')"),
         (["task", "show", "a", "b"], "unexpected argument 'b' (see 'aidenctl task show --help')"),
         (
             ["task", "update", "--id", "r"],
-            "nothing to update: give at least one of --step, --phase, --action, --target, --app, --tool, --progress, "
-                + "--status (see 'aidenctl task update --help')"
+            "nothing to update: give at least one of \(Self.updateFields) (see 'aidenctl task update --help')"
         ),
         (
             ["task", "update", "--id", "r", "--expected-revision", "3"],
-            "nothing to update: give at least one of --step, --phase, --action, --target, --app, --tool, --progress, "
-                + "--status (see 'aidenctl task update --help')"
+            "nothing to update: give at least one of \(Self.updateFields) (see 'aidenctl task update --help')"
         ),
-        (["task", "update", "--step", "s"], "missing required option --id (see 'aidenctl task update --help')"),
+        (
+            ["task", "update", "--step", "s"],
+            "missing request id: aidenctl task update R, aidenctl task update --id R, or $AIDEN_TASK_ID "
+                + "(see 'aidenctl task update --help')"
+        ),
         (
             ["task", "update", "--id", "r", "--status", "completed"],
             "--status must be needs_app or running, not 'completed' (end a task with 'aidenctl task end') "
@@ -216,7 +229,11 @@ struct CommandLineParserTests {
             ["task", "end", "--id", "r", "--status", "done"],
             "--status must be completed, failed or canceled, not 'done' (see 'aidenctl task end --help')"
         ),
-        (["task", "end", "--status", "completed"], "missing required option --id (see 'aidenctl task end --help')"),
+        (
+            ["task", "end", "--status", "completed"],
+            "missing request id: aidenctl task end R, aidenctl task end --id R, or $AIDEN_TASK_ID "
+                + "(see 'aidenctl task end --help')"
+        ),
         (["--socket", "", "status"], "--socket must not be empty (see 'aidenctl status --help')"),
         (
             ["task", "start", "--title", "T", "--phase", "x\u{1B}[2J\n"],

@@ -31,6 +31,67 @@ struct CommandRequestTests {
                 ]))
     }
 
+    @Test func startSendsEveryFieldTheAPIAccepts() throws {
+        let start = Command.taskStart(
+            .init(
+                title: "T", requestID: "r", phoneID: "p", step: "S", phase: .acting, progress: 0.5, status: .needsApp,
+                action: "tap", target: "OK", app: "Settings", tool: "screenshot", error: "e", showsProgress: false,
+                canStop: true, requiresApp: true))
+        #expect(
+            try body(start.request(idempotencyKey: "k"))
+                == .object([
+                    "task_title": .string("T"), "request_id": .string("r"), "phone_id": .string("p"),
+                    "current_step": .string("S"), "phase": .string("acting"), "progress": .number("0.5"),
+                    "status": .string("needs_app"), "current_action": .string("tap"), "current_target": .string("OK"),
+                    "current_app": .string("Settings"), "last_tool_name": .string("screenshot"),
+                    "last_error": .string("e"), "shows_progress": .bool(false), "can_stop": .bool(true),
+                    "requires_app": .bool(true),
+                ]))
+    }
+
+    /// The key a start is sent with: given > derived from the request id > fresh.
+    @Test func aStartWithARequestIDDerivesItsKeySoRunningItTwiceIsOneTask() {
+        let fresh = Command.taskStart(.init(title: "T")).request(idempotencyKey: "fresh")
+        #expect(fresh?.header("Idempotency-Key") == "fresh")
+        let derived = Command.taskStart(.init(title: "T", requestID: "build-42")).request(idempotencyKey: "fresh")
+        #expect(derived?.header("Idempotency-Key") == "start:build-42")
+        let given = Command.taskStart(.init(title: "T", requestID: "build-42", idempotencyKey: "mine"))
+        #expect(given.request(idempotencyKey: "fresh")?.header("Idempotency-Key") == "mine")
+        let run = Command.taskRun(.init(start: .init(title: "T", requestID: "build-42"), command: ["make"]))
+        #expect(run.request(idempotencyKey: "fresh") == derived, "task run starts exactly like task start")
+    }
+
+    @Test func updatesAndEndsUseTheKeyGivenOrAFreshOne() throws {
+        let update = Command.taskUpdate(.init(requestID: "r", step: "s", idempotencyKey: "u-1"))
+        #expect(update.request(idempotencyKey: "fresh")?.header("Idempotency-Key") == "u-1")
+        let end = Command.taskEnd(.init(requestID: "r", status: .failed, expectedRevision: 9))
+        let request = try #require(end.request(idempotencyKey: "fresh"))
+        #expect(request.header("Idempotency-Key") == "fresh")
+        #expect(
+            try body(request)
+                == .object(["status": .string("failed"), "last_error": .string(""), "expected_revision": .number("9")]))
+        let fields = Command.taskUpdate(
+            .init(
+                requestID: "r", title: "New", phoneID: "", error: "oops", showsProgress: true, canStop: false,
+                requiresApp: false))
+        #expect(
+            try body(fields.request(idempotencyKey: "k"))
+                == .object([
+                    "task_title": .string("New"), "phone_id": .string(""), "last_error": .string("oops"),
+                    "shows_progress": .bool(true), "can_stop": .bool(false), "requires_app": .bool(false),
+                ]))
+    }
+
+    @Test func eventsReadTheRingFromTheCursor() {
+        let request = Command.events(.init(since: 12, follow: true)).request(idempotencyKey: "k")
+        #expect(
+            request
+                == AgentRequest(
+                    method: "GET", path: "/v1/events?since=12",
+                    headers: [AgentRequest.Header("Accept", "application/json")]))
+        #expect(Command.version.request(idempotencyKey: "k") == nil)
+    }
+
     @Test func updatePatchesOnlyTheGivenFieldsUnderTheirContractNames() throws {
         let update = Command.taskUpdate(
             .init(
@@ -39,7 +100,7 @@ struct CommandRequestTests {
         let request = try #require(update.request(idempotencyKey: "k"))
         #expect(request.method == "PATCH")
         #expect(request.path == "/v1/tasks/chat_1")
-        #expect(request.header("Idempotency-Key") == nil)
+        #expect(request.header("Idempotency-Key") == "k", "every write carries a key, so a retry is safe")
         #expect(
             try body(request)
                 == .object([
@@ -96,12 +157,16 @@ struct CommandRequestTests {
                 == #"{"phase":"planning","progress":0.5,"task_title":"a/b"}"#)
     }
 
-    @Test func onlyRepeatableRequestsAreRetried() {
+    /// Reads, and writes, whose idempotency key makes a repeat harmless; help and the version send nothing.
+    @Test func everyRequestIsRepeatableAfterALostConnection() {
         #expect(Command.taskStart(.init(title: "T")).retriesAfterConnectionLoss)
         #expect(Command.taskList.retriesAfterConnectionLoss)
         #expect(Command.status.retriesAfterConnectionLoss)
-        #expect(!Command.taskUpdate(.init(requestID: "r", step: "s")).retriesAfterConnectionLoss)
-        #expect(!Command.taskEnd(.init(requestID: "r", status: .completed)).retriesAfterConnectionLoss)
+        #expect(Command.taskUpdate(.init(requestID: "r", step: "s")).retriesAfterConnectionLoss)
+        #expect(Command.taskEnd(.init(requestID: "r", status: .completed)).retriesAfterConnectionLoss)
+        #expect(Command.events(.init()).retriesAfterConnectionLoss)
+        #expect(!Command.help(.main).retriesAfterConnectionLoss)
+        #expect(!Command.version.retriesAfterConnectionLoss)
     }
 
     @Test func idempotencyKeysAreRandomHex() {

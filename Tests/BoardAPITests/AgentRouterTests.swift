@@ -27,6 +27,63 @@ import Testing
         #expect(board.state.store.count == 1)
     }
 
+    @Test func retriedUpdatesAndEndsWithTheirKeysAreAnsweredNotRepeated() throws {
+        var board = try RouterFixture()
+        let id = board.start(#"{"task_title":"T"}"#)
+        let body = #"{"current_step":"Look","expected_revision":1}"#
+        let first = board.agent("PATCH", "/v1/tasks/\(id)", headers: ["Idempotency-Key": "u-1"], body: body)
+        #expect(first.status == 200)
+        #expect(first.change?.durability == .lazy)
+        let retry = board.agent("PATCH", "/v1/tasks/\(id)", headers: ["Idempotency-Key": "u-1"], body: body)
+        #expect(retry.status == 200, "a stale expected_revision on a replay is not a conflict")
+        #expect(retry.json?["live_activity"] == first.json?["live_activity"])
+        #expect(retry.change == nil, "a replay is not a change: no write, no Wake")
+        let reused = board.agent(
+            "PATCH", "/v1/tasks/\(id)", headers: ["Idempotency-Key": "u-1"], body: #"{"current_step":"Other"}"#)
+        #expect(reused.status == 409)
+        #expect(reused.json?["error"]?["message"]?.string?.contains("u-1") == true)
+
+        let end = #"{"status":"completed"}"#
+        let ended = board.agent("POST", "/v1/tasks/\(id)/end", headers: ["Idempotency-Key": "e-1"], body: end)
+        #expect(ended.status == 200)
+        #expect(ended.change?.durability == .immediate)
+        let again = board.agent("POST", "/v1/tasks/\(id)/end", headers: ["Idempotency-Key": "e-1"], body: end)
+        #expect(again.status == 200)
+        #expect(again.change == nil)
+        let badKey = board.agent(
+            "PATCH", "/v1/tasks/\(id)", headers: ["Idempotency-Key": "has space"], body: #"{"current_step":"x"}"#)
+        #expect(badKey.status == 400)
+        #expect(badKey.json?["error"]?["field"]?.string == "Idempotency-Key")
+    }
+
+    @Test func eventsOnTheAgentSocketFollowTheRing() throws {
+        var board = try RouterFixture()
+        let id = board.start(#"{"task_title":"T"}"#)
+        _ = board.agent("POST", "/v1/tasks/\(id)/end", body: #"{"status":"failed","last_error":"boom"}"#)
+        let page = try #require(board.agent("GET", "/v1/events").json)
+        #expect(page["status"]?.string == "ok")
+        #expect(page["generation"]?.string == "g1")
+        #expect(page["epoch"]?.number == 4660)
+        #expect(page["events"]?.array?.compactMap { $0["transition"]?.string } == ["started", "failed"])
+        #expect(page["events"]?[0]?["request_id"]?.string == id)
+        #expect(page["next"]?.number == 2)
+        let rest = try #require(board.agent("GET", "/v1/events?since=1&generation=g1").json)
+        #expect(rest["events"]?.array?.compactMap { $0["id"]?.number } == [2])
+        #expect(rest["reset_required"]?.bool == false)
+        let other = try #require(board.agent("GET", "/v1/events?since=2&generation=g0").json)
+        #expect(other["reset_required"]?.bool == true)
+        #expect(other["events"]?.array?.count == 2)
+        // The phone's endpoint gives the same page.
+        #expect(board.phone("GET", "/api/live-activity/events?since=1&generation=g1").json == rest)
+
+        let bad = board.agent("GET", "/v1/events?since=-1")
+        #expect(bad.status == 400)
+        #expect(bad.json?["error"]?["field"]?.string == "since")
+        let post = board.agent("POST", "/v1/events")
+        #expect(post.status == 405)
+        #expect(post.response.header("Allow") == "GET")
+    }
+
     @Test func updateAndEndFollowTheWriteRules() throws {
         var board = try RouterFixture()
         let id = board.start(#"{"task_title":"T"}"#)

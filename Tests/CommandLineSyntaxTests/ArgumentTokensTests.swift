@@ -57,6 +57,41 @@ import Testing
         #expect(Tokens(["--config=a", "--config", "b"]).value(.config) == "a")
     }
 
+    /// A program may name more one-letter flags than `-h`; they are flags like their long spelling.
+    enum Quiet: String, CommandLineOption {
+        case quiet, help, config
+
+        var takesValue: Bool { self == .config }
+
+        static func flag(spelledBy letter: Character) -> Quiet? {
+            switch letter {
+            case "q": .quiet
+            case "h": .help
+            case "c": .config  // a valued option cannot be spelled short: ignored
+            default: nil
+            }
+        }
+    }
+
+    @Test func oneLetterFlagsTheProgramNames() {
+        let tokens = ArgumentTokens<Quiet>(["-q", "run", "-h"])
+        #expect(tokens.flags == [.quiet, .help])
+        #expect(tokens.words == ["run"])
+        #expect(ArgumentTokens<Quiet>(["-c", "x"]).problem == .unknownOption("-c"))
+        #expect(ArgumentTokens<Quiet>(["--config", "-q"]).problem == .missingValue(.config))
+        #expect(Tokens(["-q"]).problem == .unknownOption("-q"), "only the flags a program names")
+    }
+
+    @Test func wordsAfterTheSeparatorAreToldApart() {
+        let tokens = Tokens(["task", "run", "--json", "--", "ls", "--json", "-h"])
+        #expect(tokens.words == ["task", "run", "ls", "--json", "-h"])
+        #expect(tokens.wordsBeforeSeparator == 2)
+        #expect(tokens.flags == [.json])
+        #expect(!tokens.wantsHelp)
+        #expect(Tokens(["task", "run"]).wordsBeforeSeparator == nil)
+        #expect(Tokens(["--"]).wordsBeforeSeparator == 0)
+    }
+
     @Test func spellingHasTwoDashes() {
         #expect(Option.config.spelling == "--config")
     }

@@ -1,0 +1,193 @@
+import AgentCLI
+import FoundationEssentials
+import WireFormat
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `aidenctl task run`: starts the task, runs the command with its output passed through, reports
+/// `PROGRESS` lines when asked, and ends the task as the command ended. The decisions (what is a
+/// progress line, which line is the error, how the task ends, the exit status) are AgentCLI's; this is
+/// the process, the pipes and the signals around them.
+struct TaskRunner {
+    let invocation: Invocation
+    let run: Command.Run
+    let transport: any AgentTransport
+
+    /// Runs it all and returns aidenctl's exit status. Call before any thread exists: it blocks signals.
+    func execute(startKey: String) -> Int32 {
+        guard let relay = SignalRelay.start() else {
+            report("cannot set up signal handling: \(String(cString: strerror(errno)))")
+            return ExitCode.failure.rawValue
+        }
+        // A reader that went away (`task run … | head`) must not kill aidenctl before it ends the task.
+        signal(SIGPIPE, SIG_IGN)
+        var random = SystemRandomNumberGenerator()
+
+        let snapshot: SnapshotView
+        switch send(.taskStart(run.start), key: startKey) {
+        case let .failure(failure):
+            StandardStream.write(failure.line + "\n", to: 2)
+            return failure.exitCode.rawValue
+        case let .success(answer):
+            snapshot = answer
+        }
+        guard let requestID = snapshot.requestID, !requestID.isEmpty else {
+            report("unusable answer from aiden-board at \(invocation.socketPath): no live_activity.request_id")
+            return ExitCode.failure.rawValue
+        }
+        if let status = snapshot.status, status.known?.isTerminal ?? false {
+            report(
+                "task \(requestID) has already ended (status \(status.rawValue)); not running the command again "
+                    + "(a new run needs a new --request-id or --idempotency-key)")
+            return ExitCode.failure.rawValue
+        }
+
+        var environment = ProcessInfo.processInfo.environment
+        // The command's own aidenctl calls name this task and board; the start's key is not theirs.
+        environment[Invocation.taskIDEnvironmentVariable] = requestID
+        environment[Invocation.socketEnvironmentVariable] = invocation.socketPath
+        environment[Invocation.idempotencyKeyEnvironmentVariable] = nil
+
+        let termination: RunTermination
+        var lastLine = LastLine()
+        switch relay.startChild({
+            ChildProcess.spawn(run.command, environment: environment, pipeStandardOutput: run.progressFromStdout)
+        }) {
+        case nil:
+            let number = relay.stop ?? SIGTERM
+            termination = .stoppedBeforeStart(signal: number, name: ChildProcess.name(of: number))
+        case let .failed(notStarted)?:
+            termination = notStarted
+        case let .started(child)?:
+            termination = follow(child, relay: relay, requestID: requestID, lastLine: &lastLine, random: &random)
+        }
+
+        let ending = termination.end(
+            requestID: requestID, command: run.command[0], lastErrorLine: lastLine.text,
+            interruptedBy: relay.stop.map(ChildProcess.name(of:)))
+        if case .notStarted = termination, let error = ending.error { report(error) }
+        end(ending, random: &random)
+        return termination.exitStatus
+    }
+
+    /// Passes the command's output through until it has ended, and returns how it ended.
+    private func follow(
+        _ child: ChildProcess, relay: SignalRelay, requestID: String, lastLine: inout LastLine,
+        random: inout SystemRandomNumberGenerator
+    ) -> RunTermination {
+        var errorOpen = true
+        var outputOpen = child.standardOutput != nil
+        var filter = ProgressLineFilter()
+        var warned: Set<String> = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+
+        func readError() {
+            while errorOpen {
+                let count = read(child.standardError, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    if count == 0 { errorOpen = false }
+                    return
+                }
+                lastLine.feed(buffer[..<count])
+                StandardStream.write(bytes: buffer[..<count], to: 2)
+            }
+        }
+        func readOutput() {
+            guard let descriptor = child.standardOutput else { return }
+            var reports: [ProgressLineFilter.Report] = []
+            while outputOpen {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    if count == 0 {
+                        outputOpen = false
+                        let rest = filter.finish()
+                        passOutput(rest.output, descriptor: descriptor, open: &outputOpen)
+                        reports += rest.reports
+                    }
+                    break
+                }
+                let filtered = filter.feed(buffer[..<count])
+                passOutput(filtered.output, descriptor: descriptor, open: &outputOpen)
+                reports += filtered.reports
+            }
+            if let report = ProgressLineFilter.Report.merged(reports) {
+                progress(report, requestID: requestID, warned: &warned, random: &random)
+            }
+        }
+
+        while true {
+            var descriptors = [
+                pollfd(fd: errorOpen ? child.standardError : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(
+                    fd: outputOpen ? child.standardOutput ?? -1 : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: relay.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            // A second at most: a missed wake costs a second, never the run.
+            _ = poll(&descriptors, nfds_t(descriptors.count), 1_000)
+            if descriptors[0].revents != 0 { readError() }
+            if descriptors[1].revents != 0 { readOutput() }
+            if descriptors[2].revents != 0 { relay.drainWakes() }
+            if let termination = relay.reap(child) {
+                // What it wrote before it ended is in the pipes; a process it left behind may keep them open.
+                readError()
+                readOutput()
+                return termination
+            }
+        }
+    }
+
+    /// Writes the command's stdout on; when aidenctl's own stdout is gone, closes the pipe so the command
+    /// sees the same broken pipe it would have seen without aidenctl.
+    private func passOutput(_ bytes: [UInt8], descriptor: Int32, open: inout Bool) {
+        guard !bytes.isEmpty, open else { return }
+        if !StandardStream.write(bytes: bytes[...], to: 1) {
+            close(descriptor)
+            open = false
+        }
+    }
+
+    /// One progress update; a failure is reported once per kind and the command keeps running.
+    private func progress(
+        _ line: ProgressLineFilter.Report, requestID: String, warned: inout Set<String>,
+        random: inout SystemRandomNumberGenerator
+    ) {
+        let update = Command.taskUpdate(Command.Update(requestID: requestID, step: line.step, progress: line.progress))
+        if case let .failure(failure) = send(update, key: IdempotencyKey.make(using: &random)),
+            warned.insert(failure.message).inserted
+        {
+            report("could not report progress of task \(requestID): \(failure.message)")
+        }
+    }
+
+    /// Ends the task. A 400 (the error text made the snapshot too big, say) is tried once more without it.
+    private func end(_ end: Command.End, random: inout SystemRandomNumberGenerator) {
+        var result = send(.taskEnd(end), key: IdempotencyKey.make(using: &random))
+        if case let .failure(.daemon(status, _, _)) = result, status == 400, end.error?.isEmpty == false {
+            var plain = end
+            plain.error = ""
+            result = send(.taskEnd(plain), key: IdempotencyKey.make(using: &random))
+        }
+        if case let .failure(failure) = result {
+            report("could not end task \(end.requestID) as \(end.status.rawValue): \(failure.message)")
+        }
+    }
+
+    /// One write and the task in its answer; `key` is its idempotency key unless the command names one.
+    private func send(_ command: Command, key: String) -> Result<SnapshotView, CLIFailure> {
+        let invocation = Invocation(socketPath: invocation.socketPath, command: command)
+        guard let request = command.request(idempotencyKey: key) else {
+            preconditionFailure("every write makes a request")
+        }
+        return AgentCLI.exchange(request, invocation: invocation, transport: transport).flatMap {
+            AgentCLI.answer($0, to: request, invocation: invocation)
+        }
+    }
+
+    private func report(_ message: String) {
+        StandardStream.write("aidenctl: \(message)\n", to: 2)
+    }
+}

@@ -1,0 +1,360 @@
+"""The agent API of aiden-board (docs/http-api.md, "Agent API"): start, update, end, show and list
+tasks, follow their transitions, and read the daemon's health."""
+
+import logging
+import math
+import os
+import time
+import uuid
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+from urllib.parse import quote
+
+from . import transport
+from .errors import BadAnswerError, ConnectionLostError, InvalidInputError, UnavailableError, UsageError, refusal
+
+DEFAULT_SOCKET = "/run/aiden/agent.sock"
+SOCKET_VARIABLE = "AIDEN_AGENT_SOCKET"
+TASK_ID_VARIABLE = "AIDEN_TASK_ID"
+
+PHASES = (
+    "planning", "observing", "acting", "phone_bridge", "waiting_app", "waiting_user", "verifying", "answering",
+)
+ACTIVE_STATUSES = ("running", "needs_app")
+TERMINAL_STATUSES = ("completed", "failed", "canceled")
+
+#: The longest error text the board keeps (``last_error``).
+MAX_ERROR_CHARACTERS = 1000
+
+# Keyword argument → snapshot field, as aidenctl names its options (--step → current_step).
+_TEXT_FIELDS = {
+    "title": "task_title",
+    "phone_id": "phone_id",
+    "step": "current_step",
+    "action": "current_action",
+    "target": "current_target",
+    "app": "current_app",
+    "tool": "last_tool_name",
+    "error": "last_error",
+}
+_FLAG_FIELDS = {"shows_progress": "shows_progress", "can_stop": "can_stop", "requires_app": "requires_app"}
+
+
+def derived_start_key(request_id: str) -> str:
+    """The idempotency key of a start with ``request_id`` and no key of its own, the same as aidenctl's."""
+    return "start:" + request_id
+
+
+def fresh_key() -> str:
+    """A key for one write, fresh per call: a retry of that call reuses it."""
+    return "aidenbridge-" + uuid.uuid4().hex
+
+
+def error_text(text: str) -> str:
+    """``text`` as the board keeps ``last_error``: control characters other than tab and line breaks
+    dropped, at most ``MAX_ERROR_CHARACTERS`` characters."""
+    kept = "".join(c for c in text if c in "\t\n\r" or not (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F))
+    return kept.strip()[:MAX_ERROR_CHARACTERS]
+
+
+def _fields(values: Dict[str, Any], statuses: tuple) -> Dict[str, Any]:
+    """The JSON body members for the given keyword arguments; None means "not given"."""
+    body: Dict[str, Any] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        if name in _TEXT_FIELDS:
+            if not isinstance(value, str):
+                raise UsageError(f"{name} must be a string, not {value!r}")
+            body[_TEXT_FIELDS[name]] = value
+        elif name in _FLAG_FIELDS:
+            if not isinstance(value, bool):
+                raise UsageError(f"{name} must be True or False, not {value!r}")
+            body[_FLAG_FIELDS[name]] = value
+        elif name == "request_id":
+            if not isinstance(value, str) or not value:
+                raise UsageError(f"request_id must be a non-empty string, not {value!r}")
+            body["request_id"] = value
+        elif name == "phase":
+            if value not in PHASES:
+                raise UsageError(f"phase must be one of {', '.join(PHASES)}, not {value!r}")
+            body["phase"] = value
+        elif name == "status":
+            if value not in statuses:
+                hint = " (end a task with end())" if value in TERMINAL_STATUSES else ""
+                raise UsageError(f"status must be {' or '.join(statuses)}, not {value!r}{hint}")
+            body["status"] = value
+        elif name == "progress":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise UsageError(f"progress must be a number from 0 to 1, not {value!r}")
+            if not 0 <= value <= 1:
+                raise UsageError(f"progress must be a number from 0 to 1, not {value!r}")
+            body["progress"] = float(value) + 0.0  # no -0.0 on the wire
+        else:
+            raise UsageError(f"unknown field {name!r}")
+    return body
+
+
+def _revision(value: Optional[int]) -> Optional[int]:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise UsageError(f"expected_revision must be a non-negative integer, not {value!r}")
+    return value
+
+
+class Client:
+    """One board's agent socket. Safe to share between threads: every call has its own connection.
+
+    ``socket_path`` defaults to ``$AIDEN_AGENT_SOCKET`` (when set and not empty), else
+    ``/run/aiden/agent.sock``. ``timeout`` bounds each answer (5 s, as aidenctl), ``connect_timeout``
+    the connection (1 s).
+    """
+
+    def __init__(
+        self, socket_path: Optional[str] = None, timeout: float = 5.0, connect_timeout: float = 1.0
+    ) -> None:
+        self.socket_path = socket_path or os.environ.get(SOCKET_VARIABLE) or DEFAULT_SOCKET
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+
+    # MARK: Tasks
+
+    def start(
+        self, title: str, *, request_id: Optional[str] = None, phone_id: Optional[str] = None,
+        status: Optional[str] = None, phase: Optional[str] = None, step: Optional[str] = None,
+        action: Optional[str] = None, target: Optional[str] = None, app: Optional[str] = None,
+        tool: Optional[str] = None, error: Optional[str] = None, progress: Optional[float] = None,
+        shows_progress: Optional[bool] = None, can_stop: Optional[bool] = None,
+        requires_app: Optional[bool] = None, idempotency_key: Optional[str] = None,
+    ) -> "Task":
+        """Starts a task and returns it. The start is idempotent: sent with ``idempotency_key``, else
+        ``start:<request_id>`` when a request id is given (the same start twice is one task), else a
+        fresh key; a start whose connection is lost is sent once more with the same key."""
+        if not isinstance(title, str) or not title.strip():
+            raise UsageError(f"title must be a non-empty string, not {title!r}")
+        body = _fields(
+            dict(
+                title=title, request_id=request_id, phone_id=phone_id, status=status, phase=phase, step=step,
+                action=action, target=target, app=app, tool=tool, error=error, progress=progress,
+                shows_progress=shows_progress, can_stop=can_stop, requires_app=requires_app,
+            ),
+            ACTIVE_STATUSES,
+        )
+        key = idempotency_key or (derived_start_key(request_id) if request_id else fresh_key())
+        snapshot = self._snapshot("POST", "/v1/tasks", body, key)
+        return Task(self, snapshot)
+
+    def update(
+        self, request_id: str, *, title: Optional[str] = None, phone_id: Optional[str] = None,
+        status: Optional[str] = None, phase: Optional[str] = None, step: Optional[str] = None,
+        action: Optional[str] = None, target: Optional[str] = None, app: Optional[str] = None,
+        tool: Optional[str] = None, error: Optional[str] = None, progress: Optional[float] = None,
+        shows_progress: Optional[bool] = None, can_stop: Optional[bool] = None,
+        requires_app: Optional[bool] = None, expected_revision: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Changes the fields given of a running task and returns its snapshot. An empty string clears
+        a text field. With ``expected_revision`` the board refuses (ConflictError) if the task moved on."""
+        body = _fields(
+            dict(
+                title=title, phone_id=phone_id, status=status, phase=phase, step=step, action=action,
+                target=target, app=app, tool=tool, error=error, progress=progress, shows_progress=shows_progress,
+                can_stop=can_stop, requires_app=requires_app,
+            ),
+            ACTIVE_STATUSES,
+        )
+        if not body:
+            raise UsageError("nothing to update: give at least one field (heartbeat() sends none on purpose)")
+        if _revision(expected_revision) is not None:
+            body["expected_revision"] = expected_revision
+        return self._snapshot("PATCH", self._task_path(request_id), body, idempotency_key or fresh_key())
+
+    def heartbeat(self, request_id: str) -> Dict[str, Any]:
+        """Says the agent is still at it: an update that changes nothing, answered with the task as it
+        is (ConflictError once it has ended, NotFoundError once it is gone). It does not move the task's
+        revision or wake the phone."""
+        return self._snapshot("PATCH", self._task_path(request_id), {}, None)
+
+    def end(
+        self, request_id: str, status: str, error: Optional[str] = None, *,
+        expected_revision: Optional[int] = None, idempotency_key: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Ends a task as ``completed``, ``failed`` or ``canceled`` with ``error`` (default: empty) as
+        its ``last_error``, and returns the final snapshot. Ending is final; the same end twice is fine."""
+        if status not in TERMINAL_STATUSES:
+            raise UsageError(f"status must be {', '.join(TERMINAL_STATUSES)}, not {status!r}")
+        if error is not None and not isinstance(error, str):
+            raise UsageError(f"error must be a string, not {error!r}")
+        body: Dict[str, Any] = {"status": status, "last_error": error or ""}
+        if _revision(expected_revision) is not None:
+            body["expected_revision"] = expected_revision
+        return self._snapshot("POST", self._task_path(request_id) + "/end", body, idempotency_key or fresh_key())
+
+    def show(self, request_id: str) -> Dict[str, Any]:
+        """The task's snapshot."""
+        return self._snapshot("GET", self._task_path(request_id), None, None)
+
+    def tasks(self) -> List[Dict[str, Any]]:
+        """Every task the board holds, most recently changed first."""
+        answer = self._call("GET", "/v1/tasks", None, None)
+        tasks = answer.get("tasks")
+        if not isinstance(tasks, list):
+            raise self._bad_answer("no tasks list in the answer")
+        return tasks
+
+    def attach(self, request_id: Optional[str] = None) -> "Task":
+        """The running task ``request_id`` (default: ``$AIDEN_TASK_ID``, which ``aidenctl task run`` sets
+        for its command), to update it from here."""
+        request_id = request_id or os.environ.get(TASK_ID_VARIABLE)
+        if not request_id:
+            raise UsageError(f"no request id given and ${TASK_ID_VARIABLE} is not set")
+        return Task(self, self.show(request_id))
+
+    # MARK: Transitions and health
+
+    def events(self, since: int = 0, generation: Optional[str] = None) -> Dict[str, Any]:
+        """One page of the transition ring after cursor ``since``: ``events``, ``next`` (the cursor for
+        the next call, with ``generation``), ``truncated`` and ``reset_required``."""
+        path = f"/v1/events?since={int(since)}"
+        if generation:
+            path += "&generation=" + quote(generation, safe="")
+        page = self._call("GET", path, None, None)
+        if not isinstance(page.get("events"), list) or not isinstance(page.get("next"), int):
+            raise self._bad_answer("no events page (events, next, generation) in the answer")
+        return page
+
+    def follow(self, since: int = 0, interval: float = 1.0) -> Iterator[Dict[str, Any]]:
+        """Every transition after ``since`` as it happens, oldest first, forever: asks the board every
+        ``interval`` seconds, and keeps asking while it cannot be reached. Break out of the loop to stop."""
+        generation: Optional[str] = None
+        while True:
+            try:
+                page = self.events(since, generation)
+            except UnavailableError:
+                time.sleep(interval)
+                continue
+            for event in page["events"]:
+                yield event
+            since, generation = page["next"], page.get("generation")
+            time.sleep(interval)
+
+    def status(self) -> Dict[str, Any]:
+        """The daemon's health, as ``aidenctl status --json`` prints it."""
+        return self._call("GET", "/v1/status", None, None)
+
+    # MARK: Requests
+
+    @staticmethod
+    def _task_path(request_id: str) -> str:
+        if not isinstance(request_id, str) or not request_id:
+            raise UsageError(f"request_id must be a non-empty string, not {request_id!r}")
+        return "/v1/tasks/" + quote(request_id, safe="")
+
+    def _snapshot(
+        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str]
+    ) -> Dict[str, Any]:
+        answer = self._call(method, path, body, key)
+        snapshot = answer.get("live_activity")
+        if not isinstance(snapshot, dict) or not isinstance(snapshot.get("request_id"), str):
+            raise self._bad_answer("no live_activity.request_id in the answer")
+        return snapshot
+
+    def _call(
+        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str]
+    ) -> Dict[str, Any]:
+        """One request, sent once more with the same key after a lost connection (reads always can be)."""
+        headers = {"Idempotency-Key": key} if key else {}
+        repeatable = method == "GET" or key is not None or body == {}
+        try:
+            status, answer, _ = self._send(method, path, body, headers)
+        except ConnectionLostError:
+            if not repeatable:
+                raise
+            status, answer, _ = self._send(method, path, body, headers)
+        if not 200 <= status < 300:
+            raise refusal(status, answer, f"{method} {path}")
+        if answer is None:
+            raise self._bad_answer("not a JSON object")
+        return answer
+
+    def _send(self, method: str, path: str, body: Optional[Dict[str, Any]], headers: Dict[str, str]):
+        return transport.send(self.socket_path, method, path, body, headers, self.connect_timeout, self.timeout)
+
+    def _bad_answer(self, detail: str) -> BadAnswerError:
+        return BadAnswerError(f"unusable answer from aiden-board at {self.socket_path}: {detail}", status=200)
+
+
+class Task:
+    """A started task: update it, send heartbeats, end it. As a context manager it ends the task when
+    the block ends: ``completed``, or ``failed`` with the exception's text (``canceled`` for
+    KeyboardInterrupt), unless the block ended it itself."""
+
+    def __init__(self, client: Client, snapshot: Dict[str, Any]) -> None:
+        self.client = client
+        self.snapshot = snapshot
+        self.request_id: str = snapshot["request_id"]
+
+    @property
+    def ended(self) -> bool:
+        return self.snapshot.get("status") in TERMINAL_STATUSES
+
+    def update(self, **fields: Any) -> Dict[str, Any]:
+        """``Client.update`` for this task: step=, progress=, phase=, action=, … ."""
+        self.snapshot = self.client.update(self.request_id, **fields)
+        return self.snapshot
+
+    def heartbeat(self) -> Dict[str, Any]:
+        """``Client.heartbeat`` for this task."""
+        self.snapshot = self.client.heartbeat(self.request_id)
+        return self.snapshot
+
+    def end(self, status: str, error: Optional[str] = None) -> Dict[str, Any]:
+        """Ends the task; if ``error`` makes the snapshot too big for the board, ends it without."""
+        try:
+            self.snapshot = self.client.end(self.request_id, status, error)
+        except InvalidInputError:
+            if not error:
+                raise
+            self.snapshot = self.client.end(self.request_id, status, "")
+        return self.snapshot
+
+    def complete(self) -> Dict[str, Any]:
+        return self.end("completed")
+
+    def fail(self, error: str) -> Dict[str, Any]:
+        return self.end("failed", error_text(error))
+
+    def cancel(self, error: Optional[str] = None) -> Dict[str, Any]:
+        return self.end("canceled", error_text(error) if error else None)
+
+    def __enter__(self) -> "Task":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> bool:
+        if self.ended:
+            return False
+        if kind is None:
+            self.complete()
+            return False
+        status, error = _ending(kind, value)
+        try:
+            self.end(status, error)
+        except Exception as failure:  # the block's own exception matters more; say this one beside it
+            logging.getLogger("aidenbridge").warning(
+                "could not end task %s as %s: %s", self.request_id, status, failure
+            )
+        return False
+
+    def __repr__(self) -> str:
+        return f"<aidenbridge.Task {self.request_id} {self.snapshot.get('status')}>"
+
+
+def _ending(kind: type, value: BaseException) -> Tuple[str, str]:
+    """How a block that raised ends its task."""
+    if issubclass(kind, KeyboardInterrupt):
+        return "canceled", "interrupted (KeyboardInterrupt)"
+    if issubclass(kind, SystemExit):
+        code = value.code if isinstance(value, SystemExit) else None
+        if code is None or code == 0:
+            return "completed", ""
+        return "failed", error_text(str(code) if not isinstance(code, int) else f"exit status {code}")
+    text = error_text(str(value)) if value is not None else ""
+    return "failed", text or kind.__name__
