@@ -130,7 +130,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
-                "BoardAPI", "DBus", "DBusModel",
+                "BoardAPI", "DBus", "DBusModel", "LiveActivity", "TestSupport",
             ]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
