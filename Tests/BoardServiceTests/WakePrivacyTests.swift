@@ -6,7 +6,7 @@ import WakeProtocol
 
 @testable import BoardService
 
-/// The privacy check of the Wake (docs/fault-suite.md, CONTRACT.md §2): the only bytes the board ever hands a
+/// The privacy check of the Wake (docs/fault-suite.md, docs/wake-protocol.md): the only bytes the board ever hands a
 /// Wake transport are 12-byte envelopes, and nothing of them depends on what the agents wrote. The engine is
 /// driven through one random timeline of starts, updates and ends twice, once with random and huge task
 /// texts (every plane of Unicode, controls, texts far over the limits) and once with short stand-ins that
@@ -165,8 +165,8 @@ import WakeProtocol
         return String(scalars)
     }
 
-    /// A short valid text standing for `text`: equal texts get equal stand-ins, different ones (all but surely)
-    /// different ones; the empty text stays empty.
+    /// A short text valid in every field, standing for `text`: equal texts get equal stand-ins and different
+    /// texts (but for a 64-bit hash collision) different ones; the empty text stays empty.
     private static func standIn(for text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

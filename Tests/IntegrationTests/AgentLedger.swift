@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the board acknowledged to agents (2xx answers on the agent socket), task by task, and what a board
-/// restarted after kill -9 must therefore still hold (CONTRACT.md §6, docs/task-store.md "Writes"):
+/// restarted after kill -9 must therefore still hold (docs/task-store.md "Writes"):
 ///
 /// - a start, an end and an update that recorded a transition are durable when answered;
 /// - any other update is written within 1 s, so one answered more than `lazyBound` before the kill must be

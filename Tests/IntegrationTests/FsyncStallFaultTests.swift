@@ -23,7 +23,7 @@ struct FsyncStallFaultTests {
             board.stop()
         }
         let endpoints = BoardEndpoints(board)
-        // A task the phone sees, written before the disk is slow (the staging file does not exist until then).
+        // A task the phone sees (its write stalls too).
         let seeded = endpoints.agent(
             "POST", "/v1/tasks", body: #"{"task_title":"Before","request_id":"stall_1"}"#,
             totalMilliseconds: (stallSeconds + 10) * 1000)

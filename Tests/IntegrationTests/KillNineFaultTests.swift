@@ -11,7 +11,7 @@ import WakeProtocol
 /// acknowledged (`AgentLedger`); over the whole run the Wake sequence never goes back and no ETag stands for
 /// two different bodies.
 @Suite(.serialized) struct KillNineFaultTests {
-    /// CONTRACT.md §6 gives lazy writes 1 s; the rest is slack for a loaded 2-core machine.
+    /// docs/task-store.md gives lazy writes 1 s; the rest is slack for a loaded 2-core machine.
     static let lazyBound = 3.0
 
     @Test func killNineDuringUpdateBurstsLosesNothingAcknowledged() throws {
