@@ -7,7 +7,7 @@ import Testing
 /// `-P …/tasks.json.tmp`), as a dying SD card would. While an agent's start waits for its fsync, the phone's
 /// reads of `/api/live-activity/current` keep being answered, from the last publication: the start is not
 /// visible until it is durable. The read latencies with and without the stall are reported; the test asserts
-/// only the order of events (reads answered after the write was sent and before it was answered).
+/// only the order of events (reads answered after the write was sent and before its fsync could return).
 @Suite(.serialized, .enabled(if: Strace.path != nil, "strace is not installed (scripts/packages.txt)"))
 struct FsyncStallFaultTests {
     @Test func phoneReadsAreAnsweredWhileAnAgentsWriteWaitsForFsync() throws {
@@ -41,17 +41,19 @@ struct FsyncStallFaultTests {
                 $0.answered = monotonicSeconds(); $0.status = answer?.status
             }
         }
-        var during: [Double] = []
-        var sawTheStalledTask = false
+        var reads: [(started: Double, seconds: Double, requestID: String?)] = []
         while write.get().answered == nil {
-            guard let read = timedRead(endpoints) else { continue }
-            let state = write.get()
-            guard state.sent > 0, read.started > state.sent, state.answered == nil else { continue }
-            during.append(read.seconds)
-            if read.requestID == "stall_2" { sawTheStalledTask = true }
+            if let read = timedRead(endpoints) { reads.append(read) }
         }
         writer.wait()
         let state = write.get()
+        // The injected delay starts at the fsync's entry, which comes after the request was sent: a read that
+        // ended within `stallSeconds` of sending ended before the fsync returned, so before the start could be
+        // published. Such reads are the ones answered while the write was stalled.
+        let stalledUntil = state.sent + Double(stallSeconds)
+        let whileStalled = reads.filter { $0.started > state.sent && $0.started + $0.seconds < stalledUntil }
+        let during = whileStalled.map(\.seconds)
+        let sawTheStalledTask = whileStalled.contains { $0.requestID == "stall_2" }
         let writeSeconds = (state.answered ?? 0) - state.sent
         FaultSuite.report(
             "fsync-stall",
