@@ -29,14 +29,17 @@ final class FakeBluetoothd: Sendable {
     static let skipMessage: Comment = "needs dbus-daemon, python3-dbus and python3-gi (scripts/packages.txt)"
 
     private let pid: pid_t
-    private let lines = Mutex<[String]>([])
+    private let lines = Mutex<[(at: Double, line: String)]>([])
     private let changed = Mailbox<Void>()
     private let stopped = Atomic<Bool>(false)
     let uniqueName: String
+    /// When its `ready` line was read (`monotonicSeconds`): it owns `org.bluez` from then on.
+    let readyAt: Double
 
-    private init(pid: pid_t, uniqueName: String) {
+    private init(pid: pid_t, uniqueName: String, readyAt: Double) {
         self.pid = pid
         self.uniqueName = uniqueName
+        self.readyAt = readyAt
     }
 
     deinit { stop() }
@@ -58,17 +61,23 @@ final class FakeBluetoothd: Sendable {
             kill(pid, SIGKILL)
             throw PrivateBus.StartError(description: "fake bluetoothd said: \(first)")
         }
-        let fake = FakeBluetoothd(pid: pid, uniqueName: String(first.dropFirst(6)))
+        let fake = FakeBluetoothd(pid: pid, uniqueName: String(first.dropFirst(6)), readyAt: monotonicSeconds())
         DispatchQueue.global().async { [fake] in reader.pump { fake.append($0) } }
         return fake
     }
 
     private func append(_ line: String) {
-        lines.withLock { $0.append(line) }
+        let now = monotonicSeconds()
+        lines.withLock { $0.append((now, line)) }
         changed.put(())
     }
 
-    var allLines: [String] { lines.withLock { $0 } }
+    var allLines: [String] { lines.withLock { $0.map(\.line) } }
+
+    /// When the first line satisfying `predicate` was read (`monotonicSeconds`), if one was.
+    func firstTime(of predicate: (String) -> Bool) -> Double? {
+        lines.withLock { lines in lines.first { predicate($0.line) }?.at }
+    }
 
     /// Waits until some line satisfies `predicate` (also among the lines already read) and returns the lines
     /// read so far.
@@ -124,10 +133,10 @@ final class LineReader: @unchecked Sendable {
     init(fd: Int32) { self.fd = fd }
 
     func next(within seconds: Double, _ what: String) async throws -> String {
-        let deadline = Double(clock_gettime_seconds()) + seconds
+        let deadline = monotonicSeconds() + seconds
         while true {
             if let line = takeLine() { return line }
-            let remaining = Int32(max(0, (deadline - Double(clock_gettime_seconds())) * 1000))
+            let remaining = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard remaining > 0, poll(&descriptor, 1, remaining) == 1, readMore() else {
                 throw DeadlineExceeded(what: what)
@@ -158,10 +167,4 @@ final class LineReader: @unchecked Sendable {
         buffer.removeSubrange(...newline)
         return line
     }
-}
-
-private func clock_gettime_seconds() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }

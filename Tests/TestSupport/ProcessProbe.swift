@@ -1,0 +1,55 @@
+import Glibc
+
+/// What `/proc` says about another process: its open file descriptors and its resident memory, for the
+/// fault suite's leak checks.
+package struct ProcessProbe: Sendable {
+    package let pid: pid_t
+
+    package init(pid: pid_t) { self.pid = pid }
+
+    /// The entries of `/proc/PID/fd` (nil when the process is gone).
+    package func openDescriptors() -> Int? {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { count += 1 }
+        }
+        return count
+    }
+
+    /// What each descriptor points to (`readlink /proc/PID/fd/N`), sorted: shown when a count differs.
+    package func descriptorTargets() -> [String] {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return [] }
+        defer { closedir(directory) }
+        var targets: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != "." && name != ".." else { continue }
+            var buffer = [CChar](repeating: 0, count: 512)
+            let count = readlink("/proc/\(pid)/fd/\(name)", &buffer, buffer.count - 1)
+            let target =
+                count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+            targets.append("\(name) -> \(target)")
+        }
+        return targets.sorted()
+    }
+
+    /// `VmRSS` from `/proc/PID/status`, in KiB (nil when the process is gone).
+    package func residentKilobytes() -> Int? {
+        guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("VmRSS:") else { continue }
+            return Int(text.dropFirst(6).filter(\.isNumber))
+        }
+        return nil
+    }
+}
