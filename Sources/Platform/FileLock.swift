@@ -22,7 +22,9 @@ package final class FileLock: Sendable {
     /// Takes the lock at once or fails: `.held` when another process holds it (with its pid, if known).
     /// Creates the file (with `permissions`) when it does not exist.
     package static func acquire(_ path: String, permissions: UInt16 = 0o600) throws(FileLockError) -> FileLock {
-        let fd = retrying { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode_t(permissions)) }
+        // The descriptor held is read-only, so the state directory can still be remounted read-only under a
+        // running board (an open writable file makes the kernel refuse that as "busy"); flock does not care.
+        let fd = retrying { open(path, O_RDONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode_t(permissions)) }
         guard fd >= 0 else { throw .failed(FileSystemError(.open, path: path, code: errno)) }
         guard retrying({ flock(fd, LOCK_EX | LOCK_NB) }) == 0 else {
             let code = errno
@@ -32,8 +34,10 @@ package final class FileLock: Sendable {
         }
         // Who holds it, for the next one refused. Not synced: the lock does not outlive this process either.
         let pid = Array("\(getpid())\n".utf8)
-        if ftruncate(fd, 0) == 0 {
-            _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        let writer = retrying { open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW) }
+        if writer >= 0 {
+            _ = pid.withUnsafeBytes { pwrite(writer, $0.baseAddress, $0.count, 0) }
+            close(writer)
         }
         return FileLock(path: path, descriptor: fd)
     }

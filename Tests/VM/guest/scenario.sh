@@ -109,8 +109,10 @@ phase_install() {
     # The lab's only departures from what is shipped: which namespace each daemon lives in, and the
     # adapters and log level in the configuration files (the installed defaults are kept otherwise).
     ip netns add board
-    mkdir -p /etc/systemd/system/aiden-board.service.d
+    mkdir -p /etc/systemd/system/aiden-board.service.d /etc/systemd/system/aiden-board.socket.d
     printf '[Service]\nNetworkNamespacePath=/run/netns/board\n' > /etc/systemd/system/aiden-board.service.d/50-vm-netns.conf
+    # The port systemd holds for the board must be made in the board's namespace too.
+    printf '[Socket]\nNetworkNamespacePath=/run/netns/board\n' > /etc/systemd/system/aiden-board.socket.d/50-vm-netns.conf
     printf '\n[log]\nlevel = "debug"\n' >> /etc/aiden/board.toml
     systemctl daemon-reload
     systemctl enable --now systemd-networkd.service > /dev/null 2>&1
@@ -225,11 +227,14 @@ phase_gadget() {
 phase_board() {
     local t0; t0=$(now)
     BOARD_STARTED=$t0
-    timeout 60 systemctl start aiden-board.service
+    timeout 60 systemctl start aiden-board.socket aiden-board.service
     say "systemctl start aiden-board: $(calc "$(now) - $t0") s, $(state_of aiden-board.service)"
     sleep 3
     check board-running "$(state_of aiden-board.service)" \
         bash -c "$(declare -f active_running); active_running aiden-board.service && [ \$(systemctl show aiden-board -p NRestarts --value) = 0 ]"
+    # systemd holds 192.168.42.1:8080 (aiden-board.socket) and hands it to the daemon.
+    check board-socket-activated "$(systemctl is-active aiden-board.socket); $(journalctl -b -u aiden-board -o cat | grep -m1 'the socket the service manager holds')" \
+        bash -c "systemctl -q is-active aiden-board.socket && journalctl -b -u aiden-board -o cat | grep -q '192.168.42.1:8080: the socket the service manager holds'"
     local status; status=$(curl -sS -m 5 "$BOARD_URL/status" 2>&1)
     echo "$status" > "$OUT/board-status.json"
     check board-status-over-usb "GET /status from the phone host: ${status:0:160}" grep -q '"status"' <<<"$status"
@@ -243,6 +248,23 @@ phase_board() {
     # The outsider: the unit's IP firewall (IPAddressAllow=localhost 192.168.42.0/24) drops it.
     local code; code=$(ip netns exec outsider curl -s -o /dev/null -w '%{http_code}' -m 3 "$BOARD_URL/status" 2>&1)
     check outsider-dropped "outsider 10.77.0.2 -> $BOARD_URL/status: ${code:-none} (dropped by IPAddressDeny)" test "$code" = 000
+    # A process on the board is not the phone: refused at accept, without an answer.
+    local since; since=$(now)
+    code=$(ip netns exec board curl -s -o /dev/null -w '%{http_code}' -m 5 "$BOARD_URL/api/live-activity/current" 2>&1)
+    wait_for 5 bash -c "journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'refused a connection from 192.168.42.1'"
+    check local-process-refused "a process on the board -> $BOARD_URL: ${code:-none}; $(journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -m1 'refused a connection from 192.168.42.1')" \
+        bash -c "[ '$code' = 000 ] && journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'refused a connection from 192.168.42.1'"
+    # Hostile text: a bidi override in a title is refused and names the field; a path that tries to end
+    # the log line stays one escaped line in the journal.
+    aidenctl --socket /run/aiden/agent.sock task start --title $'evil \xe2\x80\xae txt' --request-id vm-hostile \
+        > "$OUT/hostile-title.txt" 2>&1; code=$?
+    check hostile-title-refused "aidenctl exit $code: $(head -c 300 "$OUT/hostile-title.txt")" \
+        bash -c "[ $code != 0 ] && grep -q 'task_title.*bidi' '$OUT/hostile-title.txt'"
+    since=$(now)
+    curl -s -o /dev/null -m 5 -H 'Host: evil.example' "$BOARD_URL/status%0A%3C3%3Eforged-entry" || true
+    wait_for 5 bash -c "journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'forged-entry'"
+    check log-line-not-forged "$(journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -m1 'forged-entry')" \
+        bash -c "journalctl -b -u aiden-board -o cat --since @${since%.*} | grep 'forged-entry' | grep -qF '\\n' && ! journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q '^forged-entry'"
 }
 
 # ---------------------------------------------------------------------------------------------- bond
@@ -265,7 +287,9 @@ phase_bond() {
     check phone-system-unit-idle "the system unit $(systemctl is-active aiden-phone.service) (a host with a person runs the user unit)" \
         bash -c '! systemctl -q is-active aiden-phone.service'
     local node; node=$(for d in /sys/bus/usb/devices/*; do [ "$(cat "$d/idVendor" 2>/dev/null):$(cat "$d/idProduct" 2>/dev/null)" = 1d6b:0104 ] && printf '/dev/bus/usb/%03d/%03d' "$(cat "$d/busnum")" "$(cat "$d/devnum")"; done | head -n1)
-    check phone-device-acl "$node: $(getfacl -p "$node" 2>/dev/null | grep "^user:$PERSON" )" bash -c "getfacl -p '$node' 2>/dev/null | grep -q '^user:$PERSON:rw'"
+    # Nothing opens the board's USB node (hotplug comes from udev and sysfs), so nobody is granted it.
+    check phone-device-not-granted "$node: $(stat -c '%U:%G %a' "$node" 2>/dev/null), ACL: $(getfacl -p "$node" 2>/dev/null | grep -c "^user:$PERSON") entries for $PERSON" \
+        bash -c "[ \"\$(stat -c %G '$node')\" != aiden ] && ! getfacl -p '$node' 2>/dev/null | grep -q '^user:$PERSON'"
     check phone-started-logged "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -m1 'aiden-phone .*state')" \
         bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q 'configuration /etc/aiden/phone.toml, state $PERSON_STATE'"
     # The board is plugged in and comes up: from `systemctl start aiden-board` to Wakes arriving.
@@ -288,9 +312,10 @@ phase_bond() {
         bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"pairing\":{\"open\":false'"
     # Only the cable may open the window: not a process on the board, not a web page, not a form post.
     local json=(-H 'Content-Type: application/json' -d '{"seconds":30}') code
+    # A process on the board does not even get an answer (refused at accept, see phase_board).
     code=$(ip netns exec board curl -s -o "$OUT/pairing-from-board.json" -w '%{http_code}' -m 5 -X POST "${json[@]}" "$BOARD_URL/api/bluetooth/pairing/start")
-    check pairing-refused-on-the-board "a process on the board: HTTP $code $(cat "$OUT/pairing-from-board.json" 2>/dev/null)" \
-        bash -c "[ $code = 403 ] && grep -q not_ecm_peer '$OUT/pairing-from-board.json'"
+    check pairing-refused-on-the-board "a process on the board: HTTP ${code:-none} $(cat "$OUT/pairing-from-board.json" 2>/dev/null)" \
+        bash -c "[ '$code' = 000 ] && ! grep -qs pairing '$OUT/pairing-from-board.json'"
     code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -X POST -H 'Origin: http://evil.example' "${json[@]}" "$BOARD_URL/api/bluetooth/pairing/start")
     check pairing-refused-cross-site "Origin http://evil.example: HTTP $code" test "$code" = 403
     code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -X POST -d 'seconds=30' "$BOARD_URL/api/bluetooth/pairing/start")
@@ -512,6 +537,22 @@ phase_watchdog() {
     done
 }
 
+# ---------------------------------------------------------------------------------------------- silent
+phase_silent() {
+    # An agent that starts a task and dies: no news for 10 s, the card says so; none for 25 s, the board
+    # ends it failed by itself and the phone alerts it like any failure.
+    local t0; t0=$(now)
+    curl -sS -m 5 --unix-socket /run/aiden/agent.sock -X POST http://localhost/v1/tasks -H 'Content-Type: application/json' \
+        -d '{"task_title":"Silent agent","request_id":"vm-silent","stale_after_seconds":10,"abandon_after_seconds":25}' \
+        > "$OUT/silent-start.json" 2>&1
+    wait_for 30 bash -c "curl -sS -m 5 $BOARD_URL/api/live-activity/current | grep -q '\"stale_since\":\"'"
+    check silent-stale "$(curl -sS -m 5 "$BOARD_URL/api/live-activity/current" | grep -o '"stale_since":"[^"]*"'), $(calc "$(now) - $t0") s after the start" \
+        bash -c "curl -sS -m 5 $BOARD_URL/api/live-activity/current | grep -q '\"stale_since\":\"'"
+    wait_for 45 bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep '^>> ' | grep -q 'the agent stopped reporting'"
+    check silent-abandoned-alerted "$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t0%.*}" | grep '^>> ' | grep -m1 'stopped reporting'), $(calc "$(now) - $t0") s after the start" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep '^>> ' | grep -q 'Silent agent.*the agent stopped reporting'"
+}
+
 # ---------------------------------------------------------------------------------------------- stop
 phase_stop() {
     local t0 d u
@@ -553,7 +594,7 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install login bluetooth gadget board bond phone task recovery rebond board_forgot watchdog peer_peripheral stop privacy; do
+for phase in boot install login bluetooth gadget board bond phone task recovery rebond board_forgot watchdog silent peer_peripheral stop privacy; do
     case $phase in
         # Nothing after them means anything when these fail.
         boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;
