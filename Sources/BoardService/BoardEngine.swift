@@ -462,7 +462,7 @@ package final class BoardEngine: Sendable {
                 tasksSaved(&writer)
                 writer.board = working
                 writer.tasksDirty = false
-            } catch where error.inPlace {
+            } catch  where error.inPlace {
                 // The file holds the ends already: they stand, and the lazy write confirms them.
                 tasksFailed("ending abandoned tasks: \(error)", &writer)
                 writer.board = working
