@@ -174,7 +174,7 @@ package enum AgentCLI {
                 object = JSONText.prepending(key: "request_id", value: requestID, to: object)
             }
             return .success(object + "\n")
-        case .taskUpdate, .taskEnd, .taskShow:
+        case .taskUpdate, .taskHeartbeat, .taskEnd, .taskShow:
             guard let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity
             else { return .failure(Problem(detail: "no live_activity in the answer")) }
             if invocation.quiet { return .success("") }

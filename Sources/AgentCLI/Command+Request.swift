@@ -17,11 +17,15 @@ extension Command {
                 currentStep: update.step, currentAction: update.action, currentTarget: update.target,
                 currentApp: update.app, lastToolName: update.tool, lastError: update.error,
                 progress: update.progress, showsProgress: update.showsProgress, canStop: update.canStop,
-                requiresApp: update.requiresApp, expectedRevision: update.expectedRevision)
+                requiresApp: update.requiresApp, staleAfterSeconds: update.staleAfterSeconds,
+                abandonAfterSeconds: update.abandonAfterSeconds, expectedRevision: update.expectedRevision)
             return AgentRequest(
                 method: "PATCH", path: Self.taskPath(update.requestID),
                 headers: Self.writeHeaders(key: update.idempotencyKey ?? idempotencyKey),
                 body: RequestBodies.encode(body))
+        case let .taskHeartbeat(requestID):
+            // No body and no key: a heartbeat changes nothing, so sending it twice is the same as once.
+            return AgentRequest(method: "POST", path: Self.taskPath(requestID) + "/heartbeat", headers: [Self.accept])
         case let .taskEnd(end):
             let body = RequestBodies.End(
                 status: end.status, lastError: end.error ?? "", expectedRevision: end.expectedRevision)
@@ -40,11 +44,12 @@ extension Command {
         }
     }
 
-    /// Whether sending the same request again after a lost connection is harmless: reads, and writes, whose
-    /// idempotency key makes the daemon answer a write it already applied instead of applying it again.
+    /// Whether sending the same request again after a lost connection is harmless: reads, heartbeats (news
+    /// that changes nothing), and writes, whose idempotency key makes the daemon answer a write it already
+    /// applied instead of applying it again.
     package var retriesAfterConnectionLoss: Bool {
         switch self {
-        case .taskStart, .taskRun, .taskUpdate, .taskEnd, .taskList, .taskShow, .events, .status: true
+        case .taskStart, .taskRun, .taskUpdate, .taskHeartbeat, .taskEnd, .taskList, .taskShow, .events, .status: true
         case .help, .version: false
         }
     }
@@ -54,7 +59,8 @@ extension Command {
             taskTitle: start.title, requestID: start.requestID, phoneID: start.phoneID, status: start.status,
             phase: start.phase, currentStep: start.step, currentAction: start.action, currentTarget: start.target,
             currentApp: start.app, lastToolName: start.tool, lastError: start.error, progress: start.progress,
-            showsProgress: start.showsProgress, canStop: start.canStop, requiresApp: start.requiresApp)
+            showsProgress: start.showsProgress, canStop: start.canStop, requiresApp: start.requiresApp,
+            staleAfterSeconds: start.staleAfterSeconds, abandonAfterSeconds: start.abandonAfterSeconds)
         return AgentRequest(
             method: "POST", path: "/v1/tasks",
             headers: writeHeaders(key: start.idempotencyKey(fallback: idempotencyKey)),

@@ -10,6 +10,8 @@ package enum Command: Sendable, Equatable {
     /// Start a task, run a command, end the task as the command ended: the executable's `TaskRunner` does it.
     case taskRun(Run)
     case taskUpdate(Update)
+    /// News without a change: keeps the task from going stale or being abandoned.
+    case taskHeartbeat(requestID: String)
     case taskEnd(End)
     case taskList
     case taskShow(requestID: String)
@@ -34,6 +36,10 @@ package enum Command: Sendable, Equatable {
         package var showsProgress: Bool?
         package var canStop: Bool?
         package var requiresApp: Bool?
+        /// With no news from the agent for this long the board marks the task stale (nil: its default).
+        package var staleAfterSeconds: UInt64?
+        /// With no news for this long the board ends the task as failed (nil: its default).
+        package var abandonAfterSeconds: UInt64?
         /// `--idempotency-key` or `$AIDEN_IDEMPOTENCY_KEY`; see `idempotencyKey(fallback:)`.
         package var idempotencyKey: String?
 
@@ -41,7 +47,8 @@ package enum Command: Sendable, Equatable {
             title: String, requestID: String? = nil, phoneID: String? = nil, step: String? = nil,
             phase: TaskPhase? = nil, progress: Double? = nil, status: TaskStatus? = nil, action: String? = nil,
             target: String? = nil, app: String? = nil, tool: String? = nil, error: String? = nil,
-            showsProgress: Bool? = nil, canStop: Bool? = nil, requiresApp: Bool? = nil, idempotencyKey: String? = nil
+            showsProgress: Bool? = nil, canStop: Bool? = nil, requiresApp: Bool? = nil,
+            staleAfterSeconds: UInt64? = nil, abandonAfterSeconds: UInt64? = nil, idempotencyKey: String? = nil
         ) {
             self.title = title
             self.requestID = requestID
@@ -58,6 +65,8 @@ package enum Command: Sendable, Equatable {
             self.showsProgress = showsProgress
             self.canStop = canStop
             self.requiresApp = requiresApp
+            self.staleAfterSeconds = staleAfterSeconds
+            self.abandonAfterSeconds = abandonAfterSeconds
             self.idempotencyKey = idempotencyKey
         }
 
@@ -102,6 +111,8 @@ package enum Command: Sendable, Equatable {
         package var showsProgress: Bool?
         package var canStop: Bool?
         package var requiresApp: Bool?
+        package var staleAfterSeconds: UInt64?
+        package var abandonAfterSeconds: UInt64?
         package var idempotencyKey: String?
 
         package init(
@@ -109,7 +120,7 @@ package enum Command: Sendable, Equatable {
             target: String? = nil, app: String? = nil, tool: String? = nil, progress: Double? = nil,
             status: TaskStatus? = nil, expectedRevision: UInt64? = nil, title: String? = nil, phoneID: String? = nil,
             error: String? = nil, showsProgress: Bool? = nil, canStop: Bool? = nil, requiresApp: Bool? = nil,
-            idempotencyKey: String? = nil
+            staleAfterSeconds: UInt64? = nil, abandonAfterSeconds: UInt64? = nil, idempotencyKey: String? = nil
         ) {
             self.requestID = requestID
             self.step = step
@@ -127,6 +138,8 @@ package enum Command: Sendable, Equatable {
             self.showsProgress = showsProgress
             self.canStop = canStop
             self.requiresApp = requiresApp
+            self.staleAfterSeconds = staleAfterSeconds
+            self.abandonAfterSeconds = abandonAfterSeconds
             self.idempotencyKey = idempotencyKey
         }
     }

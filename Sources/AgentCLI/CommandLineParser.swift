@@ -61,13 +61,15 @@ package enum CommandLineParser {
             return Resolution(topic: .events, rest: words.dropFirst())
         case "task":
             guard words.count > 1 else {
-                return Resolution(topic: .task, problem: "missing task command: start, run, update, end, list or show")
+                return Resolution(
+                    topic: .task, problem: "missing task command: start, run, update, heartbeat, end, list or show")
             }
             let topic: HelpTopic? =
                 switch words[1] {
                 case "start": .taskStart
                 case "run": .taskRun
                 case "update": .taskUpdate
+                case "heartbeat": .taskHeartbeat
                 case "end": .taskEnd
                 case "list": .taskList
                 case "show": .taskShow
@@ -123,12 +125,13 @@ package enum CommandLineParser {
         }
         // Elsewhere `--` only protects an argument that starts with a dash: `task show -- -odd-id`.
         let rest = Array(rest) + (afterSeparator ?? [])
-        let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskEnd]
+        let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskHeartbeat, .taskEnd]
         let positional = takesID.contains(topic) ? rest.first : nil
         if let extra = rest.dropFirst(positional == nil ? 0 : 1).first { throw unexpected(extra, topic: topic) }
         switch topic {
         case .taskStart: return .taskStart(try values.start())
         case .taskUpdate: return .taskUpdate(try values.update(positional: positional))
+        case .taskHeartbeat: return .taskHeartbeat(requestID: try values.requestID(positional: positional))
         case .taskEnd: return .taskEnd(try values.end(positional: positional))
         case .taskShow: return .taskShow(requestID: try values.requestID(positional: positional))
         case .taskList: return .taskList

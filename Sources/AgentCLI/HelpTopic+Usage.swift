@@ -7,6 +7,7 @@ extension HelpTopic {
         case .taskStart: Self.startUsage
         case .taskRun: Self.runUsage
         case .taskUpdate: Self.updateUsage
+        case .taskHeartbeat: Self.heartbeatUsage
         case .taskEnd: Self.endUsage
         case .taskList: Self.listUsage
         case .taskShow: Self.showUsage
@@ -49,6 +50,7 @@ extension HelpTopic {
           task start         start a task and print its request id (last line)
           task run -- CMD    start a task, run CMD, end the task as CMD ends
           task update R      change a task's step, phase, action, progress or status
+          task heartbeat R   tell the board the agent is still at work on R (no change)
           task end R         end a task as completed, failed or canceled
           task list          list the tasks the board holds
           task show R        show task R
@@ -62,7 +64,7 @@ extension HelpTopic {
               --version                print aidenctl's version
 
             Environment: AIDEN_AGENT_SOCKET (the socket), AIDEN_TASK_ID (the request id of task
-            update, end and show when none is given), AIDEN_IDEMPOTENCY_KEY (the key of a write).
+            update, heartbeat, end and show when none is given), AIDEN_IDEMPOTENCY_KEY (the key of a write).
 
             Exit status: 0 ok, 64 usage error, 65 input rejected by the daemon, 69 daemon unreachable,
             1 any other failure; task run exits with its command's status.
@@ -71,12 +73,13 @@ extension HelpTopic {
             """
 
     private static let taskUsage = """
-        usage: aidenctl [--socket PATH] [--json] task start|run|update|end|list|show [options]
+        usage: aidenctl [--socket PATH] [--json] task start|run|update|heartbeat|end|list|show [options]
 
         Commands:
           task start --title T [...]                    start a task, print its request id
           task run --title T [...] -- CMD [ARGS...]     run CMD as a task
           task update R [...]                           change a running task
+          task heartbeat R                              say the agent is still at work on it
           task end R --status completed|failed|canceled [--error TEXT]
           task list                                     list tasks
           task show R                                   show one task
@@ -107,6 +110,10 @@ extension HelpTopic {
                                    (default: true when --progress is given)
           --can-stop B             true or false (default): whether the person may stop the task
           --requires-app B         true or false (default): whether the task needs the phone's app
+          --stale-after N          with no news from the agent for N seconds (10-86400, default
+                                   300) the card says so; any update or heartbeat is news
+          --abandon-after N        with no news for N seconds (10-604800, not less than
+                                   --stale-after, default 3600) the board ends the task as failed
 
         """
 
@@ -166,9 +173,26 @@ extension HelpTopic {
           --shows-progress B       true or false: whether the card shows a progress bar
           --can-stop B             true or false: whether the person may stop the task
           --requires-app B         true or false: whether the task needs the phone's app
+          --stale-after N          seconds without news before the card says so (10-86400)
+          --abandon-after N        seconds without news before the board ends the task as failed
+                                   (10-604800, not less than the task's stale-after)
           --expected-revision N    only apply if the task is still at revision N (else exit 1, 409)
 
         """ + writeOptions + globalOptions
+
+    private static let heartbeatUsage = """
+        usage: aidenctl [--socket PATH] [--json] task heartbeat R [-q]
+
+        Tell the board the agent is still at work on task R without changing it, so that the card
+        does not say "no news" and the board does not end it as abandoned (see --stale-after and
+        --abandon-after of 'aidenctl task start'). Changes nothing, so it is safe to repeat. Prints
+        the task as it is now (with -q: nothing); a task that has ended is refused (exit 1, 409).
+
+        Options:
+          R, --id R                the task's request id (default: $AIDEN_TASK_ID)
+          -q, --quiet              print nothing on success
+
+        """ + globalOptions
 
     private static let endUsage =
         """

@@ -5,6 +5,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
     case taskStart
     case taskRun
     case taskUpdate
+    case taskHeartbeat
     case taskEnd
     case taskList
     case taskShow
@@ -19,6 +20,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .taskStart: "aidenctl task start"
         case .taskRun: "aidenctl task run"
         case .taskUpdate: "aidenctl task update"
+        case .taskHeartbeat: "aidenctl task heartbeat"
         case .taskEnd: "aidenctl task end"
         case .taskList: "aidenctl task list"
         case .taskShow: "aidenctl task show"

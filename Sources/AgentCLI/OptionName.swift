@@ -23,6 +23,8 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case showsProgress = "shows-progress"
     case canStop = "can-stop"
     case requiresApp = "requires-app"
+    case staleAfter = "stale-after"
+    case abandonAfter = "abandon-after"
     case expectedRevision = "expected-revision"
     case idempotencyKey = "idempotency-key"
     case progressFromStdout = "progress-from-stdout"
@@ -48,13 +50,13 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     /// The snapshot fields a start sets, in the order `--help` lists them.
     static let startFields: [OptionName] = [
         .requestID, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .error, .progress,
-        .showsProgress, .canStop, .requiresApp,
+        .showsProgress, .canStop, .requiresApp, .staleAfter, .abandonAfter,
     ]
 
     /// The snapshot fields an update changes; at least one must be given.
     static let updateFields: [OptionName] = [
         .title, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .error, .progress, .showsProgress,
-        .canStop, .requiresApp,
+        .canStop, .requiresApp, .staleAfter, .abandonAfter,
     ]
 
     /// The options a command accepts besides `--socket`, `--help` and `--version`, which every command takes.
@@ -64,6 +66,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .taskRun: Set([.title, .idempotencyKey, .quiet, .progressFromStdout] + startFields)
         case .taskUpdate: Set([.id, .expectedRevision, .idempotencyKey, .json, .quiet] + updateFields)
         case .taskEnd: [.id, .status, .error, .expectedRevision, .idempotencyKey, .json, .quiet]
+        case .taskHeartbeat: [.id, .json, .quiet]
         case .taskShow: [.id, .json]
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]

@@ -21,6 +21,8 @@ enum RequestBodies {
         var showsProgress: Bool?
         var canStop: Bool?
         var requiresApp: Bool?
+        var staleAfterSeconds: UInt64?
+        var abandonAfterSeconds: UInt64?
 
         func encode(into container: inout KeyedEncodingContainer<SnapshotKey>) throws {
             try container.encodeIfPresent(taskTitle, forKey: .taskTitle)
@@ -38,6 +40,8 @@ enum RequestBodies {
             try container.encodeIfPresent(showsProgress, forKey: .showsProgress)
             try container.encodeIfPresent(canStop, forKey: .canStop)
             try container.encodeIfPresent(requiresApp, forKey: .requiresApp)
+            try container.encodeIfPresent(staleAfterSeconds, forKey: .staleAfterSeconds)
+            try container.encodeIfPresent(abandonAfterSeconds, forKey: .abandonAfterSeconds)
         }
     }
 
@@ -48,13 +52,14 @@ enum RequestBodies {
             taskTitle: String, requestID: String?, phoneID: String?, status: TaskStatus?, phase: TaskPhase?,
             currentStep: String?, currentAction: String?, currentTarget: String?, currentApp: String?,
             lastToolName: String?, lastError: String?, progress: Double?, showsProgress: Bool?, canStop: Bool?,
-            requiresApp: Bool?
+            requiresApp: Bool?, staleAfterSeconds: UInt64?, abandonAfterSeconds: UInt64?
         ) {
             fields = Fields(
                 taskTitle: taskTitle, requestID: requestID, phoneID: phoneID, status: status, phase: phase,
                 currentStep: currentStep, currentAction: currentAction, currentTarget: currentTarget,
                 currentApp: currentApp, lastToolName: lastToolName, lastError: lastError, progress: progress,
-                showsProgress: showsProgress, canStop: canStop, requiresApp: requiresApp)
+                showsProgress: showsProgress, canStop: canStop, requiresApp: requiresApp,
+                staleAfterSeconds: staleAfterSeconds, abandonAfterSeconds: abandonAfterSeconds)
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -71,13 +76,14 @@ enum RequestBodies {
             taskTitle: String?, phoneID: String?, status: TaskStatus?, phase: TaskPhase?, currentStep: String?,
             currentAction: String?, currentTarget: String?, currentApp: String?, lastToolName: String?,
             lastError: String?, progress: Double?, showsProgress: Bool?, canStop: Bool?, requiresApp: Bool?,
-            expectedRevision: UInt64?
+            staleAfterSeconds: UInt64?, abandonAfterSeconds: UInt64?, expectedRevision: UInt64?
         ) {
             fields = Fields(
                 taskTitle: taskTitle, phoneID: phoneID, status: status, phase: phase, currentStep: currentStep,
                 currentAction: currentAction, currentTarget: currentTarget, currentApp: currentApp,
                 lastToolName: lastToolName, lastError: lastError, progress: progress, showsProgress: showsProgress,
-                canStop: canStop, requiresApp: requiresApp)
+                canStop: canStop, requiresApp: requiresApp, staleAfterSeconds: staleAfterSeconds,
+                abandonAfterSeconds: abandonAfterSeconds)
             self.expectedRevision = expectedRevision
         }
 

@@ -85,6 +85,7 @@ struct AgentCLIRunTests {
         for arguments in [
             ["task", "update", "--id", "chat_ab12", "--progress", "0"],
             ["task", "end", "--id", "chat_ab12", "--status", "completed"],
+            ["task", "heartbeat", "chat_ab12"],
             ["task", "show", "chat_ab12"],
         ] {
             let outcome = run(arguments, ScriptedTransport(status: 200, body: Self.snapshotAnswer))
@@ -264,6 +265,9 @@ struct AgentCLIRunTests {
             let key = arguments.contains("mine") ? "mine" : "key-1"
             #expect(transport.sent[1].request.header("Idempotency-Key") == key)
         }
+        let heartbeat = ScriptedTransport([.failure(.connectionLost("reset")), answer])
+        #expect(run(["task", "heartbeat", "r", "-q"], heartbeat) == CLIOutcome(exitCode: .ok))
+        #expect(heartbeat.sent.map(\.request.path) == ["/v1/tasks/r/heartbeat", "/v1/tasks/r/heartbeat"])
         let twice = ScriptedTransport([.failure(.connectionLost("reset")), .failure(.connectionLost("reset")), answer])
         #expect(run(["task", "update", "r", "--step", "s"], twice).exitCode == .unavailable)
         #expect(twice.sent.count == 2)
@@ -302,6 +306,7 @@ struct AgentCLIRunTests {
         #expect(start == CLIOutcome(standardOutput: "chat_ab12\n", exitCode: .ok))
         for arguments in [
             ["task", "update", "chat_ab12", "--step", "s", "-q"], ["task", "end", "--status", "completed", "--quiet"],
+            ["task", "heartbeat", "-q"],
         ] {
             let transport = ScriptedTransport(status: 200, body: Self.snapshotAnswer)
             let outcome = run(arguments, transport, environment: ["AIDEN_TASK_ID": "chat_ab12"])
@@ -313,6 +318,11 @@ struct AgentCLIRunTests {
             ["task", "update", "chat_ab12", "--step", "s", "-q"], ScriptedTransport(status: 409, body: conflict))
         #expect(
             refused
+                == CLIOutcome(standardError: "aidenctl: conflict: task chat_ab12 has ended (409)\n", exitCode: .failure)
+        )
+        let ended = run(["task", "heartbeat", "chat_ab12"], ScriptedTransport(status: 409, body: conflict))
+        #expect(
+            ended
                 == CLIOutcome(standardError: "aidenctl: conflict: task chat_ab12 has ended (409)\n", exitCode: .failure)
         )
     }

@@ -24,6 +24,40 @@ struct AgentCommandLineTests {
             Invocation(quiet: true, command: .taskEnd(.init(requestID: "chat_1", status: .completed)))
         ),
         (["task", "show"], ["AIDEN_TASK_ID": "chat_env"], Invocation(command: .taskShow(requestID: "chat_env"))),
+        (
+            ["task", "heartbeat", "chat_1", "-q"], ["AIDEN_TASK_ID": "chat_env"],
+            Invocation(quiet: true, command: .taskHeartbeat(requestID: "chat_1"))
+        ),
+        (
+            ["task", "heartbeat", "--id", "chat_opt", "--json"], ["AIDEN_TASK_ID": "chat_env"],
+            Invocation(json: true, command: .taskHeartbeat(requestID: "chat_opt"))
+        ),
+        (
+            ["task", "heartbeat"], ["AIDEN_TASK_ID": "chat_env"],
+            Invocation(command: .taskHeartbeat(requestID: "chat_env"))
+        ),
+        (["help", "task", "heartbeat"], [:], Invocation(command: .help(.taskHeartbeat))),
+        (
+            ["task", "start", "--title", "T", "--stale-after", "60", "--abandon-after", "600"], [:],
+            Invocation(command: .taskStart(.init(title: "T", staleAfterSeconds: 60, abandonAfterSeconds: 600)))
+        ),
+        (
+            ["task", "update", "R", "--stale-after", "900"], [:],
+            Invocation(command: .taskUpdate(.init(requestID: "R", staleAfterSeconds: 900)))
+        ),
+        (
+            ["task", "update", "R", "--abandon-after=7200"], [:],
+            Invocation(command: .taskUpdate(.init(requestID: "R", abandonAfterSeconds: 7200)))
+        ),
+        (
+            ["task", "run", "--title", "Build", "--stale-after", "1800", "--abandon-after", "86400", "--", "make"],
+            [:],
+            Invocation(
+                command: .taskRun(
+                    .init(
+                        start: .init(title: "Build", staleAfterSeconds: 1800, abandonAfterSeconds: 86400),
+                        command: ["make"])))
+        ),
         (["task", "show", "--id", "chat_1"], [:], Invocation(command: .taskShow(requestID: "chat_1"))),
         (
             ["task", "show", "--", "-odd"], ["AIDEN_TASK_ID": "chat_env"],
@@ -161,6 +195,34 @@ struct AgentCommandLineTests {
             "--since must be a non-negative integer, not '-1' (see 'aidenctl events --help')"
         ),
         (["events", "now"], "unexpected argument 'now' (see 'aidenctl events --help')"),
+        (
+            ["task", "start", "--title", "T", "--stale-after", "5m"],
+            "--stale-after must be a whole number of seconds, not '5m' (see 'aidenctl task start --help')"
+        ),
+        (
+            ["task", "run", "--title", "T", "--abandon-after", "-1", "--", "make"],
+            "--abandon-after must be a whole number of seconds, not '-1' (see 'aidenctl task run --help')"
+        ),
+        (
+            ["task", "update", "R", "--stale-after", "1.5"],
+            "--stale-after must be a whole number of seconds, not '1.5' (see 'aidenctl task update --help')"
+        ),
+        (
+            ["task", "update", "R", "--abandon-after", ""],
+            "--abandon-after must be a whole number of seconds, not '' (see 'aidenctl task update --help')"
+        ),
+        (
+            ["task", "heartbeat", "R", "S"],
+            "unexpected argument 'S' (see 'aidenctl task heartbeat --help')"
+        ),
+        (
+            ["task", "heartbeat", "R", "--step", "s"],
+            "'task heartbeat' takes no option --step (see 'aidenctl task heartbeat --help')"
+        ),
+        (
+            ["task", "heartbeat", "R", "--id", "S"],
+            "request id given twice: as an argument and with --id (see 'aidenctl task heartbeat --help')"
+        ),
         (["status", "--follow"], "'status' takes no option --follow (see 'aidenctl status --help')"),
         (["help", "frobnicate"], "unknown command 'frobnicate' (see 'aidenctl --help')"),
         (["help", "task", "stop"], "unknown task command 'stop' (see 'aidenctl task --help')"),
@@ -193,6 +255,8 @@ struct AgentCommandLineTests {
         for option in OptionName.updateFields + [.expectedRevision, .idempotencyKey] {
             #expect(update.contains(option.spelling + " "), "task update --help lists \(option.spelling)")
         }
+        #expect(HelpTopic.main.usage.contains("task heartbeat R"))
+        #expect(HelpTopic.task.usage.contains("task heartbeat R"))
         #expect(HelpTopic.main.usage.contains("AIDEN_TASK_ID"))
         #expect(HelpTopic.main.usage.contains("--version"))
     }

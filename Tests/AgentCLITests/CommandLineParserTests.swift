@@ -100,7 +100,7 @@ struct CommandLineParserTests {
 
     static let updateFields =
         "--title, --phone-id, --status, --phase, --step, --action, --target, --app, --tool, --error, --progress, "
-        + "--shows-progress, --can-stop, --requires-app"
+        + "--shows-progress, --can-stop, --requires-app, --stale-after, --abandon-after"
 
     @Test func everyTopicHasUsageNamingItsCommand() {
         for topic in HelpTopic.allCases {
@@ -131,7 +131,10 @@ struct CommandLineParserTests {
         ([], "missing command (see 'aidenctl --help')"),
         (["--json"], "missing command (see 'aidenctl --help')"),
         (["frobnicate"], "unknown command 'frobnicate' (see 'aidenctl --help')"),
-        (["task"], "missing task command: start, run, update, end, list or show (see 'aidenctl task --help')"),
+        (
+            ["task"],
+            "missing task command: start, run, update, heartbeat, end, list or show (see 'aidenctl task --help')"
+        ),
         (["task", "stop"], "unknown task command 'stop' (see 'aidenctl task --help')"),
         (["task", "start"], "missing required option --title (see 'aidenctl task start --help')"),
         (["task", "start", "--title", ""], "--title must not be empty (see 'aidenctl task start --help')"),

@@ -36,7 +36,7 @@ struct CommandRequestTests {
             .init(
                 title: "T", requestID: "r", phoneID: "p", step: "S", phase: .acting, progress: 0.5, status: .needsApp,
                 action: "tap", target: "OK", app: "Settings", tool: "screenshot", error: "e", showsProgress: false,
-                canStop: true, requiresApp: true))
+                canStop: true, requiresApp: true, staleAfterSeconds: 60, abandonAfterSeconds: 600))
         #expect(
             try body(start.request(idempotencyKey: "k"))
                 == .object([
@@ -45,7 +45,8 @@ struct CommandRequestTests {
                     "status": .string("needs_app"), "current_action": .string("tap"), "current_target": .string("OK"),
                     "current_app": .string("Settings"), "last_tool_name": .string("screenshot"),
                     "last_error": .string("e"), "shows_progress": .bool(false), "can_stop": .bool(true),
-                    "requires_app": .bool(true),
+                    "requires_app": .bool(true), "stale_after_seconds": .number("60"),
+                    "abandon_after_seconds": .number("600"),
                 ]))
     }
 
@@ -73,12 +74,13 @@ struct CommandRequestTests {
         let fields = Command.taskUpdate(
             .init(
                 requestID: "r", title: "New", phoneID: "", error: "oops", showsProgress: true, canStop: false,
-                requiresApp: false))
+                requiresApp: false, staleAfterSeconds: 900, abandonAfterSeconds: 7200))
         #expect(
             try body(fields.request(idempotencyKey: "k"))
                 == .object([
                     "task_title": .string("New"), "phone_id": .string(""), "last_error": .string("oops"),
                     "shows_progress": .bool(true), "can_stop": .bool(false), "requires_app": .bool(false),
+                    "stale_after_seconds": .number("900"), "abandon_after_seconds": .number("7200"),
                 ]))
     }
 
@@ -124,6 +126,15 @@ struct CommandRequestTests {
                 == .object(["status": .string("failed"), "last_error": .string("locked")]))
     }
 
+    /// News without a change: no body to send and no key, since sending it twice is the same as once.
+    @Test func aHeartbeatIsABodylessPostWithoutAKey() {
+        #expect(
+            Command.taskHeartbeat(requestID: "a/b").request(idempotencyKey: "k")
+                == AgentRequest(
+                    method: "POST", path: "/v1/tasks/a%2Fb/heartbeat",
+                    headers: [AgentRequest.Header("Accept", "application/json")]))
+    }
+
     @Test func readsAreBodylessGets() {
         let cases: [(Command, String)] = [
             (.taskList, "/v1/tasks"), (.taskShow(requestID: "chat_1"), "/v1/tasks/chat_1"), (.status, "/v1/status"),
@@ -157,7 +168,8 @@ struct CommandRequestTests {
                 == #"{"phase":"planning","progress":0.5,"task_title":"a/b"}"#)
     }
 
-    /// Reads, and writes, whose idempotency key makes a repeat harmless; help and the version send nothing.
+    /// Reads, heartbeats, and writes, whose idempotency key makes a repeat harmless; help and the version
+    /// send nothing.
     @Test func everyRequestIsRepeatableAfterALostConnection() {
         #expect(Command.taskStart(.init(title: "T")).retriesAfterConnectionLoss)
         #expect(Command.taskList.retriesAfterConnectionLoss)
@@ -165,6 +177,7 @@ struct CommandRequestTests {
         #expect(Command.taskUpdate(.init(requestID: "r", step: "s")).retriesAfterConnectionLoss)
         #expect(Command.taskEnd(.init(requestID: "r", status: .completed)).retriesAfterConnectionLoss)
         #expect(Command.events(.init()).retriesAfterConnectionLoss)
+        #expect(Command.taskHeartbeat(requestID: "r").retriesAfterConnectionLoss)
         #expect(!Command.help(.main).retriesAfterConnectionLoss)
         #expect(!Command.version.retriesAfterConnectionLoss)
     }

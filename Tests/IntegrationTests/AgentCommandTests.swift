@@ -270,6 +270,41 @@ import Testing
         #expect(tasks.count == 1)
     }
 
+    @Test func staleAndAbandonTimesReachTheTaskAndAHeartbeatChangesNothing() throws {
+        let board = try BoardProcess()
+        try board.start()
+        defer { board.stop() }
+        let start = try board.aidenctl([
+            "task", "start", "--title", "Long job", "--request-id", "chat_quiet", "--stale-after", "60",
+            "--abandon-after", "600", "-q",
+        ])
+        #expect(start.status == 0, "\(start.error)")
+        var task = try snapshot(board, "chat_quiet")
+        #expect(task["stale_after_seconds"] as? Int == 60 && task["abandon_after_seconds"] as? Int == 600)
+        let revision = try #require(task["revision"] as? Int)
+
+        let heartbeat = try board.aidenctl(["task", "heartbeat", "chat_quiet"])
+        #expect(heartbeat.status == 0, "\(heartbeat.error)")
+        #expect(heartbeat.output.contains("request_id: chat_quiet\n"))
+        #expect(heartbeat.output.contains("stale_after_seconds: 60\n"))
+        #expect(try snapshot(board, "chat_quiet")["revision"] as? Int == revision, "news without a change")
+
+        let update = try board.aidenctl([
+            "task", "update", "chat_quiet", "--stale-after", "900", "--abandon-after", "7200",
+        ])
+        #expect(update.status == 0, "\(update.error)")
+        task = try snapshot(board, "chat_quiet")
+        #expect(task["stale_after_seconds"] as? Int == 900 && task["abandon_after_seconds"] as? Int == 7200)
+        let tooShort = try board.aidenctl(["task", "update", "chat_quiet", "--stale-after", "5"])
+        #expect(tooShort.status == 65, "the board checks the range: \(tooShort.error)")
+        #expect(tooShort.error.contains("stale_after_seconds"))
+
+        #expect(try board.aidenctl(["task", "end", "chat_quiet", "--status", "completed", "-q"]).status == 0)
+        let late = try board.aidenctl(["task", "heartbeat", "chat_quiet", "-q"])
+        #expect(late.status == 1 && late.output == "", "an ended task takes no heartbeat: \(late.error)")
+        #expect(late.error.contains("409"))
+    }
+
     @Test func eventsFollowPrintsTransitionsAsTheyHappen() throws {
         let board = try BoardProcess()
         try board.start()

@@ -109,18 +109,22 @@ class LiveBoardTests(unittest.TestCase):
         t = self.client.start(
             "All fields", phone_id="phone_1", status="needs_app", phase="waiting_app", step="S", action="open_app",
             target="T", app="Settings", tool="launch", error="E", progress=0.25, shows_progress=False,
-            can_stop=True, requires_app=True,
+            can_stop=True, requires_app=True, stale_after_seconds=60, abandon_after_seconds=600,
         )
         s = t.snapshot
         expected = {
             "phone_id": "phone_1", "status": "needs_app", "phase": "waiting_app", "current_step": "S",
             "current_action": "open_app", "current_target": "T", "current_app": "Settings",
             "last_tool_name": "launch", "last_error": "E", "progress": 0.25, "shows_progress": False,
-            "can_stop": True, "requires_app": True,
+            "can_stop": True, "requires_app": True, "stale_after_seconds": 60, "abandon_after_seconds": 600,
         }
         self.assertEqual({k: s[k] for k in expected}, expected)
-        t.update(title="Renamed", status="running", error="", can_stop=False, phone_id="")
+        t.update(
+            title="Renamed", status="running", error="", can_stop=False, phone_id="", stale_after_seconds=900,
+            abandon_after_seconds=7200,
+        )
         self.assertEqual(t.snapshot["task_title"], "Renamed")
+        self.assertEqual((t.snapshot["stale_after_seconds"], t.snapshot["abandon_after_seconds"]), (900, 7200))
         self.assertEqual(t.snapshot["last_error"], "")
         t.cancel("no longer needed")
         self.assertEqual(t.snapshot["status"], "canceled")
@@ -129,6 +133,9 @@ class LiveBoardTests(unittest.TestCase):
         t = self.client.start("Heartbeats")
         before = t.snapshot["revision"]
         self.assertEqual(t.heartbeat()["revision"], before)
+        with self.assertRaises(aidenbridge.InvalidInputError) as invalid:
+            t.update(stale_after_seconds=5)
+        self.assertEqual(invalid.exception.field, "stale_after_seconds")
         t.complete()
         with self.assertRaises(aidenbridge.ConflictError):
             t.heartbeat()

@@ -103,7 +103,7 @@ class OfflineTests(unittest.TestCase):
 
     def test_requests_carry_the_contract_names_and_keys(self) -> None:
         client, server = self.scripted([(201, SNAPSHOT), (200, SNAPSHOT), (200, SNAPSHOT), (200, SNAPSHOT)])
-        client.start("T", request_id="chat_1", step="S", progress=0, can_stop=True)
+        client.start("T", request_id="chat_1", step="S", progress=0, can_stop=True, stale_after_seconds=60)
         client.update("chat_1", tool="tap", progress=1, expected_revision=3, idempotency_key="u-1")
         client.heartbeat("chat_1")
         client.end("chat_1", "failed", "boom")
@@ -111,15 +111,30 @@ class OfflineTests(unittest.TestCase):
         self.assertEqual((m1, p1, h1["idempotency-key"]), ("POST", "/v1/tasks", "start:chat_1"))
         self.assertEqual(
             json.loads(b1),
-            {"task_title": "T", "request_id": "chat_1", "current_step": "S", "progress": 0.0, "can_stop": True},
+            {
+                "task_title": "T", "request_id": "chat_1", "current_step": "S", "progress": 0.0, "can_stop": True,
+                "stale_after_seconds": 60,
+            },
         )
         self.assertEqual((m2, p2, h2["idempotency-key"]), ("PATCH", "/v1/tasks/chat_1", "u-1"))
         self.assertEqual(json.loads(b2), {"last_tool_name": "tap", "progress": 1.0, "expected_revision": 3})
-        self.assertEqual((m3, p3, json.loads(b3)), ("PATCH", "/v1/tasks/chat_1", {}))
+        self.assertEqual((m3, p3, b3), ("POST", "/v1/tasks/chat_1/heartbeat", b""))
         self.assertNotIn("idempotency-key", h3)
+        self.assertNotIn("content-type", h3)
         self.assertEqual((m4, p4), ("POST", "/v1/tasks/chat_1/end"))
         self.assertEqual(json.loads(b4), {"status": "failed", "last_error": "boom"})
         self.assertTrue(h4["idempotency-key"].startswith("aidenbridge-"))
+
+    def test_a_heartbeat_whose_connection_is_lost_is_sent_once_more(self) -> None:
+        client, server = self.scripted(["hang up", (200, SNAPSHOT)])
+        self.assertEqual(client.heartbeat("chat_1")["request_id"], "chat_1")
+        self.assertEqual([(m, p) for m, p, _, _ in server.requests], [("POST", "/v1/tasks/chat_1/heartbeat")] * 2)
+
+        client, server = self.scripted([(200, SNAPSHOT), (200, SNAPSHOT)])
+        client.update("chat_1", stale_after_seconds=900, abandon_after_seconds=7200)
+        aidenbridge.task("T", client=client, abandon_after_seconds=600)
+        self.assertEqual(json.loads(server.requests[0][3]), {"stale_after_seconds": 900, "abandon_after_seconds": 7200})
+        self.assertEqual(json.loads(server.requests[1][3]), {"task_title": "T", "abandon_after_seconds": 600})
 
     def test_request_ids_are_one_path_segment(self) -> None:
         client, server = self.scripted([(200, SNAPSHOT)])
@@ -177,6 +192,11 @@ class OfflineTests(unittest.TestCase):
             lambda: client.start("T", status="completed"),
             lambda: client.start("T", can_stop="yes"),
             lambda: client.start("T", request_id=""),
+            lambda: client.start("T", stale_after_seconds=1.5),
+            lambda: client.start("T", stale_after_seconds=True),
+            lambda: client.start("T", abandon_after_seconds=-1),
+            lambda: client.update("chat_1", abandon_after_seconds="600"),
+            lambda: client.heartbeat(""),
             lambda: client.update("chat_1"),
             lambda: client.update("chat_1", step=7),
             lambda: client.update("chat_1", step="s", expected_revision=-1),

@@ -37,6 +37,8 @@ _TEXT_FIELDS = {
     "error": "last_error",
 }
 _FLAG_FIELDS = {"shows_progress": "shows_progress", "can_stop": "can_stop", "requires_app": "requires_app"}
+# Whole seconds; their ranges (docs/http-api.md, "Silent agents") are the board's to check.
+_SECONDS_FIELDS = ("stale_after_seconds", "abandon_after_seconds")
 
 
 def derived_start_key(request_id: str) -> str:
@@ -70,6 +72,10 @@ def _fields(values: Dict[str, Any], statuses: tuple) -> Dict[str, Any]:
             if not isinstance(value, bool):
                 raise UsageError(f"{name} must be True or False, not {value!r}")
             body[_FLAG_FIELDS[name]] = value
+        elif name in _SECONDS_FIELDS:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise UsageError(f"{name} must be a whole number of seconds, not {value!r}")
+            body[name] = value
         elif name == "request_id":
             if not isinstance(value, str) or not value:
                 raise UsageError(f"request_id must be a non-empty string, not {value!r}")
@@ -123,11 +129,15 @@ class Client:
         action: Optional[str] = None, target: Optional[str] = None, app: Optional[str] = None,
         tool: Optional[str] = None, error: Optional[str] = None, progress: Optional[float] = None,
         shows_progress: Optional[bool] = None, can_stop: Optional[bool] = None,
-        requires_app: Optional[bool] = None, idempotency_key: Optional[str] = None,
+        requires_app: Optional[bool] = None, stale_after_seconds: Optional[int] = None,
+        abandon_after_seconds: Optional[int] = None, idempotency_key: Optional[str] = None,
     ) -> "Task":
         """Starts a task and returns it. The start is idempotent: sent with ``idempotency_key``, else
         ``start:<request_id>`` when a request id is given (the same start twice is one task), else a
-        fresh key; a start whose connection is lost is sent once more with the same key."""
+        fresh key; a start whose connection is lost is sent once more with the same key.
+
+        With no news (an update or a heartbeat) for ``stale_after_seconds`` (board default 300) the card
+        says so; after ``abandon_after_seconds`` (default 3600) the board ends the task ``failed``."""
         if not isinstance(title, str) or not title.strip():
             raise UsageError(f"title must be a non-empty string, not {title!r}")
         body = _fields(
@@ -135,6 +145,7 @@ class Client:
                 title=title, request_id=request_id, phone_id=phone_id, status=status, phase=phase, step=step,
                 action=action, target=target, app=app, tool=tool, error=error, progress=progress,
                 shows_progress=shows_progress, can_stop=can_stop, requires_app=requires_app,
+                stale_after_seconds=stale_after_seconds, abandon_after_seconds=abandon_after_seconds,
             ),
             ACTIVE_STATUSES,
         )
@@ -148,7 +159,8 @@ class Client:
         action: Optional[str] = None, target: Optional[str] = None, app: Optional[str] = None,
         tool: Optional[str] = None, error: Optional[str] = None, progress: Optional[float] = None,
         shows_progress: Optional[bool] = None, can_stop: Optional[bool] = None,
-        requires_app: Optional[bool] = None, expected_revision: Optional[int] = None,
+        requires_app: Optional[bool] = None, stale_after_seconds: Optional[int] = None,
+        abandon_after_seconds: Optional[int] = None, expected_revision: Optional[int] = None,
         idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """Changes the fields given of a running task and returns its snapshot. An empty string clears
@@ -157,21 +169,23 @@ class Client:
             dict(
                 title=title, phone_id=phone_id, status=status, phase=phase, step=step, action=action,
                 target=target, app=app, tool=tool, error=error, progress=progress, shows_progress=shows_progress,
-                can_stop=can_stop, requires_app=requires_app,
+                can_stop=can_stop, requires_app=requires_app, stale_after_seconds=stale_after_seconds,
+                abandon_after_seconds=abandon_after_seconds,
             ),
             ACTIVE_STATUSES,
         )
         if not body:
-            raise UsageError("nothing to update: give at least one field (heartbeat() sends none on purpose)")
+            raise UsageError("nothing to update: give at least one field (or send a heartbeat())")
         if _revision(expected_revision) is not None:
             body["expected_revision"] = expected_revision
         return self._snapshot("PATCH", self._task_path(request_id), body, idempotency_key or fresh_key())
 
     def heartbeat(self, request_id: str) -> Dict[str, Any]:
-        """Says the agent is still at it: an update that changes nothing, answered with the task as it
-        is (ConflictError once it has ended, NotFoundError once it is gone). It does not move the task's
-        revision or wake the phone."""
-        return self._snapshot("PATCH", self._task_path(request_id), {}, None)
+        """Says the agent is still at it (``POST /v1/tasks/{id}/heartbeat``): news that changes nothing,
+        so the task does not go stale or get abandoned, answered with the task as it is (ConflictError
+        once it has ended, NotFoundError once it is gone). Sent once more after a lost connection: a
+        repeat is harmless."""
+        return self._snapshot("POST", self._task_path(request_id) + "/heartbeat", None, None, repeatable=True)
 
     def end(
         self, request_id: str, status: str, error: Optional[str] = None, *,
@@ -249,20 +263,21 @@ class Client:
         return "/v1/tasks/" + quote(request_id, safe="")
 
     def _snapshot(
-        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str]
+        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str], repeatable: bool = False
     ) -> Dict[str, Any]:
-        answer = self._call(method, path, body, key)
+        answer = self._call(method, path, body, key, repeatable)
         snapshot = answer.get("live_activity")
         if not isinstance(snapshot, dict) or not isinstance(snapshot.get("request_id"), str):
             raise self._bad_answer("no live_activity.request_id in the answer")
         return snapshot
 
     def _call(
-        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str]
+        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str], repeatable: bool = False
     ) -> Dict[str, Any]:
-        """One request, sent once more with the same key after a lost connection (reads always can be)."""
+        """One request, sent once more with the same key after a lost connection (reads always can be,
+        and so can a request the caller says is ``repeatable``)."""
         headers = {"Idempotency-Key": key} if key else {}
-        repeatable = method == "GET" or key is not None or body == {}
+        repeatable = repeatable or method == "GET" or key is not None
         try:
             status, answer, _ = self._send(method, path, body, headers)
         except ConnectionLostError:
