@@ -61,7 +61,10 @@ struct TaskRunner {
         case let .failed(notStarted)?:
             termination = notStarted
         case let .started(child)?:
-            termination = follow(child, relay: relay, requestID: requestID, lastLine: &lastLine, random: &random)
+            termination = follow(
+                child, relay: relay, requestID: requestID,
+                heartbeat: RunHeartbeat.interval(staleAfterSeconds: snapshot.staleAfterSeconds), lastLine: &lastLine,
+                random: &random)
         }
 
         let ending = termination.end(
@@ -74,9 +77,11 @@ struct TaskRunner {
 
     /// Passes the command's output through until it has ended, and returns how it ended.
     private func follow(
-        _ child: ChildProcess, relay: SignalRelay, requestID: String, lastLine: inout LastLine,
+        _ child: ChildProcess, relay: SignalRelay, requestID: String, heartbeat: Duration, lastLine: inout LastLine,
         random: inout SystemRandomNumberGenerator
     ) -> RunTermination {
+        let clock = ContinuousClock()
+        var nextHeartbeat = clock.now + heartbeat
         var errorOpen = true
         var outputOpen = child.standardOutput != nil
         var filter = ProgressLineFilter()
@@ -131,6 +136,16 @@ struct TaskRunner {
             if descriptors[0].revents != 0 { readError() }
             if descriptors[1].revents != 0 { readOutput() }
             if descriptors[2].revents != 0 { relay.drainWakes() }
+            if clock.now >= nextHeartbeat {
+                // The command is alive, however quiet: news for the board, so the task is not taken for abandoned.
+                if case let .failure(failure) = send(
+                    .taskHeartbeat(requestID: requestID), key: IdempotencyKey.make(using: &random)),
+                    warned.insert(failure.message).inserted
+                {
+                    report("could not tell the board task \(requestID) is still running: \(failure.message)")
+                }
+                nextHeartbeat = clock.now + heartbeat
+            }
             if let termination = relay.reap(child) {
                 // What it wrote before it ended is in the pipes; a process it left behind may keep them open.
                 readError()

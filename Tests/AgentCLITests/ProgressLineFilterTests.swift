@@ -79,3 +79,14 @@ struct ProgressLineFilterTests {
         #expect(merged == Report(progress: 0.3, step: "B"))
     }
 }
+
+@Suite struct RunHeartbeatTests {
+    @Test func aThirdOfTheStaleTimeBetweenFiveSecondsAndAMinute() {
+        let rows: [(UInt64?, Duration)] = [
+            (nil, .seconds(60)), (300, .seconds(60)), (90, .seconds(30)), (10, .seconds(5)), (86_400, .seconds(60)),
+        ]
+        for (stale, interval) in rows {
+            #expect(RunHeartbeat.interval(staleAfterSeconds: stale) == interval, "\(String(describing: stale))")
+        }
+    }
+}
