@@ -49,8 +49,10 @@ package enum DBusMessageHarness: FuzzHarness {
         kept.serial = serial
         let again = try trip(kept, serial: serial)
         try require(again.message.body.signature == kept.body.signature, "the body changed type: \(again.message)")
-        // A NaN double is unequal to itself; the wire bytes still compare.
-        if kept == kept { try require(again.message == kept, "\(kept)\nbecame\n\(again.message)") }
+        // A NaN double is unequal to itself (and `==` on arrays sharing storage does not look): the bytes compare.
+        if !kept.body.contains(where: \.holdsNaN) {
+            try require(again.message == kept, "\(kept)\nbecame\n\(again.message)")
+        }
         let third = try trip(again.message, serial: serial)
         try require(third.bytes == again.bytes, "the wire bytes of \(kept) are not stable")
         return .accepted
@@ -140,6 +142,19 @@ package enum DBusMessageHarness: FuzzHarness {
             let values = members.compactMap(sample)
             return values.count == members.count ? .structure(values) : nil
         case .variant: return .variant(.uint32(7))
+        }
+    }
+}
+
+extension DBusValue {
+    /// Whether a double anywhere inside is NaN.
+    fileprivate var holdsNaN: Bool {
+        switch self {
+        case let .double(value): return value.isNaN
+        case let .array(_, items), let .structure(items): return items.contains(where: \.holdsNaN)
+        case let .dictionary(_, _, entries): return entries.contains { $0.key.holdsNaN || $0.value.holdsNaN }
+        case let .variant(inner): return inner.holdsNaN
+        default: return false
         }
     }
 }
