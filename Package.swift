@@ -110,6 +110,38 @@ let package = Package(
             ],
             path: "bench/WakeBursts", swiftSettings: strict),
 
+        // MARK: Fuzzing (fuzz/, docs/fuzzing.md)
+        // libFuzzer's driver entry, declared only: `-sanitize=fuzzer` links libFuzzer in scripts/fuzz's build.
+        .systemLibrary(name: "CLibFuzzer", path: "fuzz/CLibFuzzer"),
+        // One harness per parser that takes outside input, with the invariants it checks. A library, so the
+        // checked-in corpus also replays in `swift test` (FuzzHarnessTests).
+        .target(
+            name: "FuzzHarnesses",
+            dependencies: [
+                "BlueZ", "BoardAPI", "CLibFuzzer", "Configuration", "DBus", "DBusModel", "LiveActivity",
+                "NetworkAddress", "PhoneCore", "WakeProtocol", "WireFormat",
+            ],
+            path: "fuzz/Harnesses", swiftSettings: strict),
+        // One executable per harness: libFuzzer's driver in scripts/fuzz's build (-DAIDEN_LIBFUZZER), a replay of
+        // input files in every other build, which links no libFuzzer.
+        .executableTarget(
+            name: "fuzz-wake-envelope", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-wake-envelope",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-toml", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-toml", swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-agent-api", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-agent-api",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-phone-api", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-phone-api",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-dbus-message", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-dbus-message",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-phone-answers", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-phone-answers",
+            swiftSettings: strict),
+
         // MARK: Tests
         // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
         // and bounded waits: kept out of the production modules. A plain target (no Testing import), so the
@@ -159,6 +191,8 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "WireFormat"]),
         .testTarget(name: "CommandLineSyntaxTests", dependencies: ["CommandLineSyntax"]),
+        // Every checked-in fuzz input (seeds and past crashes) through its harness, without libFuzzer.
+        .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarnesses"]),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "TestSupport"]),

@@ -23,8 +23,17 @@ extension DBusMessage {
     }
 
     /// Reads a libdbus message (headers and body); the caller keeps its reference.
-    /// Throws `InvalidArgs` for a body this layer cannot represent (file descriptors).
+    /// Throws `InvalidArgs` for a body this layer cannot represent (file descriptors), and for a message type
+    /// the specification does not define: libdbus parses those (receivers must ignore them), and read as a
+    /// method call they would be one without a path or member (found by fuzzing).
     init(libdbus message: OpaquePointer) throws(DBusError) {
+        let code = dbus_message_get_type(message)
+        guard
+            [
+                DBUS_MESSAGE_TYPE_METHOD_CALL, DBUS_MESSAGE_TYPE_METHOD_RETURN, DBUS_MESSAGE_TYPE_ERROR,
+                DBUS_MESSAGE_TYPE_SIGNAL,
+            ].contains(code)
+        else { throw .invalidArgs("message type \(code) is not defined by the specification; it is ignored") }
         self = Self.headers(of: message)
         var iter = DBusMessageIter()
         if dbus_message_iter_init(message, &iter) != 0 {

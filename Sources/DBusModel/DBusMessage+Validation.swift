@@ -13,16 +13,19 @@ extension DBusMessage {
     }
 
     private func checkHeaders() throws(DBusError) {
+        // libdbus builds a message with a path or interface that merely starts with the local one, but every
+        // receiver, dbus-daemon too, refuses it as corrupted (a prefix test; found by fuzzing).
         if let path {
             guard path.isValid else { throw .invalidArgs("invalid object path '\(path)' in \(memberDescription)") }
-            guard path.rawValue != "/org/freedesktop/DBus/Local" else {
-                throw .invalidArgs("the path /org/freedesktop/DBus/Local is reserved for libdbus")
+            guard !path.rawValue.hasPrefix(Self.localPath) else {
+                throw .invalidArgs("the path '\(path)': paths starting \(Self.localPath) are reserved for libdbus")
             }
         }
         if let interface {
             try Self.check(interface, "interface", DBusNames.isValidInterface)
-            guard interface != "org.freedesktop.DBus.Local" else {
-                throw .invalidArgs("the interface org.freedesktop.DBus.Local is reserved for libdbus")
+            guard !interface.hasPrefix(Self.localInterface) else {
+                throw .invalidArgs(
+                    "the interface '\(interface)': names starting \(Self.localInterface) are reserved for libdbus")
             }
         }
         if let member { try Self.check(member, "member", DBusNames.isValidMember) }
@@ -46,6 +49,9 @@ extension DBusMessage {
             }
         }
     }
+
+    private static let localPath = "/org/freedesktop/DBus/Local"
+    private static let localInterface = "org.freedesktop.DBus.Local"
 
     private static func check(_ value: String, _ field: String, _ isValid: (String) -> Bool) throws(DBusError) {
         guard isValid(value) else { throw .invalidArgs("invalid \(field) '\(value)'") }

@@ -25,7 +25,8 @@ package struct WakeFilter: Sendable, Equatable, Codable {
         package var received: UInt64 = 0
         package var accepted: UInt64 = 0
         package var duplicates: UInt64 = 0
-        /// Sequence numbers skipped inside an epoch (sum of `Verdict.next(missed:)`).
+        /// Sequence numbers skipped inside an epoch (sum of `Verdict.next(missed:)`), at most `UInt64.max`: a
+        /// sender can claim any gap, and two claims of 2⁶⁴−2 must not overflow the sum (found by fuzzing).
         package var missed: UInt64 = 0
         /// Epoch changes after the first Wake.
         package var epochChanges: UInt64 = 0
@@ -58,7 +59,8 @@ package struct WakeFilter: Sendable, Equatable, Codable {
                 return .duplicate
             }
             let missed = sequence - last.sequence - 1
-            counters.missed += missed
+            let (sum, overflow) = counters.missed.addingReportingOverflow(missed)
+            counters.missed = overflow ? .max : sum
             verdict = .next(missed: missed)
         } else {
             if last != nil { counters.epochChanges += 1 }

@@ -146,4 +146,19 @@ struct DBusValueMarshallingTests {
         #expect(decodedReply.replySerial == 42)
         #expect(decodedReply.body == [.bytes([1])])
     }
+
+    /// Found by fuzz-dbus-message: libdbus parses a message of a type the specification does not define (it
+    /// says receivers ignore them), and it was read as a method call without a path or member. It is refused.
+    @Test func aMessageOfAnUndefinedTypeIsRefused() throws {
+        let failure = DBusMessage(
+            type: .error, replySerial: 5, errorName: "org.bluez.Error.Failed", body: [.string("x")])
+        var bytes = try failure.wireBytes(serial: 10)
+        #expect(try DBusMessage(wireBytes: bytes).type == .error)
+        bytes[1] = 0xFB  // the message type byte
+        #expect {
+            try DBusMessage(wireBytes: bytes)
+        } throws: { error in
+            (error as? DBusError)?.message.contains("type 251 is not defined") == true
+        }
+    }
 }

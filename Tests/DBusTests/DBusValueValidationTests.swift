@@ -80,6 +80,27 @@ struct DBusValueValidationTests {
         }
     }
 
+    /// Found by fuzz-dbus-message: libdbus sends a path or interface that only starts with the local one, and
+    /// every receiver (dbus-daemon too) refuses the message as corrupted, so validation refuses the prefix.
+    @Test func theLocalPathAndInterfaceAreReservedAsPrefixes() throws {
+        let reserved: [DBusMessage] = [
+            .signal(path: "/org/freedesktop/DBus/Localv", interface: "a.b", member: "C"),
+            .signal(path: "/org/freedesktop/DBus/Local/x", interface: "a.b", member: "C"),
+            .signal(path: "/a", interface: "org.freedesktop.DBus.Localx", member: "C"),
+            .methodCall(destination: nil, path: "/a", interface: "org.freedesktop.DBus.Local.X", member: "C"),
+        ]
+        for message in reserved {
+            #expect(throws: DBusError.self, "\(message)") { try message.validate() }
+        }
+        let neighbours: [DBusMessage] = [
+            .signal(path: "/org/freedesktop/DBus/Loca", interface: "org.freedesktop.DBus.Properties", member: "C"),
+            .signal(path: "/org/freedesktop/DBusLocal", interface: "org.freedesktop.DBusLocal", member: "C"),
+        ]
+        for message in neighbours {
+            #expect(try DBusMessage(wireBytes: message.wireBytes(serial: 3)).path == message.path)
+        }
+    }
+
     @Test func objectPathsFollowTheRules() {
         for good in ["/", "/a", "/org/bluez/hci0", "/a_b/C9"] { #expect(DBusObjectPath(good).isValid, "\(good)") }
         for bad in ["", "a", "/a/", "//a", "/a//b", "/a-b", "/ä"] { #expect(!DBusObjectPath(bad).isValid, "\(bad)") }

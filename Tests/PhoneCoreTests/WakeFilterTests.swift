@@ -36,6 +36,27 @@ import Testing
         #expect(filter.counters == counters)
     }
 
+    /// Found by fuzz-wake-envelope: a sender that jumps from 0 to 2⁶⁴−1 in two epochs claims more missed Wakes
+    /// than a UInt64 holds, and the sum trapped, ending aiden-phone. The count now stops at its maximum, and the
+    /// verdicts are unchanged.
+    @Test func missedWakesBeyondTheCounterSaturate() {
+        var filter = WakeFilter()
+        let table: [(UInt16, UInt64, Verdict)] = [
+            (1, 0, .newEpoch(previous: nil)),
+            (1, .max, .next(missed: .max - 1)),
+            (2, 0, .newEpoch(previous: 1)),
+            (2, .max, .next(missed: .max - 1)),
+            (3, 0, .newEpoch(previous: 2)),
+            (3, 2, .next(missed: 1)),
+        ]
+        for (index, (epoch, sequence, verdict)) in table.enumerated() {
+            #expect(filter.receive(epoch: epoch, sequence: sequence) == verdict, "row \(index)")
+        }
+        #expect(filter.counters.missed == .max)
+        #expect(filter.counters.accepted == 6)
+        #expect(filter.lastEpoch == 3 && filter.lastSequence == 2)
+    }
+
     @Test func onlyDuplicatesSkipTheFetch() {
         #expect(Verdict.newEpoch(previous: nil).isNew)
         #expect(Verdict.next(missed: 4).isNew)

@@ -1,0 +1,95 @@
+import FoundationEssentials
+import PhoneCore
+import WakeProtocol
+import WireFormat
+
+/// The phone's reading of whatever answers on the board's address: each part of the input is a `200` body,
+/// read as `/api/live-activity/current`, `/status` and `/api/live-activity/events` answers, and then given,
+/// in order, to a running phone session as the answers to the reads it makes (after a Wake, a fetch: status,
+/// current, events, task snapshots). Parts are separated by `---` lines; when they run out, the board is gone.
+///
+/// Beyond not crashing: every card the session shows renders, at the narrowest width and a usual one, in lines
+/// that fit the width and hold no control character; every event it emits is one line of valid JSON
+/// (`--json`); a snapshot answer names a task.
+package enum PhoneAnswersHarness: FuzzHarness {
+    package static let name = "phone-answers"
+    static let widths = [CardTextRenderer.Options.minimumWidth, 60]
+    static let wakes = [1, 2, 3].map { WakeEnvelope(reason: .liveActivity, epoch: 7, sequence: $0).bytes }
+
+    package static func run(_ input: [UInt8]) throws(InvariantViolation) -> FuzzVerdict {
+        let bodies = FuzzRecords.split(input).map(Array.init)
+        var verdict = FuzzVerdict.accepted
+        for body in bodies {
+            let current = try? BoardAnswer.current(from: body)
+            let events = try? BoardAnswer.events(from: body)
+            if case let .snapshot(view)? = current {
+                try require(view.requestID?.isEmpty == false, "a snapshot answer without a request id")
+                try checkCard(Card(state: CardState(snapshot: view), snapshot: view, link: link))
+            }
+            if current == nil && events == nil && BoardStatusAnswer(body: body) == .unreadable { verdict = .rejected }
+        }
+        try runSession(answers: bodies)
+        return verdict
+    }
+
+    static let link = LinkState(usb: .unmonitored, wake: .connected)
+
+    /// A session that starts, gets Wakes, and reads its answers from `answers` in order.
+    private static func runSession(answers: [[UInt8]]) throws(InvariantViolation) {
+        var session = PhoneSession(settings: PhoneSession.Settings(phoneID: "p1"))
+        var remaining = answers[...]
+        var inputs: [PhoneSession.Input] =
+            [.started, .wakeLink(.connected)] + wakes.map { .wakeValue($0, fullLength: 12) }
+        var now = Duration.zero
+        var steps = 0
+        while !inputs.isEmpty, steps < 200 {
+            steps += 1
+            now += .milliseconds(10)
+            let input = inputs.removeFirst()
+            for effect in session.handle(input, at: now) {
+                switch effect {
+                case let .send(request):
+                    let response: BoardResponse =
+                        remaining.popFirst().map { .answered(status: 200, etag: nil, body: $0) }
+                        ?? .failed(detail: "connection refused")
+                    inputs.append(.answer(request, response))
+                case let .emit(event):
+                    switch event {
+                    case let .card(card):
+                        try checkLine(event)
+                        try checkCard(card)
+                    case .alert, .error, .connection:
+                        try checkLine(event)
+                    case .wake:
+                        break  // nothing the board wrote
+                    }
+                case let .alert(alert):
+                    try checkLine(.alert(alert))
+                case .scheduleDeadline, .saveRecord, .log:
+                    break
+                }
+            }
+        }
+    }
+
+    private static func checkLine(_ event: PhoneEvent) throws(InvariantViolation) {
+        let line = PhoneEventEncoder().line(for: event, at: Date(timeIntervalSince1970: 1_780_000_000))
+        try require(!line.utf8.contains(UInt8(ascii: "\n")), "a --json line holds a line feed: \(line)")
+        guard case .object? = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {
+            throw InvariantViolation("a --json line is not a JSON object: \(line)")
+        }
+    }
+
+    private static func checkCard(_ card: Card) throws(InvariantViolation) {
+        for width in widths {
+            for line in CardTextRenderer(options: .init(width: width, color: false)).lines(for: card) {
+                try require(
+                    TerminalCellWidth.of(line) <= width,
+                    "a card line is wider than \(width) cells: \(line.debugDescription)")
+                try require(
+                    !line.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }),
+                    "a card line holds a control character: \(line.debugDescription)")
+            }
+        }
+    }
+}
