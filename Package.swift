@@ -189,7 +189,7 @@ let package = Package(
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "WireFormat"]),
+        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "CommandLineSyntax", "WireFormat"]),
         .testTarget(name: "CommandLineSyntaxTests", dependencies: ["CommandLineSyntax"]),
         // Every checked-in fuzz input (seeds and past crashes) through its harness, without libFuzzer.
         .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarnesses"]),
