@@ -205,9 +205,14 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),
-        // Units, udev rules, network files and the install script, checked as files and with systemd's tools.
+        // Units, udev rules, network files, the install script and the man pages, checked as files and with
+        // systemd's and groff's tools; the man pages against the parsers' option tables and the configuration's keys.
         .testTarget(
-            name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"],
+            name: "DeploymentTests",
+            dependencies: [
+                "USBGadget", "Configuration", "NetworkAddress", "AgentCLI", "CommandLineSyntax", "BoardService",
+                "PhoneService",
+            ],
             exclude: ["vm"]),
         .testTarget(
             name: "CLibrarySmokeTests",
