@@ -133,7 +133,9 @@ struct PackageTests {
         for package in [board, phone] {
             let depends = try package.dependencies()
             #expect(
-                depends.isSuperset(of: ["bluez", "systemd", "udev", "aidenbridge-common", "libc6", "libdbus-1-3", "libcurl4"]),
+                depends.isSuperset(of: [
+                    "bluez", "systemd", "udev", "aidenbridge-common", "libc6", "libdbus-1-3", "libcurl4",
+                ]),
                 "\(package.name): \(depends.sorted())")
             // The Swift runtime is linked in (--static-swift-stdlib): no Swift shared library to depend on.
             #expect(try !package.field("Depends").contains("swift"))
@@ -157,7 +159,10 @@ struct PackageTests {
         #expect(sysusers.contains("systemd-sysusers ${DPKG_ROOT:+--root=\"$DPKG_ROOT\"} aiden.conf"))
 
         let roles = [
-            ("aidenbridge-board", ["aiden-board.service", "aiden-board.socket", "aiden-gadget.service"], "/var/lib/aiden-board"),
+            (
+                "aidenbridge-board", ["aiden-board.service", "aiden-board.socket", "aiden-gadget.service"],
+                "/var/lib/aiden-board"
+            ),
             ("aidenbridge-phone", ["aiden-phone.service"], "/var/lib/aiden-phone"),
         ]
         for (name, units, state) in roles {
@@ -174,7 +179,17 @@ struct PackageTests {
                 #expect(postrm.contains("deb-systemd-helper purge") && postrm.contains("'\(unit)'"), "\(name): \(unit)")
             }
             #expect(postrm.contains("if [ \"$1\" = \"purge\" ]; then\n    rm -rf \(state)\nfi"), "\(name)")
+            // The daemon the admin enabled runs the new binary after an upgrade.
+            #expect(postinst.contains("_dh_action=restart"), "\(name)")
         }
+        // The gadget and the socket are only ever started (a no-op when running), never restarted on an
+        // upgrade, and stopped only on removal: a restart would unplug the phone, or drop the held port.
+        let board = try BuiltPackage("aidenbridge-board")
+        let units = "'aiden-board.socket' 'aiden-gadget.service' 'aiden-udc.target'"
+        #expect(try #require(try board.controlFile("postinst")).contains("deb-systemd-invoke start \(units)"))
+        #expect(
+            try #require(try board.controlFile("prerm")).contains(
+                "[ \"$1\" = remove ] && [ -d /run/systemd/system ] ; then\n\tdeb-systemd-invoke stop \(units)"))
     }
 }
 
