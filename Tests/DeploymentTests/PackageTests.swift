@@ -84,7 +84,8 @@ struct PackageTests {
         let fromPackages = try Self.files(under: unpacked.path).filter {
             !$0.key.hasPrefix("usr/share/doc/aidenbridge-") && !$0.key.hasPrefix("usr/share/lintian/")
         }
-        let fromInstall = try Self.files(under: try StagedInstall().root)
+        let staged = try StagedInstall()
+        let fromInstall = try Self.files(under: staged.root)
         #expect(
             Set(fromPackages.keys) == Set(fromInstall.keys),
             "\(Set(fromPackages.keys).symmetricDifference(fromInstall.keys).sorted())")
