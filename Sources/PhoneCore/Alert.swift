@@ -11,6 +11,8 @@ package struct Alert: Sendable, Equatable {
     package var eventID: UInt64?
     /// When the board recorded the transition (board clock, as sent).
     package var boardTime: String?
+    /// The generation of the ring the event came from (part of the key), when the board named it.
+    package var generation: String?
     /// What the alert says about the task, from its snapshot (`describing(_:)`), each cleaned and
     /// bounded by `BoardText`: nil when the client had no snapshot of the task or it did not say.
     package var title: String?
@@ -43,7 +45,9 @@ package struct Alert: Sendable, Equatable {
         switch transition {
         case .connected: .connection(connectionID ?? "")
         case .handoff, .foregroundRecovery, .completed, .failed:
-            .task(epoch: epoch ?? 0, requestID: requestID ?? "", transition: transition)
+            .task(
+                epoch: epoch ?? 0, requestID: requestID ?? "", transition: transition, eventID: eventID ?? 0,
+                generation: generation)
         }
     }
 }
