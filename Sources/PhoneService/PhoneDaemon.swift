@@ -297,7 +297,8 @@ package enum PhoneDaemon {
             board: wiring.configuration.board,
             timeout: .init(connectMilliseconds: 500, totalMilliseconds: 1_000))
         // Stopped, the client offers no way back to the task.
-        switch transport.perform(.appState(.inactive, returnEntry: nil, phoneID: wiring.phoneID)) {
+        let inactive = BoardRequest.appState(.inactive, returnEntry: nil, phoneID: wiring.phoneID)
+        switch transport.perform(inactive.stamped(at: wiring.runtime.wallNow())) {
         case let .answered(status, _, _) where (200..<300).contains(status):
             logger.info("reported app state inactive")
         case let .answered(status, _, _):
