@@ -148,3 +148,32 @@ import WireFormat
         #expect(BoardAnswer.currentExtras(from: Array(odd.utf8)) == CardExtras())
     }
 }
+
+/// The card's keys: a transcript of key presses and what the shell is told to do.
+@Suite struct AnswerPromptTests {
+    @Test func transcript() {
+        var handoff = Fixtures.handoff
+        handoff.canStop = true
+        let waiting = Card.derive(link: Fixtures.usbUp, answer: .snapshot(handoff), problem: nil)
+        let ended = Card.derive(link: Fixtures.usbUp, answer: .snapshot(Fixtures.ended(.completed)), problem: nil)
+        var prompt = AnswerPrompt()
+        let steps: [(Character, Card?, AnswerPrompt.Output)] = [
+            ("x", waiting, .none),  // not offered on a waiting task
+            ("q", waiting, .none),
+            ("s", waiting, .show("Stop “Open Settings”? y/N")),
+            ("n", waiting, .show("Stop: not sent.")),
+            ("d", waiting, .show("Done “Open Settings”? y/N")),
+            ("y", ended, .send(.done, requestID: "chat_1")),  // the task the question named
+            ("r", waiting, .show("Refuse “Open Settings”? y/N")),
+            ("Y", waiting, .send(.refuse, requestID: "chat_1")),
+            ("s", ended, .none),
+            ("x", ended, .show("Dismiss “Open Settings”? y/N")),
+            ("x", ended, .show("Dismiss: not sent.")),  // only y confirms
+            ("d", nil, .none),
+        ]
+        for (index, (key, card, expected)) in steps.enumerated() {
+            #expect(prompt.press(key, card: card) == expected, "step \(index): \(key)")
+        }
+        #expect(prompt.question == nil)
+    }
+}
