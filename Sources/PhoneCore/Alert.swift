@@ -22,6 +22,9 @@ package struct Alert: Sendable, Equatable {
     package var action: String?
     /// For a failure: the task's `last_error`.
     package var error: String?
+    /// The task can be stopped (`can_stop` of an active task, from its snapshot): its notification offers
+    /// a Stop button.
+    package var canStop = false
 
     package init(
         transition: AlertTransition, requestID: String? = nil, connectionID: String? = nil, epoch: UInt16? = nil,
@@ -38,6 +41,16 @@ package struct Alert: Sendable, Equatable {
         self.step = step
         self.action = action
         self.error = error
+    }
+
+    /// The answers its notification offers (issue #15 §8): `done` and `refuse` on a handoff or a
+    /// foreground recovery (after `stop` when the task can be stopped), `dismiss` on an ended task.
+    package var answers: [PersonAnswer] {
+        switch transition {
+        case .connected: []
+        case .handoff, .foregroundRecovery: (canStop ? [.stop] : []) + [.done, .refuse]
+        case .completed, .failed: [.dismiss]
+        }
     }
 
     /// What the alert is deduplicated by.

@@ -171,6 +171,11 @@ package enum PhoneDaemon {
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
+        desktop.onAnswer { answer, requestID in
+            var random = SystemRandomNumberGenerator()
+            client.submit(
+                .personAnswered(answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random)))
+        }
         desktop.connect(environment: ProcessEnvironment.current()) { client.submit(.returnEntryOffered(.notification)) }
 
         do {

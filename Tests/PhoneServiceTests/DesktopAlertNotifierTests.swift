@@ -138,3 +138,21 @@ struct DesktopAlertNotifierLateServerTests {
                 == DesktopAlertNotifier.notification(for: handoff).summary)
     }
 }
+
+/// Buttons per alert (issue #15 §8) and where a press goes: the answer and the task, once per
+/// notification, only for the answers it offered.
+@Suite struct DesktopAlertActionTests {
+    @Test func theButtonsEachAlertCarries() {
+        func keys(_ alert: Alert) -> [String] {
+            DesktopAlertNotifier.notification(for: alert).actions.flatMap { [$0.key, $0.label] }
+        }
+        var stoppable = Alert(transition: .handoff, requestID: "chat_1")
+        stoppable.canStop = true
+        #expect(keys(Alert(transition: .handoff, requestID: "chat_1")) == ["done", "Done", "refuse", "Refuse"])
+        #expect(keys(stoppable) == ["stop", "Stop", "done", "Done", "refuse", "Refuse"])
+        #expect(keys(Alert(transition: .foregroundRecovery, requestID: "chat_1")) == ["done", "Done", "refuse", "Refuse"])
+        #expect(keys(Alert(transition: .completed, requestID: "chat_1")) == ["dismiss", "Dismiss"])
+        #expect(keys(Alert(transition: .failed, requestID: "chat_1")) == ["dismiss", "Dismiss"])
+        #expect(keys(Alert(transition: .connected, connectionID: "usb-1")) == [])
+    }
+}
