@@ -39,7 +39,8 @@ package struct AnswerOutcome: Sendable, Equatable {
                 result = .refused(.malformed(error), code: nil)
             }
         case let .answered(403, _, body):
-            result = .refused(.forbidden(message: BoardAnswer.errorMessage(in: body)), code: BoardAnswer.errorCode(in: body))
+            result = .refused(
+                .forbidden(message: BoardAnswer.errorMessage(in: body)), code: BoardAnswer.errorCode(in: body))
         case let .answered(status, _, body):
             result = .refused(
                 .httpStatus(status, message: BoardAnswer.errorMessage(in: body)), code: BoardAnswer.errorCode(in: body))
@@ -74,7 +75,8 @@ package struct AnswerOutcome: Sendable, Equatable {
                     "board answered HTTP \(Self.status(problem))"
                         + (code.map { ": \($0)" } ?? "") + (problem.boardMessage.map { ": \($0)" } ?? "")
                 }
-            return BoardText.clean("Could not \(answer.rawValue) \(name) (\(id)): \(words)")
+            let verb = answer == .done ? "answer done for" : answer.rawValue
+            return BoardText.clean("Could not \(verb) \(name) (\(id)): \(words)")
         }
     }
 

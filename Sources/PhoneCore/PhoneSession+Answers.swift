@@ -19,12 +19,15 @@ extension PhoneSession {
         guard pendingAnswers[answerID] == nil else { return }  // the same press twice: one request
         let title = cardSnapshot(of: requestID)?.taskTitle
         pendingAnswers[answerID] = PendingAnswer(answer: answer, requestID: requestID, title: title, attempts: 1)
-        effects.append(.log(.info, "answering \(answer.rawValue) to task \(BoardText.line(requestID, limit: 64) ?? "?")"))
+        effects.append(
+            .log(.info, "answering \(answer.rawValue) to task \(BoardText.line(requestID, limit: 64) ?? "?")"))
         effects.append(
             .send(.answer(requestID: requestID, answer, answerID: answerID, phoneID: settings.phoneID)))
     }
 
-    mutating func answerAnswered(_ request: BoardRequest, _ response: BoardResponse, at now: Duration, _ effects: inout [Effect]) {
+    mutating func answerAnswered(
+        _ request: BoardRequest, _ response: BoardResponse, at now: Duration, _ effects: inout [Effect]
+    ) {
         guard case let .answer(requestID, answer, answerID, _) = request, var pending = pendingAnswers[answerID] else {
             effects.append(.log(.debug, "ignored a late answer to \(request)"))
             return

@@ -65,7 +65,8 @@ package final class DesktopAlertNotifier: AlertNotifier {
             guard let entry = shown.withLock({ $0[id] }), let answer = PersonAnswer(rawValue: key),
                 entry.answers.contains(answer)
             else {
-                logger.debug("notification \(id): action \(BoardText.printable(key, limit: 32)) is not an answer it offers")
+                logger.debug(
+                    "notification \(id): action \(BoardText.printable(key, limit: 32)) is not an answer it offers")
                 return
             }
             // One answer per notification: a second press (or a server that repeats itself) sends nothing.
@@ -202,7 +203,9 @@ package final class DesktopAlertNotifier: AlertNotifier {
         // and format characters (`AlertText`) and escaped by the notifier for servers that render body markup.
         // Buttons for the answers the alert's task can take (spec of issue #15: stop, done and refuse,
         // dismiss); the keys are the wire's names, sent back in `ActionInvoked`.
-        let actions = alert.requestID == nil ? [] : alert.answers.map { DesktopNotification.Action(key: $0.rawValue, label: $0.verb) }
+        let actions =
+            alert.requestID == nil
+            ? [] : alert.answers.map { DesktopNotification.Action(key: $0.rawValue, label: $0.verb) }
         return DesktopNotification(
             summary: AlertText.headline(alert), body: AlertText.body(alert), urgency: urgency,
             category: category, actions: actions)

@@ -91,7 +91,8 @@ package enum PhoneAnswerCommand {
         let paths = PhonePaths.resolve(isRoot: geteuid() == 0, environment: environment)
         let configuration: PhoneConfiguration
         do {
-            configuration = try PhoneDaemon.loadConfiguration(configPath, paths: paths, environment: environment).configuration
+            configuration = try PhoneDaemon.loadConfiguration(configPath, paths: paths, environment: environment)
+                .configuration
         } catch {
             return Result(line: "aiden-phone: \(error)", status: PhoneDaemon.configurationExitCode)
         }

@@ -196,7 +196,8 @@ package enum PhoneDaemon {
                 + "configuration \(file ?? "built-in"), state \(directory.path)")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
-        let readingKeys = terminal?.mode.keys == true && startKeys(keyReader, client: client, runtime: runtime, terminal: terminal)
+        let readingKeys =
+            terminal?.mode.keys == true && startKeys(keyReader, client: client, runtime: runtime, terminal: terminal)
         return Wiring(
             client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher,
             configuration: configuration,

@@ -34,7 +34,10 @@ import WireFormat
             ([event(1, "chat_1", .known(.started)), event(2, "chat_1", .known(.handoff))], ["2 handoff chat_1"]),
             ([event(3, "chat_1", "answered")], []),
             ([event(4, "chat_1", .known(.handoff))], ["4 handoff chat_1"]),  // a second request for input
-            ([event(5, "chat_1", .known(.foregroundRecovery)), event(6, "chat_1", "answered")], ["5 foreground_recovery chat_1"]),
+            (
+                [event(5, "chat_1", .known(.foregroundRecovery)), event(6, "chat_1", "answered")],
+                ["5 foreground_recovery chat_1"]
+            ),
             ([event(7, "chat_1", "stop_requested"), event(8, "chat_1", .known(.canceled))], []),
             ([event(9, "chat_1", "dismissed")], []),
             ([event(10, "chat_2", .known(.handoff), phone: "p2")], []),  // another phone's
@@ -43,7 +46,8 @@ import WireFormat
         ]
         var since: UInt64 = 0
         for (events, expected) in rows {
-            let outputs = policy.receive(EventsAnswer(epoch: 7, generation: "g", events: events, next: events.last?.id ?? since))
+            let outputs = policy.receive(
+                EventsAnswer(epoch: 7, generation: "g", events: events, next: events.last?.id ?? since))
             since = events.last?.id ?? since
             #expect(names(outputs) == expected, "\(events.map(\.id))")
         }
@@ -54,12 +58,18 @@ import WireFormat
 
     @Test func onceAcrossARestart() throws {
         var policy = primed()
-        #expect(names(policy.receive(EventsAnswer(epoch: 7, generation: "g", events: [event(1, "c", .known(.handoff))], next: 1))) == ["1 handoff c"])
+        #expect(
+            names(
+                policy.receive(
+                    EventsAnswer(epoch: 7, generation: "g", events: [event(1, "c", .known(.handoff))], next: 1))) == [
+                    "1 handoff c"
+                ])
         let saved = try JSONEncoder().encode(policy.record)
         let restored = try JSONDecoder().decode(AlertRecord.self, from: saved)
         var again = AlertPolicy(record: restored, phoneID: "p1")
         let reread = EventsAnswer(
-            epoch: 7, generation: "g", events: [event(1, "c", .known(.handoff)), event(2, "c", .known(.handoff))], next: 2)
+            epoch: 7, generation: "g", events: [event(1, "c", .known(.handoff)), event(2, "c", .known(.handoff))],
+            next: 2)
         #expect(names(again.receive(reread)) == ["2 handoff c"])
     }
 
@@ -76,7 +86,10 @@ import WireFormat
         // The ring read again from the start (a cursor reset): 1...3 were read by the old client.
         let ring = EventsAnswer(
             epoch: 7, generation: "g",
-            events: [event(2, "c", .known(.handoff)), event(3, "c", .known(.completed)), event(4, "d", .known(.handoff)), event(5, "c", .known(.handoff))],
+            events: [
+                event(2, "c", .known(.handoff)), event(3, "c", .known(.completed)), event(4, "d", .known(.handoff)),
+                event(5, "c", .known(.handoff)),
+            ],
             next: 5)
         #expect(names(policy.receive(ring)) == ["4 handoff d", "5 handoff c"])
         // Saved and loaded again, the migration is kept, not redone from the newer cursor.
@@ -111,7 +124,8 @@ import WireFormat
         board.handoff(of: "anyone")
         board.handoff(of: "mine")  // a second request for input: alerts again
         driver.wake(seq: 1)
-        #expect(driver.alertNames.filter { $0.hasPrefix("handoff") } == ["handoff mine", "handoff anyone", "handoff mine"])
+        #expect(
+            driver.alertNames.filter { $0.hasPrefix("handoff") } == ["handoff mine", "handoff anyone", "handoff mine"])
         #expect(driver.everyAlertWasSavedFirst)
     }
 }

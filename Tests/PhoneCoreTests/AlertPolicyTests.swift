@@ -184,7 +184,8 @@ import WireFormat
         #expect(policy.receive(history).isEmpty)  // neither old alerts nor "missed" for history
         #expect(policy.record.hasReadEvents)
         #expect(
-            policy.record.contains(.task(epoch: 1234, requestID: "chat_2", transition: .handoff, eventID: 2, generation: "g1")))
+            policy.record.contains(
+                .task(epoch: 1234, requestID: "chat_2", transition: .handoff, eventID: 2, generation: "g1")))
         let next = EventsAnswer(
             epoch: 1234, generation: "g1", events: [event(3, "chat_2", .known(.completed))], next: 3)
         #expect(alerts(policy.receive(next)) == ["completed chat_2"])
@@ -209,6 +210,7 @@ import WireFormat
         let answer = EventsAnswer(epoch: nil, generation: "g1", events: [event(1, "chat_1", .known(.failed))], next: 1)
         #expect(alerts(policy.receive(answer)) == ["failed chat_1"])
         #expect(
-            policy.record.contains(.task(epoch: 77, requestID: "chat_1", transition: .failed, eventID: 1, generation: "g1")))
+            policy.record.contains(
+                .task(epoch: 77, requestID: "chat_1", transition: .failed, eventID: 1, generation: "g1")))
     }
 }

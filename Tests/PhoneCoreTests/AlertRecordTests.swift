@@ -34,7 +34,8 @@ import Testing
     @Test func roundTripsThroughJSON() throws {
         var record = AlertRecord(capacity: 4)
         record.insert(.connection("usb-1"))
-        record.insert(.task(epoch: 9, requestID: "chat_1", transition: .foregroundRecovery, eventID: 3, generation: "g"))
+        record.insert(
+            .task(epoch: 9, requestID: "chat_1", transition: .foregroundRecovery, eventID: 3, generation: "g"))
         record.cursor = EventCursor(since: 12, generation: "g", epoch: 9)
         record.hasReadEvents = true
         let encoder = JSONEncoder()

@@ -8,7 +8,9 @@ import WireFormat
 /// and replies of `POST /api/live-activity/tasks/{id}/answer` (issue #15 §1, §8).
 @Suite struct PersonAnswerTests {
     private func card(_ snapshot: SnapshotView?, _ extras: CardExtras = CardExtras()) -> Card {
-        Card.derive(link: Fixtures.usbUp, answer: snapshot.map(CurrentAnswer.snapshot) ?? .notFound, problem: nil, extras: extras)
+        Card.derive(
+            link: Fixtures.usbUp, answer: snapshot.map(CurrentAnswer.snapshot) ?? .notFound, problem: nil,
+            extras: extras)
     }
 
     @Test func theAnswersEachCardStateOffers() {
@@ -33,7 +35,10 @@ import WireFormat
             ("canceled", card(Fixtures.ended(.canceled)), [.dismiss]),
             ("canceled, dismissed", card(Fixtures.ended(.canceled), dismissed), []),
             ("standby", card(nil), []),
-            ("disconnected", Card.derive(link: Fixtures.usbDown, answer: .snapshot(Fixtures.running), problem: nil), []),
+            (
+                "disconnected", Card.derive(link: Fixtures.usbDown, answer: .snapshot(Fixtures.running), problem: nil),
+                []
+            ),
         ]
         for (name, card, expected) in table {
             #expect(PersonAnswer.available(on: card) == expected, "\(name)")
@@ -79,14 +84,18 @@ import WireFormat
     }
 
     @Test func outcomesInWords() {
-        let receipt = #"{"ok":true,"answer":{"answer":"stop","answer_id":"ans-1","phone_id":"p1","answered_at":"2026-06-12T07:00:09Z"},"task":{"request_id":"chat_1","task_title":"Open Settings"}}"#
+        let receipt =
+            #"{"ok":true,"answer":{"answer":"stop","answer_id":"ans-1","phone_id":"p1","answered_at":"2026-06-12T07:00:09Z"},"task":{"request_id":"chat_1","task_title":"Open Settings"}}"#
         let recorded = AnswerOutcome.interpret(
             .answered(status: 200, etag: nil, body: Array(receipt.utf8)), answer: .stop, requestID: "chat_1",
             answerID: "ans-1", title: nil)
         #expect(recorded.succeeded)
         #expect(recorded.line == "Stop requested for “Open Settings” (chat_1)")
         if case let .recorded(body) = recorded.result {
-            #expect(body.answer == RecordedAnswer(answer: "stop", answerID: "ans-1", phoneID: "p1", answeredAt: "2026-06-12T07:00:09Z"))
+            #expect(
+                body.answer
+                    == RecordedAnswer(
+                        answer: "stop", answerID: "ans-1", phoneID: "p1", answeredAt: "2026-06-12T07:00:09Z"))
         } else {
             Issue.record("not recorded")
         }
@@ -97,7 +106,8 @@ import WireFormat
         #expect(!refused.succeeded)
         #expect(
             refused.line
-                == "Could not stop “Open Settings” (chat_1): board answered HTTP 409: not_stoppable: the task cannot be stopped")
+                == "Could not stop “Open Settings” (chat_1): board answered HTTP 409: not_stoppable: the task cannot be stopped"
+        )
         let lost = AnswerOutcome.interpret(
             .failed(detail: "127.0.0.1:8080: refused"), answer: .dismiss, requestID: "chat_1", answerID: "ans-3",
             title: nil)
@@ -123,7 +133,8 @@ import WireFormat
         #expect(waiting.contains("Keys: s stop, d done, r refuse"))
         #expect(renderer.lines(for: card(Fixtures.ended(.completed))).contains("Keys: x dismiss"))
         // No counts, no keys where none are read: the card as before.
-        let plain = CardTextRenderer(options: .init(width: 60)).lines(for: card(Fixtures.running, CardExtras(others: OtherTasks(active: 0, waiting: 0))))
+        let plain = CardTextRenderer(options: .init(width: 60)).lines(
+            for: card(Fixtures.running, CardExtras(others: OtherTasks(active: 0, waiting: 0))))
         #expect(plain == CardTextRenderer(options: .init(width: 60)).lines(for: card(Fixtures.running)))
         #expect(OtherTasks(active: 0, waiting: 3).cardLine == "3 waiting")
         #expect(OtherTasks(active: 1, waiting: 0).cardLine == "+1 running")
@@ -136,7 +147,9 @@ import WireFormat
         #expect(try BoardAnswer.current(from: Array(new.utf8)) != .notFound)
         #expect(
             BoardAnswer.currentExtras(from: Array(new.utf8))
-                == CardExtras(answer: RecordedAnswer(answer: "stop", answerID: "ans-1"), others: OtherTasks(active: 2, waiting: 1)))
+                == CardExtras(
+                    answer: RecordedAnswer(answer: "stop", answerID: "ans-1"), others: OtherTasks(active: 2, waiting: 1)
+                ))
         // `others` beside the snapshot in the envelope is taken too.
         let beside = #"{"status":"ok","others":{"active":0,"waiting":4},"live_activity":{"request_id":"chat_1"}}"#
         #expect(BoardAnswer.currentExtras(from: Array(beside.utf8)).others == OtherTasks(active: 0, waiting: 4))

@@ -21,7 +21,10 @@ import WireFormat
         driver.clearEffects()
         let fetches = board.currentRequests
         driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
-        #expect(board.answers.map { "\($0.requestID) \($0.answer) \($0.answerID) \($0.phoneID)" } == ["chat_1 stop ans-1 p1"])
+        #expect(
+            board.answers.map { "\($0.requestID) \($0.answer) \($0.answerID) \($0.phoneID)" } == [
+                "chat_1 stop ans-1 p1"
+            ])
         #expect(outcomes(driver).map(\.line) == ["Stop requested for “Open Settings” (chat_1)"])
         #expect(board.currentRequests == fetches + 1)  // fetched after the answer
         #expect(driver.lastCard?.extras.answer?.answer == "stop")

@@ -150,7 +150,8 @@ struct DesktopAlertNotifierLateServerTests {
         stoppable.canStop = true
         #expect(keys(Alert(transition: .handoff, requestID: "chat_1")) == ["done", "Done", "refuse", "Refuse"])
         #expect(keys(stoppable) == ["stop", "Stop", "done", "Done", "refuse", "Refuse"])
-        #expect(keys(Alert(transition: .foregroundRecovery, requestID: "chat_1")) == ["done", "Done", "refuse", "Refuse"])
+        #expect(
+            keys(Alert(transition: .foregroundRecovery, requestID: "chat_1")) == ["done", "Done", "refuse", "Refuse"])
         #expect(keys(Alert(transition: .completed, requestID: "chat_1")) == ["dismiss", "Dismiss"])
         #expect(keys(Alert(transition: .failed, requestID: "chat_1")) == ["dismiss", "Dismiss"])
         #expect(keys(Alert(transition: .connected, connectionID: "usb-1")) == [])

@@ -128,7 +128,8 @@ import Testing
         let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
         #expect(
             String(decoding: data, as: UTF8.self)
-                == ">> Could not stop “Open Settings” (chat_1): board answered HTTP 409: task_ended: the task has ended\n\n")
+                == ">> Could not stop “Open Settings” (chat_1): board answered HTTP 409: task_ended: the task has ended\n\n"
+        )
     }
 
     /// The key reader on a pseudo-terminal: single keys arrive without Enter, nothing is echoed, and the
@@ -150,10 +151,11 @@ import Testing
         let reader = TerminalKeyReader(descriptor: terminal)
         let keys = Mutex<[UInt8]>([])
         let arrived = DispatchSemaphore(value: 0)
-        #expect(reader.start { byte in
-            keys.withLock { $0.append(byte) }
-            arrived.signal()
-        })
+        #expect(
+            reader.start { byte in
+                keys.withLock { $0.append(byte) }
+                arrived.signal()
+            })
         var during = termios()
         #expect(tcgetattr(terminal, &during) == 0)
         #expect(during.c_lflag & tcflag_t(ICANON | ECHO) == 0)

@@ -204,7 +204,9 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
         switch answer {
         case "stop":
             guard active else { return refusal(409, "task_ended", "the task has ended") }
-            guard task["can_stop"] as? Bool == true else { return refusal(409, "not_stoppable", "the task cannot be stopped") }
+            guard task["can_stop"] as? Bool == true else {
+                return refusal(409, "not_stoppable", "the task cannot be stopped")
+            }
             if let recorded, recorded["answer"] as? String == "stop" { return answered(recorded, task, answerID) }
         case "done", "refuse":
             guard waiting else { return refusal(409, "not_waiting", "the task is not waiting for the person") }
