@@ -41,7 +41,8 @@ extension PhoneSession {
         pendingAnswers[answerID] = nil
         let outcome = AnswerOutcome.interpret(
             response, answer: answer, requestID: requestID, answerID: answerID, title: pending.title)
-        effects.append(.log(outcome.succeeded ? .notice : .warning, outcome.line))
+        // Info, not a warning: the line is shown above the card (or as the `answer` event) already.
+        effects.append(.log(.info, outcome.line))
         effects.append(.emit(.answered(outcome)))
         if outcome.succeeded, started { perform(scheduler.handle(.wake, at: now), &effects) }
     }

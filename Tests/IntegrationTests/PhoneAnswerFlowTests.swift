@@ -13,7 +13,8 @@ import Testing
     private func pair() throws -> (BoardProcess, PhoneProcess) {
         let wakePort = try freeLoopbackPort()
         let board = try BoardProcess(coalesceMilliseconds: 100, wakeTarget: "127.0.0.1:\(wakePort)")
-        let phone = try PhoneProcess(boardURL: "http://127.0.0.1:\(board.port)", phoneID: "it-phone", wakePort: wakePort)
+        let phone = try PhoneProcess(
+            boardURL: "http://127.0.0.1:\(board.port)", phoneID: "it-phone", wakePort: wakePort)
         return (board, phone)
     }
 
