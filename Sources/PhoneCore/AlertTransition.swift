@@ -10,14 +10,17 @@ package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable 
     case completed
     case failed
 
-    /// The alert for a board transition, nil for those that update the card silently.
+    /// The alert for a board transition, nil for those that update the card silently: `started` and
+    /// `canceled`, the person's own answers (`stop_requested`, `answered`, `dismissed`: the person caused
+    /// them) and any name this build does not know. Matched by name, so a board vocabulary that grows
+    /// stays silent here until this list names the new transition.
     package init?(_ transition: OpenEnum<Transition>) {
-        switch transition.known {
-        case .handoff?: self = .handoff
-        case .foregroundRecovery?: self = .foregroundRecovery
-        case .completed?: self = .completed
-        case .failed?: self = .failed
-        case .started?, .canceled?, nil: return nil
+        switch transition.rawValue {
+        case Transition.handoff.rawValue: self = .handoff
+        case Transition.foregroundRecovery.rawValue: self = .foregroundRecovery
+        case Transition.completed.rawValue: self = .completed
+        case Transition.failed.rawValue: self = .failed
+        default: return nil
         }
     }
 

@@ -78,7 +78,9 @@ package final class PhoneClient: Sendable {
 
     private func perform(_ effect: PhoneSession.Effect) {
         switch effect {
-        case let .send(request):
+        case let .send(unstamped):
+            // An app-state report carries the phone's wall clock as it leaves (`phone_time`).
+            let request = unstamped.stamped(at: runtime.wallNow())
             transport.send(request) { [weak self] response in self?.submit(.answer(request, response)) }
         case let .scheduleDeadline(at):
             let timer = runtime.schedule(at: at) { [weak self] in self?.step(.deadlineReached) }

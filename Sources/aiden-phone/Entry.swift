@@ -31,6 +31,17 @@ enum Entry {
                 configPath: configPath, system: PhoneDoctor.System(environment: ProcessEnvironment.current()))
             findings.forEach { print($0) }
             exit(DoctorFinding.exitStatus(findings))
+        case let .answer(answer, requestID, configPath):
+            let result = PhoneAnswerCommand.run(
+                answer, requestID: requestID, configPath: configPath, environment: ProcessEnvironment.current())
+            // The line is the result for a script: stdout when recorded, stderr with the board's error.
+            if result.status == 0 {
+                print(result.line)
+            } else {
+                OutputChannel.standardError.write(result.line + "\n")
+                OutputChannel.standardError.flush()
+            }
+            exit(result.status)
         case let .run(configPath, json):
             let status = PhoneDaemon.run(
                 configPath: configPath, json: json, environment: ProcessEnvironment.current())

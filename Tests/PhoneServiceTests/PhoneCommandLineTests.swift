@@ -21,6 +21,11 @@ import Testing
         (["--config=p.toml", "doctor"], .doctor(configPath: "p.toml")),
         (["doctor", "--help"], .help),
         (["--", "doctor"], .doctor(configPath: nil)),
+        (["stop"], .answer(.stop, requestID: nil, configPath: nil)),
+        (["done", "chat_1"], .answer(.done, requestID: "chat_1", configPath: nil)),
+        (["refuse", "chat:1", "--config", "p.toml"], .answer(.refuse, requestID: "chat:1", configPath: "p.toml")),
+        (["--config=p.toml", "dismiss"], .answer(.dismiss, requestID: nil, configPath: "p.toml")),
+        (["stop", "--help"], .help),
     ]
 
     @Test(arguments: valid)
@@ -43,6 +48,10 @@ import Testing
         (["doctor", "now"], "unexpected argument 'now'"),
         (["doctor", "doctor"], "unexpected argument 'doctor'"),
         (["doctor", "--config"], "--config needs a file"),
+        (["stop", "a", "b"], "unexpected argument 'b'"),
+        (["stop", "a/b"], "task id 'a/b' must be 1 to 128 characters from A-Z a-z 0-9 . _ : -"),
+        (["done", "--json"], "done takes no --json"),
+        (["cancel"], "unexpected argument 'cancel'"),
     ]
 
     @Test(arguments: invalid)
