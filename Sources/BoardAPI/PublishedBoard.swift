@@ -39,4 +39,14 @@ package final class PublishedBoard: Sendable {
         if let encoded = bodies[snapshot.requestID], encoded.revision == snapshot.revision { return encoded.body }
         return JSONBody.ok(["live_activity": snapshot])
     }
+
+    /// `/api/live-activity/current`'s body: `snapshot`'s answer body with `"others":{…}` beside the snapshot's
+    /// fields. Spliced into the cached bytes (which end with the snapshot's `}` and the envelope's `}`), so
+    /// serving it still encodes no snapshot.
+    func currentBody(_ snapshot: TaskSnapshot, others: OtherTasks) -> [UInt8] {
+        var body = liveActivityBody(snapshot)
+        guard body.count >= 2, body.suffix(2).elementsEqual("}}".utf8) else { return body }
+        body.insert(contentsOf: Array(",\"others\":".utf8) + JSONBody.encode(others), at: body.count - 2)
+        return body
+    }
 }
