@@ -41,12 +41,15 @@ package final class PublishedBoard: Sendable {
     }
 
     /// `/api/live-activity/current`'s body: `snapshot`'s answer body with `"others":{…}` beside the snapshot's
-    /// fields. Spliced into the cached bytes (which end with the snapshot's `}` and the envelope's `}`), so
-    /// serving it still encodes no snapshot.
+    /// fields. Spliced into the cached bytes, which with sorted keys end with the snapshot's `}` and then
+    /// `,"status":"ok"}`, so serving it still encodes no snapshot.
     func currentBody(_ snapshot: TaskSnapshot, others: OtherTasks) -> [UInt8] {
         var body = liveActivityBody(snapshot)
-        guard body.count >= 2, body.suffix(2).elementsEqual("}}".utf8) else { return body }
-        body.insert(contentsOf: Array(",\"others\":".utf8) + JSONBody.encode(others), at: body.count - 2)
+        let tail = Self.okTail
+        guard body.count > tail.count, body.suffix(tail.count).elementsEqual(tail) else { return body }
+        body.insert(contentsOf: Array(#","others":"#.utf8) + JSONBody.encode(others), at: body.count - tail.count)
         return body
     }
+
+    private static let okTail = Array(#"},"status":"ok"}"#.utf8)
 }
