@@ -28,7 +28,8 @@ extension Command {
             return AgentRequest(method: "POST", path: Self.taskPath(requestID) + "/heartbeat", headers: [Self.accept])
         case let .taskEnd(end):
             let body = RequestBodies.End(
-                status: end.status, lastError: end.error ?? "", expectedRevision: end.expectedRevision)
+                status: end.status, lastError: end.error ?? "", dismissAfterSeconds: end.dismissAfterSeconds,
+                expectedRevision: end.expectedRevision)
             return AgentRequest(
                 method: "POST", path: Self.taskPath(end.requestID) + "/end",
                 headers: Self.writeHeaders(key: end.idempotencyKey ?? idempotencyKey),

@@ -151,16 +151,19 @@ package enum Command: Sendable, Equatable {
         package var requestID: String
         package var status: TaskStatus
         package var error: String?
+        /// `--dismiss`: seconds the ended card stays (`immediate` is 0; nil: `default`, the board's retention).
+        package var dismissAfterSeconds: UInt64?
         package var expectedRevision: UInt64?
         package var idempotencyKey: String?
 
         package init(
-            requestID: String, status: TaskStatus, error: String? = nil, expectedRevision: UInt64? = nil,
-            idempotencyKey: String? = nil
+            requestID: String, status: TaskStatus, error: String? = nil, dismissAfterSeconds: UInt64? = nil,
+            expectedRevision: UInt64? = nil, idempotencyKey: String? = nil
         ) {
             self.requestID = requestID
             self.status = status
             self.error = error
+            self.dismissAfterSeconds = dismissAfterSeconds
             self.expectedRevision = expectedRevision
             self.idempotencyKey = idempotencyKey
         }

@@ -201,7 +201,8 @@ extension HelpTopic {
     private static let endUsage =
         """
         usage: aidenctl [--socket PATH] [--json] task end R --status completed|failed|canceled
-                        [--error TEXT] [--expected-revision N] [--idempotency-key K] [-q]
+                        [--error TEXT] [--dismiss WHEN] [--expected-revision N]
+                        [--idempotency-key K] [-q]
 
         End a task. An ended task is final: later updates are refused. Prints the final task
         (with -q: nothing).
@@ -210,6 +211,9 @@ extension HelpTopic {
           R, --id R                the task's request id (default: $AIDEN_TASK_ID)
           --status S               completed, failed or canceled (required)
           --error TEXT             what went wrong, shown on the card (default: empty)
+          --dismiss WHEN           how long the ended card stays on the phone: immediate,
+                                   default (the board's retention) or after:SECONDS
+                                   (0 to 86400, never longer than the retention)
           --expected-revision N    only end it if it is still at revision N (else exit 1, 409)
 
         """ + writeOptions + globalOptions

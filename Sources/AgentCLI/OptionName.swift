@@ -26,6 +26,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case requiresApp = "requires-app"
     case staleAfter = "stale-after"
     case abandonAfter = "abandon-after"
+    case dismiss
     case expectedRevision = "expected-revision"
     case idempotencyKey = "idempotency-key"
     case progressFromStdout = "progress-from-stdout"
@@ -69,7 +70,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .taskStart: Set([.title, .idempotencyKey, .json, .quiet] + startFields)
         case .taskRun: Set([.title, .idempotencyKey, .quiet, .progressFromStdout] + startFields)
         case .taskUpdate: Set([.id, .expectedRevision, .idempotencyKey, .json, .quiet] + updateFields)
-        case .taskEnd: [.id, .status, .error, .expectedRevision, .idempotencyKey, .json, .quiet]
+        case .taskEnd: [.id, .status, .error, .dismiss, .expectedRevision, .idempotencyKey, .json, .quiet]
         case .taskHeartbeat: [.id, .json, .quiet]
         case .taskShow: [.id, .json]
         case .events: [.since, .follow, .json]
@@ -95,6 +96,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
             return .choices(statuses.map(\.rawValue))
         case .phase: return .choices(TaskPhase.allCases.map(\.rawValue))
         case .showsProgress, .canStop, .requiresApp: return .choices(["true", "false"])
+        case .dismiss: return .choices(["immediate", "default"])  // or after:SECONDS, typed
         default: return .text
         }
     }
@@ -125,6 +127,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .requiresApp: "whether the task needs the phone's app"
         case .staleAfter: "seconds without news before the card says so"
         case .abandonAfter: "seconds without news before the board ends the task"
+        case .dismiss: "how long the ended card stays: immediate, default or after:SECONDS"
         case .expectedRevision: "only apply at this revision"
         case .idempotencyKey: "the write's idempotency key"
         case .progressFromStdout: "read PROGRESS lines on the command's stdout"

@@ -54,8 +54,25 @@ struct OptionValues {
                 topic: topic)
         }
         return Command.End(
-            requestID: requestID, status: status, error: values[.error], expectedRevision: try expectedRevision(),
-            idempotencyKey: try idempotencyKey())
+            requestID: requestID, status: status, error: values[.error], dismissAfterSeconds: try dismissal(),
+            expectedRevision: try expectedRevision(), idempotencyKey: try idempotencyKey())
+    }
+
+    /// `--dismiss immediate|default|after:SECONDS`: 0, nil (the board's retention), or the seconds. The upper
+    /// bound is the daemon's to check (a 400 names it).
+    private func dismissal() throws(UsageError) -> UInt64? {
+        guard let text = values[.dismiss] else { return nil }
+        switch text {
+        case "immediate": return 0
+        case "default": return nil
+        default:
+            guard text.hasPrefix("after:"), let seconds = Self.unsigned(String(text.dropFirst("after:".count))) else {
+                throw UsageError(
+                    "--dismiss must be immediate, default or after:SECONDS, not \(TerminalText.quoted(text))",
+                    topic: topic)
+            }
+            return seconds
+        }
     }
 
     func events(follow: Bool) throws(UsageError) -> Command.Events {

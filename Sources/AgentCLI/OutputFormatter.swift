@@ -51,6 +51,8 @@ package enum OutputFormatter {
         case .startedAt: snapshot.startedAt
         case .updatedAt: snapshot.updatedAt
         case .endedAt: snapshot.endedAt
+        case .dismissAfterSeconds: snapshot.dismissAfterSeconds.map(String.init)
+        case .dismissedAt: snapshot.dismissedAt
         case .revision: snapshot.revision.map(String.init)
         }
     }

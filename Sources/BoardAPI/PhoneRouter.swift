@@ -33,8 +33,10 @@ package struct PhoneRouter: Sendable {
         return Self.refusedMediaType(request)
     }
 
+    /// `now` stamps and `instant` (the monotonic clock; nil: judge by `now` alone) measures what is still shown.
     package func handle(
-        _ request: HTTPRequest, board: PublishedBoard, facts: @autoclosure () -> BoardFacts, now: Date
+        _ request: HTTPRequest, board: PublishedBoard, facts: @autoclosure () -> BoardFacts, now: Date,
+        instant: Duration? = nil
     ) -> RouteResult {
         if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
         let isRead = request.method == "GET" || request.method == "HEAD"
@@ -47,7 +49,7 @@ package struct PhoneRouter: Sendable {
                         JSONError(
                             status: 503, code: "disabled", message: "live activity is disabled on this board")))
             }
-            return RouteResult(response: liveActivity(request, board: board, now: now))
+            return RouteResult(response: liveActivity(request, board: board, now: now, instant: instant))
         case "/api/bluetooth/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
             return RouteResult(
@@ -84,7 +86,7 @@ package struct PhoneRouter: Sendable {
     }
 
     private func liveActivity(
-        _ request: HTTPRequest, board: PublishedBoard, now: Date
+        _ request: HTTPRequest, board: PublishedBoard, now: Date, instant: Duration?
     )
         -> HTTPResponse
     {
@@ -94,10 +96,11 @@ package struct PhoneRouter: Sendable {
             guard IdentifierRule.isValid(phone, allowEmpty: true) else {
                 return Responses.invalidParameter("phone_id", IdentifierRule.expectation())
             }
-            guard let snapshot = board.store.current(forPhone: phone, now: now, retention: retention) else {
+            let selection = board.store.selection(forPhone: phone, now: now, instant: instant, retention: retention)
+            guard let snapshot = selection.current else {
                 return board.json(200, JSONBody.notFound, request: request)
             }
-            return board.json(200, board.liveActivityBody(snapshot), request: request)
+            return board.json(200, board.currentBody(snapshot, others: selection.others), request: request)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard IdentifierRule.isValid(id) else {

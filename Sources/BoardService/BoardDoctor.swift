@@ -1,5 +1,6 @@
 import Configuration
 import Doctor
+import FoundationEssentials
 import NetworkAddress
 
 #if canImport(Glibc)
@@ -31,6 +32,9 @@ package enum BoardDoctor {
         findings += listenAddresses(configuration.http.listen, interfaces: interfaces)
         findings += routeCollisions(configuration, interfaces: interfaces, routeTable: routeTable)
         findings.append(agentSocket(configuration.agent.socket))
+        if let clock = clock(status: BlueZDoctor.statusBody(agentSocket: configuration.agent.socket)) {
+            findings.append(clock)
+        }
         findings.append(wakeTransport(configuration))
         return findings
     }
@@ -94,6 +98,35 @@ package enum BoardDoctor {
         return .problem(
             "\(path) is a stale socket (\(String(cString: strerror(errno))))",
             fix: "start aiden-board (systemctl start aiden-board); it replaces the stale socket")
+    }
+
+    /// Which clock the running daemon stamps with (`/v1/status` → `clock`); nil when it does not answer (the
+    /// agent socket's finding says why) or predates the member.
+    package static func clock(status body: Data?) -> DoctorFinding? {
+        struct Status: Decodable {
+            struct Clock: Decodable {
+                let source: String
+                let offsetSeconds: Int
+
+                enum CodingKeys: String, CodingKey {
+                    case source
+                    case offsetSeconds = "offset_seconds"
+                }
+            }
+            let clock: Clock?
+        }
+        guard let body, let clock = (try? JSONDecoder().decode(Status.self, from: body))?.clock else { return nil }
+        switch clock.source {
+        case "board":
+            return .ok("clock: timestamps follow the board's own clock")
+        case "phone":
+            return .info(
+                "clock: the board's clock is unset or far off (\(clock.offsetSeconds) s from the phone's): timestamps "
+                    + "follow the phone's clock; retention and staleness run on elapsed time either way",
+                fix: "set the board's clock (an RTC, or NTP when the board has a network) to stamp with its own")
+        default:
+            return .info("clock: aiden-board names a clock source this doctor does not know")
+        }
     }
 
     static func wakeTransport(_ configuration: BoardConfiguration) -> DoctorFinding {

@@ -52,11 +52,12 @@ package final class BoardEngine: Sendable {
         var wakeFacts: WakeFacts
         var tasksDirty = false
         var lazyWriteScheduled = false
-        var expiryScheduledFor: Date?
+        /// Monotonic instants, like every deadline (retention and staleness follow elapsed time).
+        var expiryScheduledFor: Duration?
         /// When the next ended task leaves (nil: none ended), so jobs only prune when one is due.
-        var nextExpiry: Date?
+        var nextExpiry: Duration?
         /// When to try again to save the end of abandoned tasks after the write failed (nil: not failing).
-        var staleRetryDue: Date?
+        var staleRetryDue: Duration?
         var random = SystemRandomNumberGenerator()
         /// Failures that repeat for as long as their cause lasts (a full disk, no registration with bluetoothd):
         /// logged when they start, summarised at most once a minute, and when they end.
@@ -82,6 +83,8 @@ package final class BoardEngine: Sendable {
     /// Reader-side state that never involves the disk.
     private struct PhoneSide: Sendable {
         var appState: PhoneAppState?
+        /// Which clock stamps (the phone's reports may move it); read by the writer for every stamp.
+        var clock = BoardClock()
         var denialLog = TokenBucket(burst: 5, interval: .seconds(10))
     }
 
@@ -121,6 +124,8 @@ package final class BoardEngine: Sendable {
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
         var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch, instanceID: instanceID)
+        // The monotonic clock started again: the loaded stamps' deadlines are derived anew from the wall clock.
+        board.store.anchorClocks(now: runtime.wallNow(), instant: runtime.monotonicNow())
         let wakeFacts = WakeFacts(transport: sink.transportName)
         publication = Mutex(
             Publication(
@@ -152,9 +157,10 @@ package final class BoardEngine: Sendable {
     /// phone, which waits for the executor, where the peripheral decides when the window closes.
     package func handlePhone(_ request: HTTPRequest) -> HTTPResponse {
         let current = publication.withLock { $0 }
-        let now = runtime.wallNow()
+        let (now, instant) = clockNow()
         let result = phoneRouter.handle(
-            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now)
+            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now,
+            instant: instant)
         if let denial = result.denial { logDenial(denial, request: request) }
         if let effect = result.effect, let answer = perform(effect, for: request, now: now) { return answer }
         return result.response
@@ -201,9 +207,11 @@ package final class BoardEngine: Sendable {
         pruneExpired(&writer)
         sweepStale(&writer)
         var working = writer.board
+        let (now, instant) = clockNow()
         let result = agentRouter.handle(
             request, state: &working, facts: facts(wake: writer.wakeFacts, path: request.path),
-            now: runtime.wallNow(), using: &writer.random)
+            now: now, using: &writer.random)
+        working.store.anchorClocks(now: now, instant: instant)
         guard let change = result.change else {
             writer.board = working  // answers encoded on the way stay cached
             return result.response
@@ -272,7 +280,27 @@ package final class BoardEngine: Sendable {
                     .response
             }
         case let .recordPhoneAppState(state):
-            phoneSide.withLock { $0.appState = state }
+            let wall = runtime.wallNow()
+            let instant = runtime.monotonicNow()
+            let (before, after) = phoneSide.withLock { side in
+                side.appState = state
+                let before = side.clock.source
+                if let phoneTime = state.phoneTime {
+                    side.clock.learn(phoneTime: phoneTime, wall: wall, instant: instant)
+                }
+                return (before, side.clock.source)
+            }
+            if before != after, let phoneTime = state.phoneTime {
+                let off = Int(phoneTime.timeIntervalSince(wall).rounded())
+                switch after {
+                case .phone:
+                    logger.notice(
+                        "board clock \(Timestamp.format(wall)) is unset or \(off) s off the phone's: "
+                            + "timestamps follow the phone's clock")
+                case .board:
+                    logger.notice("board clock agrees with the phone's (\(off) s): timestamps follow the board's clock")
+                }
+            }
             return nil
         }
     }
@@ -395,7 +423,7 @@ package final class BoardEngine: Sendable {
         writer.lastEnvelope = envelope
         writer.wakeFacts.lastSequence = envelope.sequence
         writer.wakeFacts.lastReason = reason.name
-        writer.wakeFacts.lastAt = runtime.wallNow()
+        writer.wakeFacts.lastAt = clockNow().now
         switch sink.send(envelope) {
         case .success:
             writer.wakeFacts.sent += 1
@@ -436,10 +464,10 @@ package final class BoardEngine: Sendable {
     /// Ended tasks leave the phone's card when their retention ends: the store changes, so phones
     /// get a Wake and fetch (and see `not_found`).
     private func pruneExpired(_ writer: inout Writer) {
-        let now = runtime.wallNow()
-        guard let due = writer.nextExpiry, due <= now else { return }
-        let removed = writer.board.store.prune(now: now, retention: settings.retention)
-        writer.nextExpiry = writer.board.store.nextExpiry(retention: settings.retention)
+        let (now, instant) = clockNow()
+        guard let due = writer.nextExpiry, due <= instant else { return }
+        let removed = writer.board.store.prune(now: now, instant: instant, retention: settings.retention)
+        writer.nextExpiry = writer.board.store.nextExpiry(now: now, instant: instant, retention: settings.retention)
         guard !removed.isEmpty else { return }
         logger.info("retention ended for \(removed.joined(separator: ", "))")
         scheduleLazyWrite(&writer)
@@ -451,10 +479,11 @@ package final class BoardEngine: Sendable {
     /// phone alerts). An end must be durable before it is seen, like an agent's: when the write fails
     /// nothing is committed and the sweep runs again at the next timer.
     private func sweepStale(_ writer: inout Writer) {
-        let now = runtime.wallNow()
-        guard let due = writer.board.store.nextStaleDeadline(), due <= now else { return }
+        let (now, instant) = clockNow()
+        guard let due = writer.board.store.nextStaleDeadline(now: now, instant: instant), due <= instant else { return }
         var working = writer.board
-        let sweep = working.store.sweepStale(now: now)
+        let sweep = working.store.sweepStale(now: now, instant: instant)
+        working.store.anchorClocks(now: now, instant: instant)
         guard !sweep.isEmpty else { return }
         if sweep.durability == .immediate {
             do {
@@ -470,7 +499,7 @@ package final class BoardEngine: Sendable {
             } catch {
                 // Not committed; tried again in 5 s. A failure that stays is logged once a minute.
                 tasksFailed("ending abandoned tasks: \(error)", &writer)
-                writer.staleRetryDue = now.addingTimeInterval(5)
+                writer.staleRetryDue = instant + .seconds(5)
                 return
             }
         } else {
@@ -493,14 +522,14 @@ package final class BoardEngine: Sendable {
     }
 
     private func scheduleExpiry(_ writer: inout Writer) {
-        let stale = writer.staleRetryDue ?? writer.board.store.nextStaleDeadline()
-        let ended = writer.board.store.nextExpiry(retention: settings.retention)
+        let (now, instant) = clockNow()
+        let stale = writer.staleRetryDue ?? writer.board.store.nextStaleDeadline(now: now, instant: instant)
+        let ended = writer.board.store.nextExpiry(now: now, instant: instant, retention: settings.retention)
         writer.nextExpiry = ended
         guard let expiry = [stale, ended].compactMap({ $0 }).min() else { return }
         if let scheduled = writer.expiryScheduledFor, scheduled <= expiry { return }
         writer.expiryScheduledFor = expiry
-        let delay = max(0, expiry.timeIntervalSince(runtime.wallNow())) + 0.001
-        runtime.schedule(after: .milliseconds(Int64(delay * 1000))) { [weak self] in self?.expiryDue() }
+        runtime.schedule(at: max(expiry, instant)) { [weak self] in self?.expiryDue() }
     }
 
     private func expiryDue() {
@@ -513,6 +542,14 @@ package final class BoardEngine: Sendable {
     }
 
     // MARK: Facts and logs
+
+    /// The time to stamp with (`BoardClock`: the board's wall clock, or the phone's) and the monotonic instant
+    /// beside it, which every deadline is measured on.
+    private func clockNow() -> (now: Date, instant: Duration) {
+        let instant = runtime.monotonicNow()
+        let wall = runtime.wallNow()
+        return (phoneSide.withLock { $0.clock.now(wall: wall, instant: instant) }, instant)
+    }
 
     private func tasksSaved(_ writer: inout Writer) {
         log(writer.tasksWrites.succeeded(at: runtime.monotonicNow()))
@@ -535,7 +572,16 @@ package final class BoardEngine: Sendable {
             liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
             wake: wake, bluetooth: sink.bluetoothFacts(),
             usb: needsUSB ? usbFacts() : USBLinkFacts(link: "unknown"),
-            phoneApp: phoneSide.withLock { $0.appState }, boardAddresses: isPairing ? boardAddresses() : [])
+            phoneApp: phoneSide.withLock { $0.appState }, boardAddresses: isPairing ? boardAddresses() : [],
+            clock: clockFacts())
+    }
+
+    private func clockFacts() -> ClockFacts {
+        let instant = runtime.monotonicNow()
+        let wall = runtime.wallNow()
+        return phoneSide.withLock {
+            ClockFacts(source: $0.clock.source, offsetSeconds: $0.clock.offsetSeconds(wall: wall, instant: instant))
+        }
     }
 
     private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {

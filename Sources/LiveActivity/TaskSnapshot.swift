@@ -31,6 +31,11 @@ package struct TaskSnapshot: Sendable, Hashable {
     package var updatedAt: Date
     /// Set exactly when `status` is terminal.
     package var endedAt: Date?
+    /// How long after `endedAt` the card stays, as the agent asked at the end (nil: the board's retention;
+    /// 0: gone at once). Never longer than the retention.
+    package var dismissAfterSeconds: Int?
+    /// When the person dismissed the ended task on the phone; a dismissed task is no longer shown.
+    package var dismissedAt: Date?
     /// The store revision at this task's last change: orders tasks by recency and lets writers detect
     /// that someone else changed the task (`expected_revision`).
     package var revision: UInt64
@@ -42,7 +47,8 @@ package struct TaskSnapshot: Sendable, Hashable {
         showsProgress: Bool = false, canStop: Bool = false, requiresApp: Bool = false,
         staleAfterSeconds: Int = TaskLimits.defaultStaleAfterSeconds,
         abandonAfterSeconds: Int = TaskLimits.defaultAbandonAfterSeconds, staleSince: Date? = nil,
-        startedAt: Date, updatedAt: Date, endedAt: Date? = nil, revision: UInt64
+        startedAt: Date, updatedAt: Date, endedAt: Date? = nil, dismissAfterSeconds: Int? = nil,
+        dismissedAt: Date? = nil, revision: UInt64
     ) {
         self.requestID = requestID
         self.phoneID = phoneID
@@ -65,6 +71,8 @@ package struct TaskSnapshot: Sendable, Hashable {
         self.startedAt = startedAt
         self.updatedAt = updatedAt
         self.endedAt = endedAt
+        self.dismissAfterSeconds = dismissAfterSeconds
+        self.dismissedAt = dismissedAt
         self.revision = revision
     }
 

@@ -30,6 +30,8 @@ package struct SnapshotView: Sendable, Hashable {
     package var startedAt: String?
     package var updatedAt: String?
     package var endedAt: String?
+    package var dismissAfterSeconds: UInt64?
+    package var dismissedAt: String?
     package var revision: UInt64?
 
     package init(
@@ -97,6 +99,8 @@ extension SnapshotView: Codable {
             case .startedAt: startedAt = text(key)
             case .updatedAt: updatedAt = text(key)
             case .endedAt: endedAt = text(key)
+            case .dismissAfterSeconds: dismissAfterSeconds = container.lenient(UInt64.self, forKey: key)
+            case .dismissedAt: dismissedAt = text(key)
             case .revision: revision = container.lenient(UInt64.self, forKey: key)
             }
         }
@@ -127,6 +131,8 @@ extension SnapshotView: Codable {
             case .startedAt: try container.encodeIfPresent(startedAt, forKey: key)
             case .updatedAt: try container.encodeIfPresent(updatedAt, forKey: key)
             case .endedAt: try container.encodeIfPresent(endedAt, forKey: key)
+            case .dismissAfterSeconds: try container.encodeIfPresent(dismissAfterSeconds, forKey: key)
+            case .dismissedAt: try container.encodeIfPresent(dismissedAt, forKey: key)
             case .revision: try container.encodeIfPresent(revision, forKey: key)
             }
         }

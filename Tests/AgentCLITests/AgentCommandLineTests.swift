@@ -94,6 +94,18 @@ struct AgentCommandLineTests {
             Invocation(command: .taskEnd(.init(requestID: "R", status: .failed, expectedRevision: 4)))
         ),
         (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "immediate"], [:],
+            Invocation(command: .taskEnd(.init(requestID: "R", status: .completed, dismissAfterSeconds: 0)))
+        ),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "after:30"], [:],
+            Invocation(command: .taskEnd(.init(requestID: "R", status: .completed, dismissAfterSeconds: 30)))
+        ),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss=default"], [:],
+            Invocation(command: .taskEnd(.init(requestID: "R", status: .completed)))
+        ),
+        (
             ["task", "start", "--title", "T"], ["AIDEN_IDEMPOTENCY_KEY": "env-key"],
             Invocation(command: .taskStart(.init(title: "T", idempotencyKey: "env-key")))
         ),
@@ -151,6 +163,18 @@ struct AgentCommandLineTests {
         ),
         (["task", "update", "R", "S", "--step", "s"], "unexpected argument 'S' (see 'aidenctl task update --help')"),
         (["task", "end", "", "--status", "failed"], "request id must not be empty (see 'aidenctl task end --help')"),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "later"],
+            "--dismiss must be immediate, default or after:SECONDS, not 'later' (see 'aidenctl task end --help')"
+        ),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "after:-5"],
+            "--dismiss must be immediate, default or after:SECONDS, not 'after:-5' (see 'aidenctl task end --help')"
+        ),
+        (
+            ["task", "update", "R", "--step", "s", "--dismiss", "immediate"],
+            "'task update' takes no option --dismiss (see 'aidenctl task update --help')"
+        ),
         (["task", "list", "-q"], "'task list' takes no option --quiet (see 'aidenctl task list --help')"),
         (
             ["task", "start", "--title", "T", "-q", "--json"],

@@ -99,7 +99,7 @@ import WireFormat
         let page = Self.ringWithEvictions().events(since: 4, generation: "gen-a")
         let json = try LiveActivityJSON.makeEncoder().encode(page)
         let golden =
-            #"{"events":[{"at":"2026-06-12T07:00:05Z","id":5,"request_id":"r5","transition":"started"}],"#
+            #"{"events":[{"at":"2026-06-12T07:00:05Z","id":5,"phone_id":"","request_id":"r5","transition":"started"}],"#
             + #""generation":"gen-a","next":5,"reset_required":false,"truncated":false}"#
         #expect(String(decoding: json, as: UTF8.self) == golden)
         #expect(try JSONDecoder().decode(EventsPage.self, from: json) == page)

@@ -14,7 +14,8 @@ import WireFormat
         currentApp: "Settings", lastToolName: "screenshot", lastError: "Settings crashed\non launch",
         progress: 0.25, showsProgress: true, canStop: true, requiresApp: true,
         startedAt: Date(timeIntervalSince1970: 1_781_247_600), updatedAt: Date(timeIntervalSince1970: 1_781_247_602),
-        endedAt: Date(timeIntervalSince1970: 1_781_247_660), revision: 42)
+        endedAt: Date(timeIntervalSince1970: 1_781_247_660), dismissAfterSeconds: 30,
+        dismissedAt: Date(timeIntervalSince1970: 1_781_247_670), revision: 42)
 
     static func boardBytes(_ snapshot: TaskSnapshot = board) throws -> Data {
         try LiveActivityJSON.makeEncoder().encode(snapshot)
@@ -52,6 +53,8 @@ import WireFormat
                 case .startedAt: view.startedAt == Timestamp.format(board.startedAt)
                 case .updatedAt: view.updatedAt == Timestamp.format(board.updatedAt)
                 case .endedAt: view.endedAt == board.endedAt.map(Timestamp.format)
+                case .dismissAfterSeconds: view.dismissAfterSeconds == board.dismissAfterSeconds.map(UInt64.init)
+                case .dismissedAt: view.dismissedAt == board.dismissedAt.map(Timestamp.format)
                 case .revision: view.revision == board.revision
                 }
             #expect(same, "\(key.stringValue) differs between the board's snapshot and the view")

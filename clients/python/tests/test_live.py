@@ -170,6 +170,20 @@ class LiveBoardTests(unittest.TestCase):
         self.assertEqual(final["status"], "failed")
         self.assertEqual(final["last_error"], "")
 
+    def test_an_end_says_how_long_its_card_stays(self) -> None:
+        kept = self.client.start("Kept a while")
+        ended = kept.end("completed", dismiss_after=30)
+        self.assertEqual(ended["dismiss_after_seconds"], 30)
+        self.assertEqual(self.client.show(kept.request_id)["dismiss_after_seconds"], 30)
+        gone = self.client.start("Gone at once")
+        self.assertEqual(gone.end("completed", dismiss_after=0)["dismiss_after_seconds"], 0)
+        with self.assertRaises(aidenbridge.NotFoundError):
+            self.client.show(gone.request_id)
+        refused = self.client.start("Too long")
+        with self.assertRaises(aidenbridge.InvalidInputError) as raised:
+            self.client.end(refused.request_id, "completed", dismiss_after=86401)
+        self.assertIn("dismiss_after_seconds", str(raised.exception))
+
     def test_attach_takes_the_task_from_the_environment(self) -> None:
         t = self.client.start("Run by aidenctl")
         os.environ["AIDEN_TASK_ID"] = t.request_id

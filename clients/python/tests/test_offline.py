@@ -125,6 +125,21 @@ class OfflineTests(unittest.TestCase):
         self.assertEqual(json.loads(b4), {"status": "failed", "last_error": "boom"})
         self.assertTrue(h4["idempotency-key"].startswith("aidenbridge-"))
 
+    def test_an_end_says_how_long_its_card_stays_only_when_asked(self) -> None:
+        client, server = self.scripted([(200, SNAPSHOT)] * 3)
+        client.end("chat_1", "completed", dismiss_after=0)
+        client.end("chat_1", "completed", dismiss_after=30)
+        aidenbridge.Task(client, dict(SNAPSHOT["live_activity"])).end("completed", dismiss_after=None)
+        bodies = [json.loads(body) for _, _, _, body in server.requests]
+        self.assertEqual(
+            bodies,
+            [
+                {"status": "completed", "last_error": "", "dismiss_after_seconds": 0},
+                {"status": "completed", "last_error": "", "dismiss_after_seconds": 30},
+                {"status": "completed", "last_error": ""},
+            ],
+        )
+
     def test_a_heartbeat_whose_connection_is_lost_is_sent_once_more(self) -> None:
         client, server = self.scripted(["hang up", (200, SNAPSHOT)])
         self.assertEqual(client.heartbeat("chat_1")["request_id"], "chat_1")
@@ -202,6 +217,9 @@ class OfflineTests(unittest.TestCase):
             lambda: client.update("chat_1", step="s", expected_revision=-1),
             lambda: client.update("", step="s"),
             lambda: client.end("chat_1", "done"),
+            lambda: client.end("chat_1", "completed", dismiss_after=-1),
+            lambda: client.end("chat_1", "completed", dismiss_after=1.5),
+            lambda: client.end("chat_1", "completed", dismiss_after=True),
         ]
         saved = os.environ.pop("AIDEN_TASK_ID", None)
         if saved is not None:

@@ -189,15 +189,24 @@ class Client:
 
     def end(
         self, request_id: str, status: str, error: Optional[str] = None, *,
+        dismiss_after: Optional[int] = None,
         expected_revision: Optional[int] = None, idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """Ends a task as ``completed``, ``failed`` or ``canceled`` with ``error`` (default: empty) as
-        its ``last_error``, and returns the final snapshot. Ending is final; the same end twice is fine."""
+        its ``last_error``, and returns the final snapshot. Ending is final; the same end twice is fine.
+
+        ``dismiss_after``: how many seconds the ended card stays on the phone (``dismiss_after_seconds``):
+        None for the board's retention, 0 to take it off at once, at most 86400 and never longer than the
+        retention (the board checks the bound, as aidenctl's ``--dismiss``)."""
         if status not in TERMINAL_STATUSES:
             raise UsageError(f"status must be {', '.join(TERMINAL_STATUSES)}, not {status!r}")
         if error is not None and not isinstance(error, str):
             raise UsageError(f"error must be a string, not {error!r}")
         body: Dict[str, Any] = {"status": status, "last_error": error or ""}
+        if dismiss_after is not None:
+            if isinstance(dismiss_after, bool) or not isinstance(dismiss_after, int) or dismiss_after < 0:
+                raise UsageError(f"dismiss_after must be None or a whole number of seconds, not {dismiss_after!r}")
+            body["dismiss_after_seconds"] = dismiss_after
         if _revision(expected_revision) is not None:
             body["expected_revision"] = expected_revision
         return self._snapshot("POST", self._task_path(request_id) + "/end", body, idempotency_key or fresh_key())
@@ -321,14 +330,15 @@ class Task:
         self.snapshot = self.client.heartbeat(self.request_id)
         return self.snapshot
 
-    def end(self, status: str, error: Optional[str] = None) -> Dict[str, Any]:
-        """Ends the task; if ``error`` makes the snapshot too big for the board, ends it without."""
+    def end(self, status: str, error: Optional[str] = None, *, dismiss_after: Optional[int] = None) -> Dict[str, Any]:
+        """Ends the task (``dismiss_after`` as in ``Client.end``); if ``error`` makes the snapshot too big for the
+        board, ends it without."""
         try:
-            self.snapshot = self.client.end(self.request_id, status, error)
+            self.snapshot = self.client.end(self.request_id, status, error, dismiss_after=dismiss_after)
         except InvalidInputError:
             if not error:
                 raise
-            self.snapshot = self.client.end(self.request_id, status, "")
+            self.snapshot = self.client.end(self.request_id, status, "", dismiss_after=dismiss_after)
         return self.snapshot
 
     def complete(self) -> Dict[str, Any]:
