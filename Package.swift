@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
-                "ServiceManager", "Doctor",
+                "ServiceManager", "Doctor", "WireFormat",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.

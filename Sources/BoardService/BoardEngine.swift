@@ -6,6 +6,7 @@ import NetworkAddress
 import Platform
 import Synchronization
 import WakeProtocol
+import WireFormat
 
 /// The board's state and its rules in motion, as one writer and many readers.
 ///
@@ -167,7 +168,7 @@ package final class BoardEngine: Sendable {
             boardAddresses().contains { $0.unmapped == address }
         }
         guard case let .deny(denial) = decision else { return true }
-        logRefusal("refused a connection from \(peer.unmapped): \(denial)")
+        logRefusal("refused a connection from \(peer.unmapped): \(denial)", peer: "\(peer.unmapped)")
         return false
     }
 
@@ -175,7 +176,7 @@ package final class BoardEngine: Sendable {
     package func acceptPhoneArrival(peer: IPAddress, local: IPAddress?, interface: String?) -> Bool {
         guard case let .deny(denial) = phoneRouter.policy.decideArrival(peer: peer, local: local, interface: interface)
         else { return true }
-        logRefusal("refused a connection: \(denial)")
+        logRefusal("refused a connection: \(denial)", peer: "\(peer.unmapped)")
         return false
     }
 
@@ -188,7 +189,9 @@ package final class BoardEngine: Sendable {
 
     /// A process on the agent socket went over its connection limit (its newest connection was shut down).
     package func refusedAgentConnection(_ peer: HTTPRequest.Credentials, open: Int, limit: Int) {
-        logRefusal("agent socket: refused a connection from \(peer): it has \(open - 1) open (at most \(limit))")
+        logRefusal(
+            "agent socket: refused a connection from \(peer): it has \(open - 1) open (at most \(limit))",
+            peer: "\(peer)")
     }
 
     /// A request on the agent's Unix socket: handed to the writer, answered when it is done (and,
@@ -221,6 +224,7 @@ package final class BoardEngine: Sendable {
                 writer.board = working
                 scheduleLazyWrite(&writer)
                 publish(&writer)
+                logTransitions(change)
                 noteChange(&writer)
                 scheduleExpiry(&writer)
                 let id = change.snapshot.requestID
@@ -247,6 +251,7 @@ package final class BoardEngine: Sendable {
             scheduleLazyWrite(&writer)
         }
         publish(&writer)
+        logTransitions(change)
         noteChange(&writer)
         scheduleExpiry(&writer)
         return result.response
@@ -262,9 +267,12 @@ package final class BoardEngine: Sendable {
                 switch outcome {
                 case let .open(closesIn):
                     logger.notice(
-                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)")
+                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)",
+                        fields: [.peer: "\(request.peer)"])
                 case let .coolingDown(retryIn):
-                    logger.notice("Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)")
+                    logger.notice(
+                        "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
+                        fields: [.peer: "\(request.peer)"])
                 }
                 return PhoneRouter.pairingAnswer(outcome, now: now)
             case let .failure(error):
@@ -399,7 +407,9 @@ package final class BoardEngine: Sendable {
         switch sink.send(envelope) {
         case .success:
             writer.wakeFacts.sent += 1
-            logger.debug("wake \(envelope)")
+            // Debug: at most one a coalescing window (750 ms) while an agent reports progress, too many for info;
+            // the task lines carry what an operator follows, WAKE_SEQ links a phone's received Wake to this one.
+            logger.debug("wake \(envelope)", fields: [.wakeSequence: "\(envelope.sequence)"])
             log(writer.deliveries.succeeded(at: runtime.monotonicNow()))
         case let .failure(error):
             writer.wakeFacts.sendFailures += 1
@@ -481,12 +491,14 @@ package final class BoardEngine: Sendable {
         for change in sweep.stale {
             logger.info(
                 "task \(change.snapshot.requestID): no news from its agent for \(change.snapshot.staleAfterSeconds) s, "
-                    + "shown as stale")
+                    + "shown as stale",
+                fields: [.requestID: change.snapshot.requestID])
         }
         for change in sweep.abandoned {
             logger.notice(
                 "task \(change.snapshot.requestID) ended failed: no news from its agent for "
-                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))")
+                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))",
+                fields: [.requestID: change.snapshot.requestID, .transition: Transition.failed.rawValue])
         }
         publish(&writer)
         noteChange(&writer)
@@ -539,14 +551,41 @@ package final class BoardEngine: Sendable {
     }
 
     private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {
-        logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)")
+        logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)", peer: "\(request.peer)")
     }
 
     /// Refusals share one budget (5 at once, then one per 10 s), so a flood of them cannot flood the journal.
-    private func logRefusal(_ line: String) {
+    private func logRefusal(_ line: String, peer: String) {
         let decision = phoneSide.withLock { $0.denialLog.take(at: runtime.monotonicNow()) }
         guard case let .allowed(suppressed) = decision else { return }
         let more = suppressed > 0 ? " (\(suppressed) more refused since the last report)" : ""
-        logger.notice("\(line)\(more)")
+        logger.notice("\(line)\(more)", fields: [.peer: peer])
+    }
+
+    /// One info line for each transition an agent's change recorded (a start, a handoff, needs_app, an end), with the
+    /// task and the transition as fields: `journalctl -u aiden-board REQUEST_ID=…` finds a task's whole story.
+    /// Logged once the change is committed and published, so a line never reports a change that did not happen.
+    private func logTransitions(_ change: TaskChange) {
+        for event in change.transitions {
+            logger.info(
+                Self.transitionLine(event.transition, snapshot: change.snapshot),
+                fields: [.requestID: event.requestID, .transition: event.transition.rawValue])
+        }
+    }
+
+    /// `task chat_1 started (phone phone-1)`, `task chat_1 is waiting for the person (handoff)`, ….
+    static func transitionLine(_ transition: Transition, snapshot: TaskSnapshot) -> String {
+        let task = "task \(snapshot.requestID)"
+        switch transition {
+        case .started:
+            return "\(task) started (\(snapshot.phoneID.isEmpty ? "any phone" : "phone \(snapshot.phoneID)"))"
+        case .handoff:
+            return "\(task) is waiting for the person (handoff)"
+        case .foregroundRecovery:
+            return "\(task) needs the app in the foreground (needs_app)"
+        case .completed, .failed, .canceled:
+            let error = snapshot.lastError.isEmpty ? "" : ": \(snapshot.lastError)"
+            return "\(task) ended \(snapshot.status.rawValue)\(error)"
+        }
     }
 }

@@ -78,7 +78,8 @@ package struct PhoneSession: Sendable {
         /// alerts wait for their task's snapshot it holds only the keys of the alerts already given, so
         /// a restart meanwhile gives the waiting ones.
         case saveRecord(AlertRecord)
-        case log(LogLevel, String)
+        /// A log line, with the journal fields that let an operator select it (`WAKE_SEQ` for a Wake).
+        case log(LogLevel, String, fields: [LogField: String] = [:])
     }
 
     /// Running totals, for logs and tests.
@@ -224,7 +225,8 @@ package struct PhoneSession: Sendable {
             .log(
                 .debug,
                 "Wake \(envelope.reason.name) epoch=\(envelope.epoch) seq=\(envelope.sequence): "
-                    + (verdict.isNew ? "new" : "duplicate")))
+                    + (verdict.isNew ? "new" : "duplicate"),
+                fields: [.wakeSequence: "\(envelope.sequence)"]))
         guard verdict.isNew else { return }
         if case .newEpoch = verdict {
             // The board's sequence space and its events ring were reset (state wiped, another board):

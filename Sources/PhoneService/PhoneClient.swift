@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 import PhoneCore
 import Platform
 import Synchronization
@@ -90,12 +91,14 @@ package final class PhoneClient: Sendable {
         case let .emit(event):
             output.emit(event, at: runtime.wallNow())
         case let .alert(alert):
-            logger.notice("alert: \(AlertText.line(alert))")
+            var fields: [LogField: String] = [.transition: alert.transition.rawValue]
+            if let requestID = alert.requestID { fields[.requestID] = requestID }
+            logger.notice("alert: \(AlertText.line(alert))", fields: fields)
             notifiers.forEach { $0.deliver(alert) }
         case let .saveRecord(record):
             recordWriter.save(record)
-        case let .log(level, message):
-            logger.log(level, message)
+        case let .log(level, message, fields):
+            logger.log(level, message, fields: fields)
         }
     }
 
