@@ -58,7 +58,7 @@ let package = Package(
         // the BlueZ lifecycles and everything else that only needs time and logs build without one.
         .target(name: "Platform", dependencies: ["Logging", "NetworkAddress"], swiftSettings: strict),
         // sd_notify and the watchdog that pets it: the one target that imports libsystemd.
-        .target(name: "ServiceManager", dependencies: ["CSystemd", "Platform"], swiftSettings: strict),
+        .target(name: "ServiceManager", dependencies: ["CSystemd", "Logging", "Platform"], swiftSettings: strict),
         .target(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),

@@ -160,6 +160,8 @@ package enum BoardDaemon {
             "serving \(where_); agent API on \(configuration.agent.socket); "
                 + "wake via \(sink.transportName), epoch \(engine.epoch)")
         Systemd.notify("READY=1\nSTATUS=serving \(where_)")
+        // From here on the status says what the board is doing (systemctl status aiden-board).
+        engine.reportStatus { Systemd.notifyStatus($0) }
         return Running(
             engine: engine, phoneServer: phoneServer, agentServer: agentServer,
             agentSocketPath: configuration.agent.socket, stateLock: stateLock)

@@ -89,6 +89,8 @@ package final class BoardEngine: Sendable {
     private let writer: Mutex<Writer>
     private let publication: Mutex<Publication>
     private let phoneSide = Mutex(PhoneSide())
+    /// Where the live status goes (`reportStatus`) and the text sent last, touched on the executor only.
+    private let statusReport = Mutex<(send: (@Sendable (String) -> Void)?, last: String?)>((nil, nil))
     /// When the writer's current job began (nil: idle), for the watchdog.
     private let writerBusySince = Mutex<Duration?>(nil)
     private let settings: Settings
@@ -322,6 +324,42 @@ package final class BoardEngine: Sendable {
 
     package var wakeFacts: WakeFacts { publication.withLock { $0.wakeFacts } }
 
+    /// The live status line (`BoardStatusLine`): active tasks, whether a phone is subscribed, the last Wake's age.
+    package func statusLine() -> String {
+        let current = publication.withLock { $0 }
+        return BoardStatusLine.text(
+            activeTasks: current.board.store.activeCount, wake: current.wakeFacts, bluetooth: sink.bluetoothFacts(),
+            now: runtime.wallNow())
+    }
+
+    /// Sends the status line to `send` (the daemon's sd_notify `STATUS=`) now, after each change that alters it,
+    /// and every `interval` (the Wake's age moves, a phone subscribes): all on the executor.
+    package func reportStatus(every interval: Duration = .seconds(10), _ send: @escaping @Sendable (String) -> Void) {
+        runtime.perform {
+            statusReport.withLock { $0.send = send }
+            sendStatus(always: true)
+        }
+        scheduleStatusTick(interval)
+    }
+
+    private func scheduleStatusTick(_ interval: Duration) {
+        runtime.schedule(after: interval) { [weak self] in
+            self?.sendStatus(always: true)
+            self?.scheduleStatusTick(interval)
+        }
+    }
+
+    /// On the executor: the status line to the daemon, when it changed (or `always`).
+    private func sendStatus(always: Bool) {
+        let text = statusLine()
+        let send = statusReport.withLock { report -> (@Sendable (String) -> Void)? in
+            guard let send = report.send, always || report.last != text else { return nil }
+            report.last = text
+            return send
+        }
+        send?(text)
+    }
+
     // MARK: The writer
 
     /// Runs one job of the writer (on the executor), marking it busy for the watchdog meanwhile.
@@ -337,6 +375,7 @@ package final class BoardEngine: Sendable {
             board: writer.board.published(), wakeFacts: writer.wakeFacts,
             readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
         publication.withLock { $0 = next }
+        sendStatus(always: false)
     }
 
     /// Publishes new Wake facts, keeping the board already published.
@@ -345,6 +384,7 @@ package final class BoardEngine: Sendable {
         publication.withLock {
             $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts, readValue: readValue)
         }
+        sendStatus(always: false)
     }
 
     // MARK: Wakes

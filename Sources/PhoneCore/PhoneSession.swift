@@ -152,6 +152,17 @@ package struct PhoneSession: Sendable {
         self.offeredEntries = settings.returnEntries
     }
 
+    /// When the last well-formed Wake envelope came in (nil: none yet), for the live status.
+    package internal(set) var lastWakeAt: Duration?
+
+    /// The board followed, as `board-<instance_id>` (nil: not known, empty: the board names no instance).
+    package var boardID: String? { boardConnectionID }
+
+    /// The live status line (`PhoneStatusLine`) at `now`.
+    package func statusLine(at now: Duration) -> String {
+        PhoneStatusLine.text(board: boardConnectionID, card: shownCard, lastWakeAt: lastWakeAt, now: now)
+    }
+
     /// The card as it was last shown (nil before `.started`).
     package var card: Card? { shownCard }
 
@@ -214,6 +225,7 @@ package struct PhoneSession: Sendable {
                             + "\(WakeEnvelope.byteCount) bytes (\(counters.malformedWakes) dropped so far)")))
             return
         }
+        lastWakeAt = now
         let verdict = filter.receive(epoch: envelope.epoch, sequence: envelope.sequence)
         effects.append(
             .emit(

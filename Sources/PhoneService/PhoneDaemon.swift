@@ -186,6 +186,8 @@ package enum PhoneDaemon {
                 + "configuration \(file ?? "built-in"), state \(directory.path)")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
+        // From here on the status says what the phone follows (systemctl status aiden-phone).
+        client.reportStatus { Systemd.notifyStatus($0) }
         return Wiring(
             client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher,
             configuration: configuration,

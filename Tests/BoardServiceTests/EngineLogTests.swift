@@ -1,6 +1,7 @@
 import Logging
 import NetworkAddress
 import Platform
+import Synchronization
 import Testing
 
 @testable import BoardService
@@ -66,5 +67,33 @@ import Testing
         #expect(board.phone("GET", "/status", peer: IPAddress(v4: 10, 99, 0, 2)).status == 403)
         #expect(!board.engine.acceptPhoneConnection(from: IPAddress(v4: 10, 99, 0, 3)))
         #expect(board.logs.entries.compactMap { $0[.peer] } == ["10.99.0.2", "10.99.0.3"])
+    }
+}
+
+/// The live status goes out when the engine starts reporting, after each change that alters it, and every 10 s
+/// (the Wake's age moves) even without one.
+@Suite struct EngineStatusTests {
+    @Test func theStatusFollowsChangesAndTicks() throws {
+        let board = try EngineFixture()
+        let sent = Mutex<[String]>([])
+        board.engine.reportStatus { text in sent.withLock { $0.append(text) } }
+        #expect(sent.withLock { $0 } == ["no tasks, Wakes over loopback, no Wake yet"])
+        board.engine.start()
+        #expect(sent.withLock { $0.last } == "no tasks, Wakes over loopback, last Wake 0 s ago")
+        board.runtime.advance(by: .seconds(2))
+        let id = board.start()
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"progress":0.5}"#)
+        let afterChanges = sent.withLock { $0 }
+        #expect(afterChanges.last == "1 task, Wakes over loopback, last Wake 0 s ago")
+        #expect(Set(afterChanges).count == afterChanges.count, "an unchanged line is not sent again")
+        // No change for 10 s: the tick still sends the line, the Wake's age moved on.
+        board.runtime.advance(by: .seconds(10))
+        let ticked = sent.withLock { $0 }
+        #expect(ticked.count == afterChanges.count + 1)
+        #expect(ticked.last != afterChanges.last)
+        #expect(ticked.last?.hasPrefix("1 task, Wakes over loopback, last Wake ") == true)
+        board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"completed"}"#)
+        board.runtime.advance(by: .seconds(1))
+        #expect(sent.withLock { $0.last }?.hasPrefix("no tasks, ") == true)
     }
 }
