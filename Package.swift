@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "DesktopNotifications", dependencies: ["DBusModel"], swiftSettings: strict),
         // What both doctors share: findings, the host's interfaces (getifaddrs) and IPv4 routes, and the
         // judgement of another network in the ECM subnet. No C library.
-        .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform"], swiftSettings: strict),
+        .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform", "WireFormat"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
         .target(name: "BlueZ", dependencies: ["DBusModel", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.

@@ -5,7 +5,8 @@ import CommandLineSyntax
 /// error rather than "defaults".
 package enum BoardCommand: Equatable, Sendable {
     case run(configPath: String, explicitConfig: Bool)
-    case doctor(configPath: String, explicitConfig: Bool)
+    /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
+    case doctor(configPath: String, explicitConfig: Bool, json: Bool)
     case gadget(up: Bool, configPath: String, explicitConfig: Bool, configfs: String?, udc: String?)
     case help(String)
     case version
@@ -18,9 +19,9 @@ package struct BoardUsageError: Error, Equatable, Sendable, CustomStringConverti
 
 /// Every `--option` aiden-board knows.
 enum BoardOption: String, CommandLineOption {
-    case config, configfs, udc, help, version
+    case config, configfs, udc, json, help, version
 
-    var takesValue: Bool { self != .help && self != .version }
+    var takesValue: Bool { self != .help && self != .version && self != .json }
 }
 
 package enum BoardCommandLine {
@@ -28,7 +29,9 @@ package enum BoardCommandLine {
 
     package static let usage = """
         usage: aiden-board [--config FILE]            run the board daemon (default config \(defaultConfigPath))
-               aiden-board doctor [--config FILE]     check adapter, BlueZ, ECM link, ports; say how to fix
+               aiden-board doctor [--json] [--config FILE]
+                                                check adapter, BlueZ, ECM link, ports; say how to fix
+                                                (--json: every check as a JSON object)
                aiden-board gadget up|down [--config FILE] [--configfs DIR] [--udc NAME]
                aiden-board --version | --help
         Options take their value as the next argument or after '=' (--config=FILE).
@@ -60,16 +63,20 @@ package enum BoardCommandLine {
         if let extra = words.first { throw BoardUsageError(message: "unexpected argument '\(extra)'") }
         switch verb {
         case "gadget":
+            if tokens.flags.contains(.json) { throw BoardUsageError(message: "--json belongs to 'doctor'") }
             guard let direction else { throw BoardUsageError(message: "gadget needs 'up' or 'down'") }
             return .gadget(
                 up: direction == "up", configPath: configPath, explicitConfig: config != nil, configfs: configfs,
                 udc: udc)
         default:
+            if tokens.flags.contains(.json) && verb != "doctor" {
+                throw BoardUsageError(message: "--json belongs to 'doctor'")
+            }
             guard configfs == nil, udc == nil else {
                 throw BoardUsageError(message: "--configfs and --udc belong to 'gadget up|down'")
             }
             return verb == "doctor"
-                ? .doctor(configPath: configPath, explicitConfig: config != nil)
+                ? .doctor(configPath: configPath, explicitConfig: config != nil, json: tokens.flags.contains(.json))
                 : .run(configPath: configPath, explicitConfig: config != nil)
         }
     }

@@ -8,7 +8,8 @@ package enum PhoneCommand: Equatable, Sendable {
     case run(configPath: String?, json: Bool)
     /// `aiden-phone doctor`: check this host's side and say how to fix what is wrong (`configPath` as for
     /// `run`).
-    case doctor(configPath: String?)
+    /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
+    case doctor(configPath: String?, json: Bool)
     case help
     case version
 }
@@ -28,13 +29,14 @@ enum PhoneOption: String, CommandLineOption {
 package enum PhoneCommandLine {
     package static let usage = """
         usage: aiden-phone [--config FILE] [--json]
-               aiden-phone doctor [--config FILE]
+               aiden-phone doctor [--json] [--config FILE]
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
         'doctor' checks the USB link and its address, the udev rule and USB device, libusb hotplug,
         the board's /status, bluetoothd and the bond with the board, and desktop notifications; one
-        line per finding with its fix; exit 0 when nothing is wrong, 1 when something is.
+        line per finding with its fix (with --json: one JSON object, every check in it); exit 0 when
+        nothing is wrong, 1 when something is.
 
           --config FILE   the configuration; without it, as root /etc/aiden/phone.toml, otherwise
                           $XDG_CONFIG_HOME/aiden/phone.toml (~/.config/aiden/phone.toml), else
@@ -66,9 +68,7 @@ package enum PhoneCommandLine {
         let config = tokens.value(.config)
         if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }
         if doctor {
-            // The doctor prints findings for people; scripts read its exit status.
-            if tokens.flags.contains(.json) { throw PhoneUsageError(message: "doctor takes no --json") }
-            return .doctor(configPath: config)
+            return .doctor(configPath: config, json: tokens.flags.contains(.json))
         }
         return .run(configPath: config, json: tokens.flags.contains(.json))
     }

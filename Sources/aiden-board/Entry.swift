@@ -26,10 +26,10 @@ enum Entry {
             exit(0)
         case let .run(configPath, explicitConfig):
             exit(BoardDaemon.run(configPath: configPath, explicitConfig: explicitConfig))
-        case let .doctor(configPath, explicitConfig):
-            let findings = BoardDoctor.examine(configPath: configPath, explicitConfig: explicitConfig)
-            findings.forEach { print($0) }
-            exit(DoctorFinding.exitStatus(findings))
+        case let .doctor(configPath, explicitConfig, json):
+            let checks = BoardDoctor.checks(configPath: configPath, explicitConfig: explicitConfig)
+            if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
+            exit(DoctorFinding.exitStatus(checks.map(\.finding)))
         case let .gadget(up, configPath, explicitConfig, configfs, udc):
             let outcome = GadgetCommand.run(
                 up: up, configPath: configPath, explicitConfig: explicitConfig, configfs: configfs, udc: udc)

@@ -344,6 +344,20 @@ import WireFormat
         #expect(offline.output.contains("info: no agent socket"))
         #expect(offline.output.contains("ok: configuration"))
         #expect(offline.output.contains("ok: wake transport: loopback"))
+
+        // The same checks as JSON, named, with the same exit status.
+        let json = try runCommand(binary, ["doctor", "--json", "--config", board.configPath])
+        #expect(json.status == 1)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
+        #expect(object["result"] as? String == "problem")
+        let checks = try #require(object["checks"] as? [[String: Any]])
+        #expect(checks.count == offline.output.split(separator: "\n").count)
+        let listen = checks.filter { $0["name"] as? String == "listen" }
+        #expect(listen.map { $0["status"] as? String } == ["ok", "problem"])
+        #expect(listen.last?["fix"] is String)
+        #expect(checks.first { $0["name"] as? String == "agent_socket" }?["status"] as? String == "warning")
+        #expect(checks.map { $0["name"] as? String }.first == "configuration")
     }
 }
 
