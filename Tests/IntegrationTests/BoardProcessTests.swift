@@ -52,6 +52,8 @@ import WireFormat
         let status = try board.aidenctl(["status"])
         #expect(status.status == 0)
         #expect(status.output.contains("0.1.0"))
+        #expect(status.output.hasPrefix("● aiden-board: running\n"), "\(status.output)")
+        #expect(status.output.contains("Tasks: 0 active, 1 ended"), "\(status.output)")
 
         // The phone side sees the final state, and the events ring has each transition once.
         let current = try board.http("/api/live-activity/current?phone_id=p1")
