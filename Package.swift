@@ -204,7 +204,7 @@ let package = Package(
                 "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport", "Doctor",
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),
+        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Doctor", "NetworkAddress"]),
         // Units, udev rules, network files and the install script, checked as files and with systemd's tools.
         .testTarget(
             name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"],

@@ -8,6 +8,8 @@ package enum BoardCommand: Equatable, Sendable {
     /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
     case doctor(configPath: String, explicitConfig: Bool, json: Bool)
     case gadget(up: Bool, configPath: String, explicitConfig: Bool, configfs: String?, udc: String?)
+    /// `aiden-board gadget status`: what the gadget is, read-only.
+    case gadgetStatus(configfs: String?)
     case help(String)
     case version
 }
@@ -33,6 +35,9 @@ package enum BoardCommandLine {
                                                 check adapter, BlueZ, ECM link, ports; say how to fix
                                                 (--json: every check as a JSON object)
                aiden-board gadget up|down [--config FILE] [--configfs DIR] [--udc NAME]
+               aiden-board gadget status [--configfs DIR]
+                                                what the gadget is: bound to which UDC, its interface;
+                                                exit 0 when up, 3 when not, 69 without configfs
                aiden-board --version | --help
         Options take their value as the next argument or after '=' (--config=FILE).
         """
@@ -59,12 +64,20 @@ package enum BoardCommandLine {
 
         var words = tokens.words[...]
         let verb = words.first == "doctor" || words.first == "gadget" ? words.popFirst() : nil
-        let direction = verb == "gadget" && (words.first == "up" || words.first == "down") ? words.popFirst() : nil
+        let direction =
+            verb == "gadget" && (words.first == "up" || words.first == "down" || words.first == "status")
+            ? words.popFirst() : nil
         if let extra = words.first { throw BoardUsageError(message: "unexpected argument '\(extra)'") }
         switch verb {
         case "gadget":
             if tokens.flags.contains(.json) { throw BoardUsageError(message: "--json belongs to 'doctor'") }
-            guard let direction else { throw BoardUsageError(message: "gadget needs 'up' or 'down'") }
+            guard let direction else { throw BoardUsageError(message: "gadget needs 'up', 'down' or 'status'") }
+            if direction == "status" {
+                guard config == nil, udc == nil else {
+                    throw BoardUsageError(message: "gadget status takes only --configfs")
+                }
+                return .gadgetStatus(configfs: configfs)
+            }
             return .gadget(
                 up: direction == "up", configPath: configPath, explicitConfig: config != nil, configfs: configfs,
                 udc: udc)

@@ -30,6 +30,14 @@ enum Entry {
             let checks = BoardDoctor.checks(configPath: configPath, explicitConfig: explicitConfig)
             if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
             exit(DoctorFinding.exitStatus(checks.map(\.finding)))
+        case let .gadgetStatus(configfs):
+            let outcome = GadgetCommand.status(configfs: configfs)
+            if outcome.exitCode == 0 || outcome.exitCode == GadgetCommand.notUpExitCode {
+                print(outcome.message)
+            } else {
+                printError(outcome.message)
+            }
+            exit(outcome.exitCode)
         case let .gadget(up, configPath, explicitConfig, configfs, udc):
             let outcome = GadgetCommand.run(
                 up: up, configPath: configPath, explicitConfig: explicitConfig, configfs: configfs, udc: udc)

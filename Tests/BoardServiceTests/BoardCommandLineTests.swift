@@ -28,6 +28,8 @@ import Testing
             .gadget(up: true, configPath: "x.toml", explicitConfig: true, configfs: "/tmp/cfs", udc: "dummy_udc.0")
         ),
         (["--", "doctor"], .doctor(configPath: "/etc/aiden/board.toml", explicitConfig: false, json: false)),
+        (["gadget", "status"], .gadgetStatus(configfs: nil)),
+        (["gadget", "status", "--configfs", "/cfg"], .gadgetStatus(configfs: "/cfg")),
         (["doctor", "--json"], .doctor(configPath: "/etc/aiden/board.toml", explicitConfig: false, json: true)),
         (["--json", "doctor", "--config", "x.toml"], .doctor(configPath: "x.toml", explicitConfig: true, json: true)),
     ])
@@ -43,7 +45,9 @@ import Testing
 
     @Test(arguments: [
         (["--config"], "--config needs a value"), (["--config", "a", "--config", "b"], "--config given twice"),
-        (["--verbose"], "unknown option --verbose"), (["gadget"], "gadget needs 'up' or 'down'"),
+        (["--verbose"], "unknown option --verbose"), (["gadget"], "gadget needs 'up', 'down' or 'status'"),
+        (["gadget", "status", "--udc", "a.0"], "gadget status takes only --configfs"),
+        (["gadget", "status", "--config", "x.toml"], "gadget status takes only --configfs"),
         (["gadget", "sideways"], "unexpected argument 'sideways'"), (["run"], "unexpected argument 'run'"),
         (["--udc", "x"], "--configfs and --udc belong to 'gadget up|down'"),
         (["doctor", "doctor"], "unexpected argument 'doctor'"),
