@@ -8,6 +8,8 @@ package enum BoardCommand: Equatable, Sendable {
     /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
     case doctor(configPath: String, explicitConfig: Bool, json: Bool)
     case gadget(up: Bool, configPath: String, explicitConfig: Bool, configfs: String?, udc: String?)
+    /// `aiden-board config show`: the effective configuration, as TOML, each key's file named.
+    case configShow(configPath: String, explicitConfig: Bool)
     /// `aiden-board gadget status`: what the gadget is, read-only.
     case gadgetStatus(configfs: String?)
     case help(String)
@@ -38,6 +40,9 @@ package enum BoardCommandLine {
                aiden-board gadget status [--configfs DIR]
                                                 what the gadget is: bound to which UDC, its interface;
                                                 exit 0 when up, 3 when not, 69 without configfs
+               aiden-board config show [--config FILE]
+                                                the effective configuration (defaults and drop-ins in),
+                                                as TOML, each key's file named in a comment
                aiden-board --version | --help
         Options take their value as the next argument or after '=' (--config=FILE).
         """
@@ -63,7 +68,15 @@ package enum BoardCommandLine {
         let udc = tokens.value(.udc)
 
         var words = tokens.words[...]
-        let verb = words.first == "doctor" || words.first == "gadget" ? words.popFirst() : nil
+        let verb = words.first == "doctor" || words.first == "gadget" || words.first == "config" ? words.popFirst() : nil
+        if verb == "config" {
+            guard words.popFirst() == "show" else { throw BoardUsageError(message: "config needs 'show'") }
+            if let extra = words.first { throw BoardUsageError(message: "unexpected argument '\(extra)'") }
+            guard configfs == nil, udc == nil, !tokens.flags.contains(.json) else {
+                throw BoardUsageError(message: "config show takes only --config")
+            }
+            return .configShow(configPath: configPath, explicitConfig: config != nil)
+        }
         let direction =
             verb == "gadget" && (words.first == "up" || words.first == "down" || words.first == "status")
             ? words.popFirst() : nil

@@ -30,6 +30,10 @@ enum Entry {
             let checks = BoardDoctor.checks(configPath: configPath, explicitConfig: explicitConfig)
             if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
             exit(DoctorFinding.exitStatus(checks.map(\.finding)))
+        case let .configShow(configPath, explicitConfig):
+            let outcome = ConfigShowCommand.run(configPath: configPath, explicitConfig: explicitConfig)
+            if outcome.exitCode == 0 { print(outcome.text, terminator: "") } else { printError(outcome.text) }
+            exit(outcome.exitCode)
         case let .gadgetStatus(configfs):
             let outcome = GadgetCommand.status(configfs: configfs)
             if outcome.exitCode == 0 || outcome.exitCode == GadgetCommand.notUpExitCode {

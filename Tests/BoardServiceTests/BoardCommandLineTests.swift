@@ -29,6 +29,8 @@ import Testing
         ),
         (["--", "doctor"], .doctor(configPath: "/etc/aiden/board.toml", explicitConfig: false, json: false)),
         (["gadget", "status"], .gadgetStatus(configfs: nil)),
+        (["config", "show"], .configShow(configPath: "/etc/aiden/board.toml", explicitConfig: false)),
+        (["config", "show", "--config", "x.toml"], .configShow(configPath: "x.toml", explicitConfig: true)),
         (["gadget", "status", "--configfs", "/cfg"], .gadgetStatus(configfs: "/cfg")),
         (["doctor", "--json"], .doctor(configPath: "/etc/aiden/board.toml", explicitConfig: false, json: true)),
         (["--json", "doctor", "--config", "x.toml"], .doctor(configPath: "x.toml", explicitConfig: true, json: true)),
@@ -46,6 +48,8 @@ import Testing
     @Test(arguments: [
         (["--config"], "--config needs a value"), (["--config", "a", "--config", "b"], "--config given twice"),
         (["--verbose"], "unknown option --verbose"), (["gadget"], "gadget needs 'up', 'down' or 'status'"),
+        (["config"], "config needs 'show'"), (["config", "show", "now"], "unexpected argument 'now'"),
+        (["config", "show", "--json"], "config show takes only --config"),
         (["gadget", "status", "--udc", "a.0"], "gadget status takes only --configfs"),
         (["gadget", "status", "--config", "x.toml"], "gadget status takes only --configfs"),
         (["gadget", "sideways"], "unexpected argument 'sideways'"), (["run"], "unexpected argument 'run'"),
