@@ -162,7 +162,7 @@ let package = Package(
             name: "BoardServiceTests",
             dependencies: [
                 "BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
-                "Configuration", "NetworkAddress", "TestSupport", "Doctor",
+                "Configuration", "NetworkAddress", "TestSupport", "Doctor", "Logging",
             ]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(
@@ -185,7 +185,7 @@ let package = Package(
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
                 "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBus", "DBusModel",
-                "Doctor",
+                "Doctor", "Logging",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),

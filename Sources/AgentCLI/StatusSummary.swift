@@ -47,8 +47,11 @@ package enum StatusSummary {
             lines.append(("Phone app", state))
         }
         let width = lines.map(\.0.count).max() ?? 0
-        let head = problems.isEmpty ? "● aiden-board: running" : "● aiden-board: running, \(problems.count) "
-            + (problems.count == 1 ? "problem" : "problems")
+        let head =
+            problems.isEmpty
+            ? "● aiden-board: running"
+            : "● aiden-board: running, \(problems.count) "
+                + (problems.count == 1 ? "problem" : "problems")
         return ([head] + lines.map { String(repeating: " ", count: width - $0.0.count + 2) + "\($0.0): \($0.1)" })
             .joined(separator: "\n") + "\n"
     }

@@ -68,7 +68,8 @@ package enum BoardCommandLine {
         let udc = tokens.value(.udc)
 
         var words = tokens.words[...]
-        let verb = words.first == "doctor" || words.first == "gadget" || words.first == "config" ? words.popFirst() : nil
+        let verb =
+            words.first == "doctor" || words.first == "gadget" || words.first == "config" ? words.popFirst() : nil
         if verb == "config" {
             guard words.popFirst() == "show" else { throw BoardUsageError(message: "config needs 'show'") }
             if let extra = words.first { throw BoardUsageError(message: "unexpected argument '\(extra)'") }

@@ -20,7 +20,9 @@ extension BoardConfiguration {
     }
 
     /// `text` applied onto `base`: the keys it writes replace `base`'s, the others stay.
-    static func parse(_ text: String, file: String, onto base: BoardConfiguration) throws(ConfigurationError) -> BoardConfiguration {
+    static func parse(
+        _ text: String, file: String, onto base: BoardConfiguration
+    ) throws(ConfigurationError) -> BoardConfiguration {
         let document = try TOMLDocument(parsing: text, file: file)
         var configuration = base
         for table in document.tables {

@@ -76,7 +76,9 @@ extension BoardConfiguration {
     }
 
     /// Reads `path` and its drop-ins (`ConfigurationFile.layers`): the configuration and where each key came from.
-    package static func loadWithSources(path: String) throws(ConfigurationError) -> (
+    package static func loadWithSources(
+        path: String
+    ) throws(ConfigurationError) -> (
         configuration: BoardConfiguration, sources: [String: String]
     ) {
         let layers = try ConfigurationFile.layers(path: path)

@@ -17,7 +17,9 @@ extension PhoneConfiguration {
     }
 
     /// `text` applied onto `base`: the keys it writes replace `base`'s, the others stay.
-    static func parse(_ text: String, file: String, onto base: PhoneConfiguration) throws(ConfigurationError) -> PhoneConfiguration {
+    static func parse(
+        _ text: String, file: String, onto base: PhoneConfiguration
+    ) throws(ConfigurationError) -> PhoneConfiguration {
         let document = try TOMLDocument(parsing: text, file: file)
         var configuration = base
         for table in document.tables {

@@ -16,7 +16,8 @@ package enum LogDestination: Sendable, Equatable {
     ) -> LogDestination {
         guard let journalStream, let standardError else { return .plain }
         let parts = journalStream.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+        guard parts.count == 2,
+            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let device = UInt64(parts[0]), let inode = UInt64(parts[1])
         else { return .plain }
         return device == standardError.device && inode == standardError.inode ? .journal : .plain

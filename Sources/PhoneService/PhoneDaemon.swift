@@ -99,7 +99,8 @@ package enum PhoneDaemon {
         let minimum = LogLevel(name: level.rawValue) ?? .info
         // On a terminal shared by stdout and stderr, log lines go above the card instead of tearing it.
         if let terminal, terminal.mode.inPlace, OutputChannel.standardError.isTerminal {
-            return Logger(component: "aiden-phone", minimumLevel: minimum, entries: { terminal.printAbove($0.terminalLine) })
+            return Logger(
+                component: "aiden-phone", minimumLevel: minimum, entries: { terminal.printAbove($0.terminalLine) })
         }
         return Logger(component: "aiden-phone", minimumLevel: minimum, entries: standardErrorSink())
     }

@@ -184,7 +184,8 @@ package enum PhoneDoctor {
         switch configuration.wake.transport {
         case .loopback:
             checks.append(
-                DoctorCheck("wake_transport", .ok("wake transport: loopback UDP on \(configuration.wake.loopbackListen)")))
+                DoctorCheck(
+                    "wake_transport", .ok("wake transport: loopback UDP on \(configuration.wake.loopbackListen)")))
         case .bluez:
             checks += DoctorCheck.named(
                 "bluetooth",

@@ -28,9 +28,12 @@ package enum Journal {
         identifier: String, destination: LogDestination = Logger.standardErrorDestination(),
         fallback: (@Sendable (String) -> Void)? = nil
     ) -> Logger.Sink {
-        let write = fallback.map { write in { @Sendable (entry: LogEntry) in
-            write(Logger.standardErrorLine(entry, for: destination))
-        } } ?? Logger.standardErrorSink(destination)
+        let write =
+            fallback.map { write in
+                { @Sendable (entry: LogEntry) in
+                    write(Logger.standardErrorLine(entry, for: destination))
+                }
+            } ?? Logger.standardErrorSink(destination)
         switch destination {
         case .plain:
             return write

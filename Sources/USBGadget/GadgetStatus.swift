@@ -44,7 +44,9 @@ package struct GadgetStatus: Equatable, Sendable {
     package var lines: [String] {
         let name = GadgetSpec.gadgetName
         guard created else {
-            return ["gadget \(name): not set up in \(gadgets) (run aiden-board gadget up, or start aiden-gadget.service)"]
+            return [
+                "gadget \(name): not set up in \(gadgets) (run aiden-board gadget up, or start aiden-gadget.service)"
+            ]
         }
         var lines = [
             boundUDC.map { "gadget \(name): up, bound to \($0)" }

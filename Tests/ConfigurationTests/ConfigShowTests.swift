@@ -47,9 +47,10 @@ import Testing
         #expect(lines.contains(#"directory = "/srv/aiden \"state\""  # /etc/aiden/board.toml.d/60-state.toml"#))
         let keys = lines.filter { $0.contains(" = ") }.count
         #expect(keys == 16, "every key of every table")
-        #expect(lines.filter { $0.hasPrefix("[") }.map { $0 } == [
-            "[live_activity]", "[http]", "[wake]", "[agent]", "[gadget]", "[state]", "[log]",
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("[") }.map { $0 } == [
+                "[live_activity]", "[http]", "[wake]", "[agent]", "[gadget]", "[state]", "[log]",
+            ])
     }
 
     /// A drop-in's name is root's choice, but a line feed in it must still not become a line of TOML.

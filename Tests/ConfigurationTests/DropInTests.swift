@@ -8,27 +8,34 @@ import Testing
 @Suite struct DropInTests {
     typealias Layers = [(file: String, text: String)]
 
-    @Test(arguments: [
-        // A later file's key wins; the keys it does not write stay.
-        (
-            [("board.toml", "[wake]\ncoalesce_milliseconds = 100\nadapter = \"hci1\"\n"),
-                ("board.toml.d/10-fast.toml", "[wake]\ncoalesce_milliseconds = 50\n")],
-            50, "hci1", "debug-not-set"
-        ),
-        // Tables merge: each file writes its own keys of [wake] and [log].
-        (
-            [("board.toml", "[wake]\nadapter = \"hci1\"\n"),
-                ("board.toml.d/10-log.toml", "[log]\nlevel = \"debug\"\n"),
-                ("board.toml.d/20-wake.toml", "[wake]\ncoalesce_milliseconds = 200\n")],
-            200, "hci1", "debug"
-        ),
-        // The last of several drop-ins wins.
-        (
-            [("board.toml", ""), ("board.toml.d/10-a.toml", "[wake]\ncoalesce_milliseconds = 300\n"),
-                ("board.toml.d/90-z.toml", "[wake]\ncoalesce_milliseconds = 400\n")],
-            400, "hci0", "debug-not-set"
-        ),
-    ] as [(Layers, Int, String, String)])
+    @Test(
+        arguments: [
+            // A later file's key wins; the keys it does not write stay.
+            (
+                [
+                    ("board.toml", "[wake]\ncoalesce_milliseconds = 100\nadapter = \"hci1\"\n"),
+                    ("board.toml.d/10-fast.toml", "[wake]\ncoalesce_milliseconds = 50\n"),
+                ],
+                50, "hci1", "debug-not-set"
+            ),
+            // Tables merge: each file writes its own keys of [wake] and [log].
+            (
+                [
+                    ("board.toml", "[wake]\nadapter = \"hci1\"\n"),
+                    ("board.toml.d/10-log.toml", "[log]\nlevel = \"debug\"\n"),
+                    ("board.toml.d/20-wake.toml", "[wake]\ncoalesce_milliseconds = 200\n"),
+                ],
+                200, "hci1", "debug"
+            ),
+            // The last of several drop-ins wins.
+            (
+                [
+                    ("board.toml", ""), ("board.toml.d/10-a.toml", "[wake]\ncoalesce_milliseconds = 300\n"),
+                    ("board.toml.d/90-z.toml", "[wake]\ncoalesce_milliseconds = 400\n"),
+                ],
+                400, "hci0", "debug-not-set"
+            ),
+        ] as [(Layers, Int, String, String)])
     func laterKeysOverrideAndTablesMerge(layers: Layers, coalesce: Int, adapter: String, level: String) throws {
         let configuration = try BoardConfiguration.parse(layers: layers)
         #expect(configuration.wake.coalesceMilliseconds == coalesce)
@@ -63,7 +70,9 @@ import Testing
 
     @Test func onlyVisibleTomlFilesApplyInByteOrder() {
         #expect(
-            ConfigurationFile.dropInNames(["b.toml", "10-a.toml", "9-b.toml", ".hidden.toml", "notes.txt", "c.toml~", "A.toml"])
+            ConfigurationFile.dropInNames([
+                "b.toml", "10-a.toml", "9-b.toml", ".hidden.toml", "notes.txt", "c.toml~", "A.toml",
+            ])
                 == ["10-a.toml", "9-b.toml", "A.toml", "b.toml"])
     }
 
@@ -72,7 +81,9 @@ import Testing
         let root = "/tmp/aiden-dropins-\(UInt64.random(in: 0...UInt64.max))"
         try FileManager.default.createDirectory(atPath: root + "/board.toml.d", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        func write(_ path: String, _ text: String) throws { try Data(text.utf8).write(to: URL(fileURLWithPath: root + path)) }
+        func write(_ path: String, _ text: String) throws {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: root + path))
+        }
         try write("/board.toml", "[wake]\ncoalesce_milliseconds = 100\n")
         try write("/board.toml.d/20-b.toml", "[wake]\ncoalesce_milliseconds = 300\n")
         try write("/board.toml.d/10-a.toml", "[wake]\ncoalesce_milliseconds = 200\nadapter = \"hci2\"\n")

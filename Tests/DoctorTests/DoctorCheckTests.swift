@@ -16,7 +16,8 @@ import Testing
             text == #"{"result":"problem","exit_status":1,"checks":["#
                 + #"{"name":"configuration","status":"ok","message":"configuration /etc/aiden/board.toml is valid","fix":null},"#
                 + #"{"name":"listen","status":"warning","message":"listening on 0.0.0.0:8080: every interface, access policy decides","fix":null},"#
-                + #"{"name":"wake_transport","status":"problem","message":"no adapter \"hci0\"\n","fix":"plug it in"}]}"#)
+                + #"{"name":"wake_transport","status":"problem","message":"no adapter \"hci0\"\n","fix":"plug it in"}]}"#
+        )
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect((object["checks"] as? [Any])?.count == 3)
     }

@@ -23,10 +23,14 @@ import WireFormat
             .seconds(100), "following board-7f3a: Open Settings [HANDOFF], last Wake 0 s ago, Wake link connecting"
         ),
         ("", Card(state: .standby, link: up), nil, "following the board: no task, no Wake yet"),
-        (nil, Card(state: .completed, snapshot: SnapshotView(taskTitle: "a\nb\u{1B}[2J"), link: up), nil,
-            "following the board: a b [2J [COMPLETED], no Wake yet"),
-        (nil, Card(state: .failed, snapshot: SnapshotView(), link: up), nil,
-            "following the board: untitled task [FAILED], no Wake yet"),
+        (
+            nil, Card(state: .completed, snapshot: SnapshotView(taskTitle: "a\nb\u{1B}[2J"), link: up), nil,
+            "following the board: a b [2J [COMPLETED], no Wake yet"
+        ),
+        (
+            nil, Card(state: .failed, snapshot: SnapshotView(), link: up), nil,
+            "following the board: untitled task [FAILED], no Wake yet"
+        ),
         (
             "board-7f3a", Card(state: .disconnected, link: LinkState(usb: .down, wake: .connected)), .seconds(0),
             "waiting for the board (USB link down), last Wake 1 min ago"

@@ -93,7 +93,9 @@ import Testing
 
 /// `aiden-board gadget status`: read-only, exit 0 when the gadget is up, 3 when it is not, 69 without configfs.
 @Suite struct GadgetStatusCommandTests {
-    static func status(_ fake: ConfigfsEmulator, interfaces: LocalInterfaces = LocalInterfaces(entries: []))
+    static func status(
+        _ fake: ConfigfsEmulator, interfaces: LocalInterfaces = LocalInterfaces(entries: [])
+    )
         -> GadgetCommand.Outcome
     {
         GadgetCommand.status(configfs: fake.paths.configfs, tree: fake, paths: fake.paths, interfaces: { interfaces })
