@@ -93,6 +93,13 @@ package struct Logger: Sendable {
             standardError: standardErrorIdentity())
     }
 
+    /// journald's native socket, where sd_journal_sendv sends entries.
+    package static let journalSocket = "/run/systemd/journal/socket"
+
+    /// Whether `journalSocket` exists: sd_journal_sendv reports success when it does not (libsystemd drops the entry
+    /// silently), so without it entries must go to stderr.
+    package static func journalSocketExists() -> Bool { access(journalSocket, F_OK) == 0 }
+
     /// `st_dev` and `st_ino` of descriptor 2, nil when fstat fails (it is closed).
     package static func standardErrorIdentity() -> (device: UInt64, inode: UInt64)? {
         var status = stat()

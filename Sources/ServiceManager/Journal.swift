@@ -22,7 +22,8 @@ package enum Journal {
     }
 
     /// The daemons' log sink: where stderr is the journal, each entry is sent with its fields (the program's name as
-    /// `SYSLOG_IDENTIFIER`), and written to `fallback` as a `<N>` line when the journal does not take it; anywhere
+    /// `SYSLOG_IDENTIFIER`), and written to `fallback` as a `<N>` line when the journal does not take it (or its
+    /// native socket is missing, which sd_journal_sendv does not report); anywhere
     /// else, `fallback` gets the plain line. `fallback` defaults to a write(2) on stderr.
     package static func sink(
         identifier: String, destination: LogDestination = Logger.standardErrorDestination(),
@@ -36,6 +37,9 @@ package enum Journal {
             } ?? Logger.standardErrorSink(destination)
         switch destination {
         case .plain:
+            return write
+        case .journal where !Logger.journalSocketExists():
+            // libsystemd would drop every entry without a word: journald still reads `<N>` lines from stderr.
             return write
         case .journal:
             return { entry in
