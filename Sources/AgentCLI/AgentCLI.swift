@@ -189,7 +189,8 @@ package enum AgentCLI {
         case .events:
             return .success("")  // read by `success`
         case .status:
-            return .success(json ? JSONText.compact(raw) + "\n" : OutputFormatter.status(value))
+            if json { return .success(JSONText.compact(raw) + "\n") }
+            return .success(StatusSummary.text(value) ?? OutputFormatter.statusFields(value))
         }
     }
 }

@@ -98,9 +98,9 @@ package enum OutputFormatter {
         return out
     }
 
-    /// `status`: every key the daemon sent as `key: value`, nested objects flattened to `outer.inner`, keys
-    /// sorted; the envelope's `"status":"ok"` is left out.
-    package static func status(_ value: JSONValue) -> String {
+    /// `status` of an answer `StatusSummary` does not know: every key the daemon sent as `key: value`, nested
+    /// objects flattened to `outer.inner`, keys sorted; the envelope's `"status":"ok"` is left out.
+    package static func statusFields(_ value: JSONValue) -> String {
         var lines: [String] = []
         if case var .object(members) = value {
             if members["status"] == .string("ok") { members["status"] = nil }

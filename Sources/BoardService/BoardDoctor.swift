@@ -16,27 +16,38 @@ package enum BoardDoctor {
         interfaces: LocalInterfaces = .current(),
         routeTable: String? = KernelRoute.readTable()
     ) -> [DoctorFinding] {
-        var findings: [DoctorFinding] = []
+        checks(configPath: configPath, explicitConfig: explicitConfig, interfaces: interfaces, routeTable: routeTable)
+            .map(\.finding)
+    }
+
+    /// The findings, each with the name of its check (`doctor --json`).
+    package static func checks(
+        configPath: String, explicitConfig: Bool,
+        interfaces: LocalInterfaces = .current(),
+        routeTable: String? = KernelRoute.readTable()
+    ) -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
         let configuration: BoardConfiguration
         do {
             configuration = try BoardConfiguration.load(path: configPath)
-            findings.append(.ok("configuration \(configPath) is valid"))
+            checks.append(DoctorCheck("configuration", .ok("configuration \(configPath) is valid")))
         } catch  where error.kind == .fileNotFound && !explicitConfig {
             configuration = .defaults
-            findings.append(.info("no \(configPath): the built-in defaults apply"))
+            checks.append(DoctorCheck("configuration", .info("no \(configPath): the built-in defaults apply")))
         } catch {
-            findings.append(.problem("\(error)", fix: "correct \(configPath)"))
-            return findings
+            checks.append(DoctorCheck("configuration", .problem("\(error)", fix: "correct \(configPath)")))
+            return checks
         }
-        findings.append(stateDirectory(configuration.state.directory))
-        findings += listenAddresses(configuration.http.listen, interfaces: interfaces)
-        findings += routeCollisions(configuration, interfaces: interfaces, routeTable: routeTable)
-        findings.append(agentSocket(configuration.agent.socket))
+        checks.append(DoctorCheck("state_directory", stateDirectory(configuration.state.directory)))
+        checks += DoctorCheck.named("listen", listenAddresses(configuration.http.listen, interfaces: interfaces))
+        checks += DoctorCheck.named(
+            "subnet_collisions", routeCollisions(configuration, interfaces: interfaces, routeTable: routeTable))
+        checks.append(DoctorCheck("agent_socket", agentSocket(configuration.agent.socket)))
         if let clock = clock(status: BlueZDoctor.statusBody(agentSocket: configuration.agent.socket)) {
-            findings.append(clock)
+            checks.append(DoctorCheck("clock", clock))
         }
-        findings.append(wakeTransport(configuration))
-        return findings
+        checks.append(DoctorCheck("wake_transport", wakeTransport(configuration)))
+        return checks
     }
 
     static func stateDirectory(_ path: String) -> DoctorFinding {

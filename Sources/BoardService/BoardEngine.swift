@@ -6,6 +6,7 @@ import NetworkAddress
 import Platform
 import Synchronization
 import WakeProtocol
+import WireFormat
 
 /// The board's state and its rules in motion, as one writer and many readers.
 ///
@@ -91,6 +92,8 @@ package final class BoardEngine: Sendable {
     private let writer: Mutex<Writer>
     private let publication: Mutex<Publication>
     private let phoneSide = Mutex(PhoneSide())
+    /// Where the live status goes (`reportStatus`) and the text sent last, touched on the executor only.
+    private let statusReport = Mutex<(send: (@Sendable (String) -> Void)?, last: String?)>((nil, nil))
     /// When the writer's current job began (nil: idle), for the watchdog.
     private let writerBusySince = Mutex<Duration?>(nil)
     private let settings: Settings
@@ -173,7 +176,7 @@ package final class BoardEngine: Sendable {
             boardAddresses().contains { $0.unmapped == address }
         }
         guard case let .deny(denial) = decision else { return true }
-        logRefusal("refused a connection from \(peer.unmapped): \(denial)")
+        logRefusal("refused a connection from \(peer.unmapped): \(denial)", peer: "\(peer.unmapped)")
         return false
     }
 
@@ -181,7 +184,7 @@ package final class BoardEngine: Sendable {
     package func acceptPhoneArrival(peer: IPAddress, local: IPAddress?, interface: String?) -> Bool {
         guard case let .deny(denial) = phoneRouter.policy.decideArrival(peer: peer, local: local, interface: interface)
         else { return true }
-        logRefusal("refused a connection: \(denial)")
+        logRefusal("refused a connection: \(denial)", peer: "\(peer.unmapped)")
         return false
     }
 
@@ -194,7 +197,9 @@ package final class BoardEngine: Sendable {
 
     /// A process on the agent socket went over its connection limit (its newest connection was shut down).
     package func refusedAgentConnection(_ peer: HTTPRequest.Credentials, open: Int, limit: Int) {
-        logRefusal("agent socket: refused a connection from \(peer): it has \(open - 1) open (at most \(limit))")
+        logRefusal(
+            "agent socket: refused a connection from \(peer): it has \(open - 1) open (at most \(limit))",
+            peer: "\(peer)")
     }
 
     /// A request on the agent's Unix socket: handed to the writer, answered when it is done (and,
@@ -229,6 +234,7 @@ package final class BoardEngine: Sendable {
                 writer.board = working
                 scheduleLazyWrite(&writer)
                 publish(&writer)
+                logTransitions(change)
                 noteChange(&writer)
                 scheduleExpiry(&writer)
                 let id = change.snapshot.requestID
@@ -255,6 +261,7 @@ package final class BoardEngine: Sendable {
             scheduleLazyWrite(&writer)
         }
         publish(&writer)
+        logTransitions(change)
         noteChange(&writer)
         scheduleExpiry(&writer)
         return result.response
@@ -270,9 +277,12 @@ package final class BoardEngine: Sendable {
                 switch outcome {
                 case let .open(closesIn):
                     logger.notice(
-                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)")
+                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)",
+                        fields: [.peer: "\(request.peer)"])
                 case let .coolingDown(retryIn):
-                    logger.notice("Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)")
+                    logger.notice(
+                        "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
+                        fields: [.peer: "\(request.peer)"])
                 }
                 return PhoneRouter.pairingAnswer(outcome, now: now)
             case let .failure(error):
@@ -342,6 +352,42 @@ package final class BoardEngine: Sendable {
 
     package var wakeFacts: WakeFacts { publication.withLock { $0.wakeFacts } }
 
+    /// The live status line (`BoardStatusLine`): active tasks, whether a phone is subscribed, the last Wake's age.
+    package func statusLine() -> String {
+        let current = publication.withLock { $0 }
+        return BoardStatusLine.text(
+            activeTasks: current.board.store.activeCount, wake: current.wakeFacts, bluetooth: sink.bluetoothFacts(),
+            now: runtime.wallNow())
+    }
+
+    /// Sends the status line to `send` (the daemon's sd_notify `STATUS=`) now, after each change that alters it,
+    /// and every `interval` (the Wake's age moves, a phone subscribes): all on the executor.
+    package func reportStatus(every interval: Duration = .seconds(10), _ send: @escaping @Sendable (String) -> Void) {
+        runtime.perform {
+            statusReport.withLock { $0.send = send }
+            sendStatus(always: true)
+        }
+        scheduleStatusTick(interval)
+    }
+
+    private func scheduleStatusTick(_ interval: Duration) {
+        runtime.schedule(after: interval) { [weak self] in
+            self?.sendStatus(always: true)
+            self?.scheduleStatusTick(interval)
+        }
+    }
+
+    /// On the executor: the status line to the daemon, when it changed (or `always`).
+    private func sendStatus(always: Bool) {
+        let text = statusLine()
+        let send = statusReport.withLock { report -> (@Sendable (String) -> Void)? in
+            guard let send = report.send, always || report.last != text else { return nil }
+            report.last = text
+            return send
+        }
+        send?(text)
+    }
+
     // MARK: The writer
 
     /// Runs one job of the writer (on the executor), marking it busy for the watchdog meanwhile.
@@ -357,6 +403,7 @@ package final class BoardEngine: Sendable {
             board: writer.board.published(), wakeFacts: writer.wakeFacts,
             readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
         publication.withLock { $0 = next }
+        sendStatus(always: false)
     }
 
     /// Publishes new Wake facts, keeping the board already published.
@@ -365,6 +412,7 @@ package final class BoardEngine: Sendable {
         publication.withLock {
             $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts, readValue: readValue)
         }
+        sendStatus(always: false)
     }
 
     // MARK: Wakes
@@ -427,7 +475,9 @@ package final class BoardEngine: Sendable {
         switch sink.send(envelope) {
         case .success:
             writer.wakeFacts.sent += 1
-            logger.debug("wake \(envelope)")
+            // Debug: at most one a coalescing window (750 ms) while an agent reports progress, too many for info;
+            // the task lines carry what an operator follows, WAKE_SEQ links a phone's received Wake to this one.
+            logger.debug("wake \(envelope)", fields: [.wakeSequence: "\(envelope.sequence)"])
             log(writer.deliveries.succeeded(at: runtime.monotonicNow()))
         case let .failure(error):
             writer.wakeFacts.sendFailures += 1
@@ -510,12 +560,14 @@ package final class BoardEngine: Sendable {
         for change in sweep.stale {
             logger.info(
                 "task \(change.snapshot.requestID): no news from its agent for \(change.snapshot.staleAfterSeconds) s, "
-                    + "shown as stale")
+                    + "shown as stale",
+                fields: [.requestID: change.snapshot.requestID])
         }
         for change in sweep.abandoned {
             logger.notice(
                 "task \(change.snapshot.requestID) ended failed: no news from its agent for "
-                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))")
+                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))",
+                fields: [.requestID: change.snapshot.requestID, .transition: Transition.failed.rawValue])
         }
         publish(&writer)
         noteChange(&writer)
@@ -585,14 +637,41 @@ package final class BoardEngine: Sendable {
     }
 
     private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {
-        logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)")
+        logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)", peer: "\(request.peer)")
     }
 
     /// Refusals share one budget (5 at once, then one per 10 s), so a flood of them cannot flood the journal.
-    private func logRefusal(_ line: String) {
+    private func logRefusal(_ line: String, peer: String) {
         let decision = phoneSide.withLock { $0.denialLog.take(at: runtime.monotonicNow()) }
         guard case let .allowed(suppressed) = decision else { return }
         let more = suppressed > 0 ? " (\(suppressed) more refused since the last report)" : ""
-        logger.notice("\(line)\(more)")
+        logger.notice("\(line)\(more)", fields: [.peer: peer])
+    }
+
+    /// One info line for each transition an agent's change recorded (a start, a handoff, needs_app, an end), with the
+    /// task and the transition as fields: `journalctl -u aiden-board REQUEST_ID=…` finds a task's whole story.
+    /// Logged once the change is committed and published, so a line never reports a change that did not happen.
+    private func logTransitions(_ change: TaskChange) {
+        for event in change.transitions {
+            logger.info(
+                Self.transitionLine(event.transition, snapshot: change.snapshot),
+                fields: [.requestID: event.requestID, .transition: event.transition.rawValue])
+        }
+    }
+
+    /// `task chat_1 started (phone phone-1)`, `task chat_1 is waiting for the person (handoff)`, ….
+    static func transitionLine(_ transition: Transition, snapshot: TaskSnapshot) -> String {
+        let task = "task \(snapshot.requestID)"
+        switch transition {
+        case .started:
+            return "\(task) started (\(snapshot.phoneID.isEmpty ? "any phone" : "phone \(snapshot.phoneID)"))"
+        case .handoff:
+            return "\(task) is waiting for the person (handoff)"
+        case .foregroundRecovery:
+            return "\(task) needs the app in the foreground (needs_app)"
+        case .completed, .failed, .canceled:
+            let error = snapshot.lastError.isEmpty ? "" : ": \(snapshot.lastError)"
+            return "\(task) ended \(snapshot.status.rawValue)\(error)"
+        }
     }
 }

@@ -85,7 +85,8 @@ package struct PhoneSession: Sendable {
         /// alerts wait for their task's snapshot it holds only the keys of the alerts already given, so
         /// a restart meanwhile gives the waiting ones.
         case saveRecord(AlertRecord)
-        case log(LogLevel, String)
+        /// A log line, with the journal fields that let an operator select it (`WAKE_SEQ` for a Wake).
+        case log(LogLevel, String, fields: [LogField: String] = [:])
     }
 
     /// Running totals, for logs and tests.
@@ -162,6 +163,17 @@ package struct PhoneSession: Sendable {
         self.offeredEntries = settings.returnEntries
     }
 
+    /// When the last well-formed Wake envelope came in (nil: none yet), for the live status.
+    package internal(set) var lastWakeAt: Duration?
+
+    /// The board followed, as `board-<instance_id>` (nil: not known, empty: the board names no instance).
+    package var boardID: String? { boardConnectionID }
+
+    /// The live status line (`PhoneStatusLine`) at `now`.
+    package func statusLine(at now: Duration) -> String {
+        PhoneStatusLine.text(board: boardConnectionID, card: shownCard, lastWakeAt: lastWakeAt, now: now)
+    }
+
     /// The card as it was last shown (nil before `.started`).
     package var card: Card? { shownCard }
 
@@ -228,6 +240,7 @@ package struct PhoneSession: Sendable {
                             + "\(WakeEnvelope.byteCount) bytes (\(counters.malformedWakes) dropped so far)")))
             return
         }
+        lastWakeAt = now
         let verdict = filter.receive(epoch: envelope.epoch, sequence: envelope.sequence)
         effects.append(
             .emit(
@@ -239,7 +252,8 @@ package struct PhoneSession: Sendable {
             .log(
                 .debug,
                 "Wake \(envelope.reason.name) epoch=\(envelope.epoch) seq=\(envelope.sequence): "
-                    + (verdict.isNew ? "new" : "duplicate")))
+                    + (verdict.isNew ? "new" : "duplicate"),
+                fields: [.wakeSequence: "\(envelope.sequence)"]))
         guard verdict.isNew else { return }
         if case .newEpoch = verdict {
             // The board's sequence space and its events ring were reset (state wiped, another board):

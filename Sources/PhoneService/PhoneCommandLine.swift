@@ -10,7 +10,8 @@ package enum PhoneCommand: Equatable, Sendable {
     case run(configPath: String?, json: Bool)
     /// `aiden-phone doctor`: check this host's side and say how to fix what is wrong (`configPath` as for
     /// `run`).
-    case doctor(configPath: String?)
+    /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
+    case doctor(configPath: String?, json: Bool)
     /// `aiden-phone stop|done|refuse|dismiss [ID]`: post the person's answer once (`PhoneAnswerCommand`);
     /// `requestID` nil: the card's current task.
     case answer(PersonAnswer, requestID: String?, configPath: String?)
@@ -33,14 +34,15 @@ enum PhoneOption: String, CaseIterable, CommandLineOption {
 package enum PhoneCommandLine {
     package static let usage = """
         usage: aiden-phone [--config FILE] [--json]
-               aiden-phone doctor [--config FILE]
+               aiden-phone doctor [--json] [--config FILE]
                aiden-phone stop|done|refuse|dismiss [ID] [--config FILE]
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
         'doctor' checks the USB link and its address, the udev rule and USB device, libusb hotplug,
         the board's /status, bluetoothd and the bond with the board, and desktop notifications; one
-        line per finding with its fix; exit 0 when nothing is wrong, 1 when something is.
+        line per finding with its fix (with --json: one JSON object, every check in it); exit 0 when
+        nothing is wrong, 1 when something is.
         'stop', 'done', 'refuse' and 'dismiss' answer task ID (default: the card's current task)
         once, print one line, and exit 0 when the board recorded it, 1 when it refused (its error
         is printed), 3 when there is no current task, 69 when the board did not answer.
@@ -87,9 +89,7 @@ package enum PhoneCommandLine {
         if let word = words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
         if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }
         if doctor {
-            // The doctor prints findings for people; scripts read its exit status.
-            if tokens.flags.contains(.json) { throw PhoneUsageError(message: "doctor takes no --json") }
-            return .doctor(configPath: config)
+            return .doctor(configPath: config, json: tokens.flags.contains(.json))
         }
         return .run(configPath: config, json: tokens.flags.contains(.json))
     }

@@ -25,7 +25,7 @@ package enum PhoneDaemon {
     /// `configPath`: what `--config` named (it must exist); nil: the standard places (`PhonePaths`).
     package static func run(configPath: String?, json: Bool, environment: [String: String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let bootstrap = Logger(component: "aiden-phone")
+        let bootstrap = Logger(component: "aiden-phone", entries: standardErrorSink())
         // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
         // none is lost, whenever it comes.
         let signals = SignalWaiter.block(SignalWaiter.stopping + [SIGUSR1, SIGUSR2, SIGWINCH])
@@ -107,13 +107,17 @@ package enum PhoneDaemon {
         let minimum = LogLevel(name: level.rawValue) ?? .info
         // On a terminal shared by stdout and stderr, log lines go above the card instead of tearing it.
         if let terminal, terminal.mode.inPlace, OutputChannel.standardError.isTerminal {
-            return Logger(component: "aiden-phone", minimumLevel: minimum) { _, line in terminal.printAbove(line) }
+            return Logger(
+                component: "aiden-phone", minimumLevel: minimum, entries: { terminal.printAbove($0.terminalLine) })
         }
-        // Otherwise through stderr's bounded backlog: a stalled reader (a paused terminal, a full
-        // pipe, a stuck journald) must not stall the executor or the bus thread that logs.
-        return Logger(component: "aiden-phone", minimumLevel: minimum) { level, line in
-            OutputChannel.standardError.write(Logger.journalLine(level, line))
-        }
+        return Logger(component: "aiden-phone", minimumLevel: minimum, entries: standardErrorSink())
+    }
+
+    /// Entries with their fields to the journal when stderr is the journal (Journal.sink); otherwise, and when the
+    /// journal does not take one, lines through stderr's bounded backlog: a stalled reader (a paused terminal, a
+    /// full pipe, a stuck journald) must not stall the executor or the bus thread that logs.
+    private static func standardErrorSink() -> Logger.Sink {
+        Journal.sink(identifier: "aiden-phone", fallback: { OutputChannel.standardError.write($0) })
     }
 
     private static func wire(
@@ -198,6 +202,8 @@ package enum PhoneDaemon {
         client.submit(.started)
         let readingKeys =
             terminal?.mode.keys == true && startKeys(keyReader, client: client, runtime: runtime, terminal: terminal)
+        // From here on the status says what the phone follows (systemctl status aiden-phone).
+        client.reportStatus { Systemd.notifyStatus($0) }
         return Wiring(
             client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher,
             configuration: configuration,
