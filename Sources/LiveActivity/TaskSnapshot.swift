@@ -34,6 +34,12 @@ package struct TaskSnapshot: Sendable, Hashable {
     /// The store revision at this task's last change: orders tasks by recency and lets writers detect
     /// that someone else changed the task (`expected_revision`).
     package var revision: UInt64
+    /// The person's latest answer from the phone (`stop`, `done` or `refuse`; never `dismiss`), nil for none.
+    /// Set by the store only (`TaskStore.answer`): `done` and `refuse` are cleared when the task next enters a
+    /// waiting state (a new request for input), `stop` stays; every answer is cleared when the task ends.
+    package var answer: TaskAnswer?
+    /// When the person dismissed the ended task's card; set by the store only, on an ended task.
+    package var dismissedAt: Date?
 
     package init(
         requestID: String, phoneID: String = "", status: TaskStatus = .running, phase: TaskPhase = .planning,
@@ -42,7 +48,8 @@ package struct TaskSnapshot: Sendable, Hashable {
         showsProgress: Bool = false, canStop: Bool = false, requiresApp: Bool = false,
         staleAfterSeconds: Int = TaskLimits.defaultStaleAfterSeconds,
         abandonAfterSeconds: Int = TaskLimits.defaultAbandonAfterSeconds, staleSince: Date? = nil,
-        startedAt: Date, updatedAt: Date, endedAt: Date? = nil, revision: UInt64
+        startedAt: Date, updatedAt: Date, endedAt: Date? = nil, revision: UInt64, answer: TaskAnswer? = nil,
+        dismissedAt: Date? = nil
     ) {
         self.requestID = requestID
         self.phoneID = phoneID
@@ -66,11 +73,19 @@ package struct TaskSnapshot: Sendable, Hashable {
         self.updatedAt = updatedAt
         self.endedAt = endedAt
         self.revision = revision
+        self.answer = answer
+        self.dismissedAt = dismissedAt
     }
 
     /// A person must act on the phone (the `handoff` transition fires when a task enters this state).
     package var isAwaitingUser: Bool {
         Handoff.isAwaitingUser(phase: phase, currentAction: currentAction)
+    }
+
+    /// The task waits for the person: active, and handed over (`isAwaitingUser`) or `needs_app`. What `done`
+    /// and `refuse` answer.
+    package var isWaitingForPerson: Bool {
+        status == .needsApp || (status.isActive && isAwaitingUser)
     }
 
     /// Whether phone `phoneID` may show this task: the task names that phone or no phone.

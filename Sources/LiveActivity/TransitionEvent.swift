@@ -8,12 +8,15 @@ package struct TransitionEvent: Sendable, Hashable {
     package var requestID: String
     package var transition: Transition
     package var at: Date
+    /// On an `answered` event: what the person answered (`done` or `refuse`); nil on every other.
+    package var answer: Answer?
 
-    package init(id: UInt64, requestID: String, transition: Transition, at: Date) {
+    package init(id: UInt64, requestID: String, transition: Transition, at: Date, answer: Answer? = nil) {
         self.id = id
         self.requestID = requestID
         self.transition = transition
         self.at = at
+        self.answer = answer
     }
 }
 
@@ -25,6 +28,7 @@ extension TransitionEvent: Codable {
         requestID = try container.decode(String.self, forKey: .requestID)
         transition = try container.decode(Transition.self, forKey: .transition)
         at = try container.decodeTimestamp(forKey: .at)
+        answer = try container.decodeIfPresent(Answer.self, forKey: .answer)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -33,5 +37,6 @@ extension TransitionEvent: Codable {
         try container.encode(requestID, forKey: .requestID)
         try container.encode(transition, forKey: .transition)
         try container.encode(Timestamp.format(at), forKey: .at)
+        try container.encodeIfPresent(answer, forKey: .answer)
     }
 }

@@ -17,7 +17,7 @@ package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable 
         case .foregroundRecovery?: self = .foregroundRecovery
         case .completed?: self = .completed
         case .failed?: self = .failed
-        case .started?, .canceled?, nil: return nil
+        case .started?, .canceled?, .stopRequested?, .answered?, .dismissed?, nil: return nil
         }
     }
 

@@ -28,6 +28,10 @@ package enum SnapshotKey: String, CodingKey, CaseIterable, Sendable {
     case updatedAt = "updated_at"
     case endedAt = "ended_at"
     case revision
+    /// The person's latest answer from the phone (`AnswerKey` members), null for none.
+    case answer
+    /// When the person dismissed the ended task's card, null until then.
+    case dismissedAt = "dismissed_at"
 }
 
 /// Members of the agent's write bodies that are not snapshot fields.
@@ -43,4 +47,6 @@ package enum EventKey: String, CodingKey, CaseIterable, Sendable {
     case requestID = "request_id"
     case transition
     case at
+    /// On an `answered` event: the person's answer, `done` or `refuse`.
+    case answer
 }

@@ -31,6 +31,10 @@ package struct SnapshotView: Sendable, Hashable {
     package var updatedAt: String?
     package var endedAt: String?
     package var revision: UInt64?
+    /// The person's latest answer from the phone; nil when there is none (or an old board sent none).
+    package var answer: AnswerView?
+    /// When the person dismissed the ended card (ISO-8601, as sent).
+    package var dismissedAt: String?
 
     package init(
         requestID: String? = nil, phoneID: String? = nil, status: OpenEnum<TaskStatus>? = nil,
@@ -98,6 +102,8 @@ extension SnapshotView: Codable {
             case .updatedAt: updatedAt = text(key)
             case .endedAt: endedAt = text(key)
             case .revision: revision = container.lenient(UInt64.self, forKey: key)
+            case .answer: answer = container.lenient(AnswerView.self, forKey: key)
+            case .dismissedAt: dismissedAt = text(key)
             }
         }
     }
@@ -128,6 +134,8 @@ extension SnapshotView: Codable {
             case .updatedAt: try container.encodeIfPresent(updatedAt, forKey: key)
             case .endedAt: try container.encodeIfPresent(endedAt, forKey: key)
             case .revision: try container.encodeIfPresent(revision, forKey: key)
+            case .answer: try container.encodeIfPresent(answer, forKey: key)
+            case .dismissedAt: try container.encodeIfPresent(dismissedAt, forKey: key)
             }
         }
     }
