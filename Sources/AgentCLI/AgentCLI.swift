@@ -185,6 +185,8 @@ package enum AgentCLI {
             return .success(json ? JSONText.compact(raw) + "\n" : OutputFormatter.taskList(tasks))
         case .events:
             return .success("")  // read by `success`
+        case .taskWait:
+            return .success("")  // the executable's `TaskWaiter` runs it, from `TaskWait`'s checks
         case .status:
             return .success(json ? JSONText.compact(raw) + "\n" : OutputFormatter.status(value))
         }

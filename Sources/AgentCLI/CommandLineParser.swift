@@ -62,7 +62,7 @@ package enum CommandLineParser {
         case "task":
             guard words.count > 1 else {
                 return Resolution(
-                    topic: .task, problem: "missing task command: start, run, update, heartbeat, end, list or show")
+                    topic: .task, problem: "missing task command: start, run, update, heartbeat, end, list, show or wait")
             }
             let topic: HelpTopic? =
                 switch words[1] {
@@ -73,6 +73,7 @@ package enum CommandLineParser {
                 case "end": .taskEnd
                 case "list": .taskList
                 case "show": .taskShow
+                case "wait": .taskWait
                 default: nil
                 }
             guard let topic else {
@@ -121,11 +122,13 @@ package enum CommandLineParser {
             let progressFromStdout = tokens.flags.contains(.progressFromStdout)
             // Progress the command will report is worth a bar on the card from the start.
             if progressFromStdout, start.showsProgress == nil { start.showsProgress = true }
+            // task run stops its command when the person asks from the phone, so the card may offer it.
+            if start.canStop == nil { start.canStop = true }
             return .taskRun(Command.Run(start: start, command: command, progressFromStdout: progressFromStdout))
         }
         // Elsewhere `--` only protects an argument that starts with a dash: `task show -- -odd-id`.
         let rest = Array(rest) + (afterSeparator ?? [])
-        let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskHeartbeat, .taskEnd]
+        let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskHeartbeat, .taskEnd, .taskWait]
         let positional = takesID.contains(topic) ? rest.first : nil
         if let extra = rest.dropFirst(positional == nil ? 0 : 1).first { throw unexpected(extra, topic: topic) }
         switch topic {
@@ -134,6 +137,7 @@ package enum CommandLineParser {
         case .taskHeartbeat: return .taskHeartbeat(requestID: try values.requestID(positional: positional))
         case .taskEnd: return .taskEnd(try values.end(positional: positional))
         case .taskShow: return .taskShow(requestID: try values.requestID(positional: positional))
+        case .taskWait: return .taskWait(try values.wait(positional: positional))
         case .taskList: return .taskList
         case .events: return .events(try values.events(follow: tokens.flags.contains(.follow)))
         case .status: return .status

@@ -9,6 +9,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
     case taskEnd
     case taskList
     case taskShow
+    case taskWait
     case events
     case status
 
@@ -24,6 +25,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .taskEnd: "aidenctl task end"
         case .taskList: "aidenctl task list"
         case .taskShow: "aidenctl task show"
+        case .taskWait: "aidenctl task wait"
         case .events: "aidenctl events"
         case .status: "aidenctl status"
         }

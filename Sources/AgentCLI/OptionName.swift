@@ -30,6 +30,9 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case progressFromStdout = "progress-from-stdout"
     case since
     case follow
+    /// `task wait --for stop|answer|end`.
+    case waitFor = "for"
+    case timeout
 
     var takesValue: Bool {
         switch self {
@@ -68,6 +71,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .taskEnd: [.id, .status, .error, .expectedRevision, .idempotencyKey, .json, .quiet]
         case .taskHeartbeat: [.id, .json, .quiet]
         case .taskShow: [.id, .json]
+        case .taskWait: [.id, .waitFor, .timeout, .json]
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]
         }
