@@ -158,10 +158,9 @@ struct TaskRunner {
                 nextRingRead = clock.now + .milliseconds(500)
                 switch readRing(&ring) {
                 case let .success(events):
-                    if let line = events.lazy.compactMap({ event -> String? in
-                        if case let .came(line, _)? = stop.check(event: event) { return line }
-                        return nil
-                    }).first {
+                    if let event = events.first(where: { stop.check(event: $0) != nil }),
+                        case let .came(line, _)? = stop.check(event: event, task: try? show(requestID).get())
+                    {
                         report("\(line); stopping the command (SIGTERM)")
                         stoppedFromPhone = true
                         relay.signalChild(SIGTERM)
@@ -185,6 +184,15 @@ struct TaskRunner {
                 readOutput()
                 return termination
             }
+        }
+    }
+
+    /// Task `requestID` as it now is.
+    private func show(_ requestID: String) -> Result<SnapshotView, CLIFailure> {
+        let show = Invocation(socketPath: invocation.socketPath, command: .taskShow(requestID: requestID))
+        guard let request = show.command.request(idempotencyKey: "") else { preconditionFailure("a read") }
+        return AgentCLI.exchange(request, invocation: show, transport: transport).flatMap {
+            AgentCLI.answer($0, to: request, invocation: show)
         }
     }
 
