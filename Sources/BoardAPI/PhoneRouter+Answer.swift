@@ -16,7 +16,7 @@ extension PhoneRouter {
     static let answerPathSuffix = "/answer"
 
     /// The request id an answer path names (as sent, not yet checked), nil for any other path.
-    static func answerTarget(_ path: String) -> Substring? {
+    package static func answerTarget(_ path: String) -> Substring? {
         guard path.hasPrefix(answerPathPrefix), path.hasSuffix(answerPathSuffix),
             path.utf8.count > answerPathPrefix.utf8.count + answerPathSuffix.utf8.count
         else { return nil }
