@@ -42,7 +42,8 @@ package enum CLIFailure: Error, Sendable, Equatable {
         case let .badAnswer(detail, socketPath):
             return "unusable answer from aiden-board at \(TerminalText.escaped(socketPath)): \(detail)"
         case let .endedBeforeWait(requestID, status, target):
-            return "task \(TerminalText.escaped(requestID)) ended (\(TerminalText.escaped(status))) before \(target.noun)"
+            return
+                "task \(TerminalText.escaped(requestID)) ended (\(TerminalText.escaped(status))) before \(target.noun)"
         case let .waitTimedOut(requestID, target, seconds):
             return "gave up waiting for \(target.noun) of task \(TerminalText.escaped(requestID)) after \(seconds) s"
         }

@@ -62,7 +62,8 @@ package enum CommandLineParser {
         case "task":
             guard words.count > 1 else {
                 return Resolution(
-                    topic: .task, problem: "missing task command: start, run, update, heartbeat, end, list, show or wait")
+                    topic: .task,
+                    problem: "missing task command: start, run, update, heartbeat, end, list, show or wait")
             }
             let topic: HelpTopic? =
                 switch words[1] {

@@ -211,7 +211,8 @@ package final class BoardEngine: Sendable {
             writer.board = working  // answers encoded on the way stay cached
             return result.response
         }
-        return commit(working, change, what: "\(request.method) \(request.path) from \(request.peerDescription)", &writer)
+        return commit(
+            working, change, what: "\(request.method) \(request.path) from \(request.peerDescription)", &writer)
             ?? result.response
     }
 

@@ -88,7 +88,8 @@ struct IdempotencyRecord: Sendable, Hashable, Codable {
         let task = TaskValidationError.quoted(requestID)
         if operation == .answer || self.operation == .answer {
             let id = TaskValidationError.quoted(String(key.dropFirst(Self.answerKey("").count)))
-            return .conflict("answer_id \(id) was already used for another answer (task \(task)); use a new id for each press")
+            return .conflict(
+                "answer_id \(id) was already used for another answer (task \(task)); use a new id for each press")
         }
         let key = TaskValidationError.quoted(key)
         guard operation == self.operation else {

@@ -90,7 +90,8 @@ package struct AnswerRequest: Sendable, Hashable {
         where !IdentifierRule.isValid(value, allowEmpty: allowEmpty) {
             throw TaskValidationError(
                 field: key.stringValue,
-                message: IdentifierRule.expectation(allowEmpty: allowEmpty) + ", got \(TaskValidationError.quoted(value))")
+                message: IdentifierRule.expectation(allowEmpty: allowEmpty)
+                    + ", got \(TaskValidationError.quoted(value))")
         }
     }
 

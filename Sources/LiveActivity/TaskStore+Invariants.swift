@@ -23,7 +23,8 @@ extension TaskStore {
                 problems.append("task \(id) is \(snapshot.status.rawValue) but ended_at is \(endedAt)")
             }
             if let answer = snapshot.answer, snapshot.status.isTerminal || !answer.answer.isKeptOnTask {
-                problems.append("task \(id) is \(snapshot.status.rawValue) and keeps the answer \(answer.answer.rawValue)")
+                problems.append(
+                    "task \(id) is \(snapshot.status.rawValue) and keeps the answer \(answer.answer.rawValue)")
             }
             if snapshot.dismissedAt != nil, snapshot.status.isActive {
                 problems.append("task \(id) is \(snapshot.status.rawValue) but has dismissed_at")

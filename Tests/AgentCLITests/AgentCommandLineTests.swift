@@ -55,7 +55,8 @@ struct AgentCommandLineTests {
             Invocation(
                 command: .taskRun(
                     .init(
-                        start: .init(title: "Build", canStop: true, staleAfterSeconds: 1800, abandonAfterSeconds: 86400),
+                        start: .init(
+                            title: "Build", canStop: true, staleAfterSeconds: 1800, abandonAfterSeconds: 86400),
                         command: ["make"])))
         ),
         (["task", "show", "--id", "chat_1"], [:], Invocation(command: .taskShow(requestID: "chat_1"))),
@@ -110,7 +111,8 @@ struct AgentCommandLineTests {
             Invocation(
                 command: .taskRun(
                     .init(
-                        start: .init(title: "Build", requestID: "b-1", canStop: true), command: ["make", "-j", "--keep-going", "-h"])))
+                        start: .init(title: "Build", requestID: "b-1", canStop: true),
+                        command: ["make", "-j", "--keep-going", "-h"])))
         ),
         (
             ["--socket", "/s", "task", "run", "-q", "--progress-from-stdout", "--title", "T", "--", "./x"], [:],
@@ -255,7 +257,10 @@ struct AgentCommandLineTests {
             ["task", "wait", "R", "--for", "end", "--timeout", "0"],
             "--timeout must be a whole number of seconds, at least 1, not '0' (see 'aidenctl task wait --help')"
         ),
-        (["task", "wait", "R", "--for", "end", "-q"], "'task wait' takes no option --quiet (see 'aidenctl task wait --help')"),
+        (
+            ["task", "wait", "R", "--for", "end", "-q"],
+            "'task wait' takes no option --quiet (see 'aidenctl task wait --help')"
+        ),
     ]
 
     @Test(arguments: rejected)

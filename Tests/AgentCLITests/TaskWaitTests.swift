@@ -20,7 +20,8 @@ import WireFormat
         if status != "running" { view.endedAt = "2026-06-12T07:00:09Z" }
         if let answer {
             view.answer = AnswerView(
-                answer: OpenEnum(rawValue: answer), answerID: "ans-1", phoneID: phone, answeredAt: "2026-06-12T07:00:04Z")
+                answer: OpenEnum(rawValue: answer), answerID: "ans-1", phoneID: phone,
+                answeredAt: "2026-06-12T07:00:04Z")
         }
         return view
     }

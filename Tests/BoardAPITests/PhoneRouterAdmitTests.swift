@@ -62,10 +62,12 @@ import Testing
         #expect(fetch?.denial == .crossSiteFetch("cross-site", refusing: .answer))
         let form = try admit("POST", path, headers: ["content-type": "text/plain"])
         #expect(form?.response.status == 415)
-        #expect(form.map { String(decoding: $0.response.body, as: UTF8.self) }?.contains("an answer must be sent") == true)
+        #expect(
+            form.map { String(decoding: $0.response.body, as: UTF8.self) }?.contains("an answer must be sent") == true)
         #expect(try admit("POST", path, headers: json) == nil)
         #expect(try admit("POST", path, headers: json.merging(["origin": "http://192.168.42.1:8080"]) { $1 }) == nil)
         #expect(try admit("GET", path) == nil, "405 once whole")
-        #expect(try admit("POST", "/api/live-activity/tasks/a/b/answer", headers: ["content-type": "text/plain"]) == nil)
+        #expect(
+            try admit("POST", "/api/live-activity/tasks/a/b/answer", headers: ["content-type": "text/plain"]) == nil)
     }
 }

@@ -61,7 +61,8 @@ import Testing
         let board = try BoardProcess()
         try board.start()
         defer { board.stop() }
-        let running = try Running(["task", "run", "--title", "Sleep", "--request-id", "sleep-1", "--", "sleep", "60"], board: board)
+        let running = try Running(
+            ["task", "run", "--title", "Sleep", "--request-id", "sleep-1", "--", "sleep", "60"], board: board)
         #expect(
             waitUntil {
                 (try? board.agent("GET", "/v1/tasks/sleep-1"))?.json.flatMap { $0["live_activity"] as? [String: Any] }?[

@@ -167,7 +167,8 @@ import WireFormat
         _ = try store.answer(id: "chat_a", Self.press(.stop, "ans-1"), now: at(1))
         let notEnded = storeError { _ = try store.answer(id: "chat_a", Self.press(.dismiss, "ans-2"), now: at(2)) }
         #expect(notEnded?.code == "not_ended")
-        let end = try store.end(id: "chat_a", TaskEnd(status: .canceled, lastError: "stopped from the phone"), now: at(3))
+        let end = try store.end(
+            id: "chat_a", TaskEnd(status: .canceled, lastError: "stopped from the phone"), now: at(3))
         #expect(end.snapshot.answer == nil)
         let retry = try store.answer(id: "chat_a", Self.press(.stop, "ans-1"), now: at(4))
         #expect(retry.answer.answerID == "ans-1", "a retry after the end is answered as the first press was")
@@ -193,9 +194,13 @@ import WireFormat
 
     @Test func aTaskForAnotherPhoneIsNotFoundAndAnUnknownOneToo() throws {
         var store = try Self.stoppable(phone: "p1")
-        let other = storeError { _ = try store.answer(id: "chat_a", Self.press(.stop, "ans-1", phone: "p2"), now: at(1)) }
+        let other = storeError {
+            _ = try store.answer(id: "chat_a", Self.press(.stop, "ans-1", phone: "p2"), now: at(1))
+        }
         let anyPhone = storeError { _ = try store.answer(id: "chat_a", Self.press(.stop, "ans-2"), now: at(1)) }
-        let missing = storeError { _ = try store.answer(id: "chat_z", Self.press(.stop, "ans-3", phone: "p1"), now: at(1)) }
+        let missing = storeError {
+            _ = try store.answer(id: "chat_z", Self.press(.stop, "ans-3", phone: "p1"), now: at(1))
+        }
         #expect(other == .notFound(id: "chat_a"))
         #expect(anyPhone == .notFound(id: "chat_a"))
         #expect(missing == .notFound(id: "chat_z"))

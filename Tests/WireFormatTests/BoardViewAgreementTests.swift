@@ -16,7 +16,8 @@ import WireFormat
         startedAt: Date(timeIntervalSince1970: 1_781_247_600), updatedAt: Date(timeIntervalSince1970: 1_781_247_602),
         endedAt: Date(timeIntervalSince1970: 1_781_247_660), revision: 42,
         answer: TaskAnswer(
-            answer: .stop, answerID: "ans-5f0c", phoneID: "phone_1", answeredAt: Date(timeIntervalSince1970: 1_781_247_630)),
+            answer: .stop, answerID: "ans-5f0c", phoneID: "phone_1",
+            answeredAt: Date(timeIntervalSince1970: 1_781_247_630)),
         dismissedAt: Date(timeIntervalSince1970: 1_781_247_700))
 
     static func boardBytes(_ snapshot: TaskSnapshot = board) throws -> Data {
@@ -60,7 +61,8 @@ import WireFormat
                     view.answer
                         == AnswerView(
                             answer: board.answer.map { .known($0.answer) }, answerID: board.answer?.answerID,
-                            phoneID: board.answer?.phoneID, answeredAt: board.answer.map { Timestamp.format($0.answeredAt) })
+                            phoneID: board.answer?.phoneID,
+                            answeredAt: board.answer.map { Timestamp.format($0.answeredAt) })
                 case .dismissedAt: view.dismissedAt == board.dismissedAt.map(Timestamp.format)
                 }
             #expect(same, "\(key.stringValue) differs between the board's snapshot and the view")
