@@ -3,8 +3,8 @@ import FoundationEssentials
 import LiveActivity
 import NetworkAddress
 import Platform
-import Testing
 import TestSupport
+import Testing
 
 @testable import BoardService
 
