@@ -32,8 +32,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AidenError", "BadAnswerError", "BoardError", "Client", "ConflictError", "ConnectionLostError",
-    "InvalidInputError", "NotFoundError", "Task", "TaskEndedError", "TimedOutError", "UnavailableError", "UsageError", "attach",
-    "derived_start_key", "error_text", "task",
+    "InvalidInputError", "NotFoundError", "Task", "TaskEndedError", "TimedOutError", "UnavailableError", "UsageError",
+    "attach", "derived_start_key", "error_text", "task",
 ]
 
 

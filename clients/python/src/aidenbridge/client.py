@@ -366,7 +366,8 @@ class Task:
         or an answer can come. As ``aidenctl task wait``."""
         if what not in WAIT_TARGETS:
             raise UsageError(f"wait_for takes one of {', '.join(WAIT_TARGETS)}, not {what!r}")
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout < 0):
+        number = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+        if timeout is not None and (not number or timeout < 0):
             raise UsageError(f"timeout must be a non-negative number of seconds or None, not {timeout!r}")
         deadline = None if timeout is None else time.monotonic() + timeout
         return self._wait(what, lambda: deadline is None or time.monotonic() < deadline)
@@ -446,7 +447,9 @@ class Task:
                 try:
                     on_stop(event)
                 except Exception as failure:
-                    logging.getLogger("aidenbridge").warning("on_stop of task %s raised: %s", self.request_id, failure)
+                    logging.getLogger("aidenbridge").warning(
+                        "on_stop of task %s raised: %s", self.request_id, failure
+                    )
 
         self._watcher = threading.Thread(target=follow, name=f"aidenbridge-stop-{self.request_id}", daemon=True)
         self._watcher.start()
