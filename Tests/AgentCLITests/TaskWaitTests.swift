@@ -138,3 +138,23 @@ import WireFormat
         #expect(text.hasSuffix("dismissed_at: 2026-06-12T07:00:10Z\n"))
     }
 }
+
+/// `AgentCLI.perform` of `task wait`: the first check only, on the task as the daemon answers it.
+@Suite struct TaskWaitFirstCheckTests {
+    struct OneAnswer: AgentTransport {
+        let body: String
+        func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure> {
+            .success(AgentResponse(status: 200, body: Array(body.utf8)))
+        }
+    }
+
+    @Test func aRecordedStopIsPrintedAtOnce() {
+        let body =
+            #"{"status":"ok","live_activity":{"request_id":"chat_1","status":"running","#
+            + #""answer":{"answer":"stop","answer_id":"a","phone_id":"p1","answered_at":"2026-06-12T07:00:04Z"}}}"#
+        let outcome = AgentCLI.run(
+            arguments: ["task", "wait", "chat_1", "--for", "stop"], environment: [:], idempotencyKey: "k",
+            version: "t", transport: OneAnswer(body: body))
+        #expect(outcome == CLIOutcome(standardOutput: "stop requested from phone p1\n", exitCode: .ok))
+    }
+}
