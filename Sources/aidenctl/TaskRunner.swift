@@ -26,6 +26,11 @@ struct TaskRunner {
         signal(SIGPIPE, SIG_IGN)
         var random = SystemRandomNumberGenerator()
 
+        // Where the board's ring is before the start: a stop of this task is an event after it (an event left
+        // in the ring by an earlier task of the same request id is not). Unreadable: from the ring's start.
+        var ring = EventsCursor()
+        _ = readRing(&ring)
+
         let snapshot: SnapshotView
         switch send(.taskStart(run.start), key: startKey) {
         case let .failure(failure):
@@ -66,7 +71,7 @@ struct TaskRunner {
             termination = follow(
                 child, relay: relay, requestID: requestID,
                 heartbeat: RunHeartbeat.interval(staleAfterSeconds: snapshot.staleAfterSeconds), lastLine: &lastLine,
-                stoppedFromPhone: &stoppedFromPhone, random: &random)
+                ring: &ring, stoppedFromPhone: &stoppedFromPhone, random: &random)
         }
 
         let ending = termination.end(
@@ -80,12 +85,10 @@ struct TaskRunner {
     /// Passes the command's output through until it has ended, and returns how it ended.
     private func follow(
         _ child: ChildProcess, relay: SignalRelay, requestID: String, heartbeat: Duration, lastLine: inout LastLine,
-        stoppedFromPhone: inout Bool, random: inout SystemRandomNumberGenerator
+        ring: inout EventsCursor, stoppedFromPhone: inout Bool, random: inout SystemRandomNumberGenerator
     ) -> RunTermination {
         let clock = ContinuousClock()
         var nextHeartbeat = clock.now + heartbeat
-        // The ring from its start: the task is new, so every event of it in the ring is news.
-        var ring = EventsCursor()
         var nextRingRead = clock.now
         var killAt: ContinuousClock.Instant?
         var killed = false

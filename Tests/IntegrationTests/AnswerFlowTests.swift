@@ -88,6 +88,26 @@ import Testing
         #expect(timedOut.status == 1, "ended before a stop could come: \(timedOut.error)")
     }
 
+    /// The ring still holds the stop of an earlier task under the same request id (pruned after its retention):
+    /// a new run of that id is not stopped by it.
+    @Test func aStopLeftInTheRingByAnEarlierTaskOfTheSameIDStopsNothing() throws {
+        let board = try BoardProcess(extra: "[live_activity]\nretention_seconds = 1")
+        try board.start()
+        defer { board.stop() }
+        _ = try board.aidenctl([
+            "task", "start", "--title", "Old", "--request-id", "again-1", "--can-stop", "true", "-q",
+        ])
+        #expect(try answer(board, "again-1", #"{"answer":"stop","answer_id":"old-1"}"#).0 == 200)
+        _ = try board.aidenctl(["task", "end", "again-1", "--status", "canceled", "-q"])
+        #expect(waitUntil { (try? board.agent("GET", "/v1/tasks/again-1"))?.status == 404 }, "pruned")
+        let run = try board.aidenctl([
+            "task", "run", "--title", "New", "--request-id", "again-1", "--idempotency-key", "new-start", "--", "sleep",
+            "1",
+        ])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(try snapshot(board, "again-1")["status"] as? String == "completed")
+    }
+
     @Test func aWaitGivesUpAfterItsTimeoutWithItsOwnStatus() throws {
         let board = try BoardProcess()
         try board.start()
