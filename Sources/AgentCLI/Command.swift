@@ -16,6 +16,8 @@ package enum Command: Sendable, Equatable {
     case taskEnd(End)
     case taskList
     case taskShow(requestID: String)
+    /// Wait until the person stops or answers the task, or it ends: the executable's `TaskWaiter` does it.
+    case taskWait(Wait)
     /// Print the transition ring's events; with `follow`, keep polling for new ones.
     case events(Events)
     case status
@@ -166,6 +168,19 @@ package enum Command: Sendable, Equatable {
             self.dismissAfterSeconds = dismissAfterSeconds
             self.expectedRevision = expectedRevision
             self.idempotencyKey = idempotencyKey
+        }
+    }
+
+    /// `task wait`: what to wait for on which task, for how long at most (nil: as long as it takes).
+    package struct Wait: Sendable, Equatable {
+        package var requestID: String
+        package var target: TaskWait.Target
+        package var timeoutSeconds: UInt64?
+
+        package init(requestID: String, target: TaskWait.Target, timeoutSeconds: UInt64? = nil) {
+            self.requestID = requestID
+            self.target = target
+            self.timeoutSeconds = timeoutSeconds
         }
     }
 

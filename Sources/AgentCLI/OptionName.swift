@@ -32,6 +32,9 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case progressFromStdout = "progress-from-stdout"
     case since
     case follow
+    /// `task wait --for stop|answer|end`.
+    case waitFor = "for"
+    case timeout
 
     var takesValue: Bool {
         switch self {
@@ -73,6 +76,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .taskEnd: [.id, .status, .error, .dismiss, .expectedRevision, .idempotencyKey, .json, .quiet]
         case .taskHeartbeat: [.id, .json, .quiet]
         case .taskShow: [.id, .json]
+        case .taskWait: [.id, .waitFor, .timeout, .json]
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]
         case .completion: []
@@ -97,6 +101,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .phase: return .choices(TaskPhase.allCases.map(\.rawValue))
         case .showsProgress, .canStop, .requiresApp: return .choices(["true", "false"])
         case .dismiss: return .choices(["immediate", "default"])  // or after:SECONDS, typed
+        case .waitFor: return .choices(TaskWait.Target.allCases.map(\.rawValue))
         default: return .text
         }
     }
@@ -133,6 +138,8 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .progressFromStdout: "read PROGRESS lines on the command's stdout"
         case .since: "only events after this one"
         case .follow: "keep printing new events"
+        case .waitFor: "what to wait for: stop, answer or end"
+        case .timeout: "give up after this many seconds"
         }
     }
 }

@@ -83,6 +83,28 @@ struct OptionValues {
         return Command.Events(since: since, follow: follow)
     }
 
+    /// `task wait`: `--for stop|answer|end` (required) and `--timeout SECONDS` (whole seconds, at least 1).
+    func wait(positional: String?) throws(UsageError) -> Command.Wait {
+        let requestID = try requestID(positional: positional)
+        let names = TaskWait.Target.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let text = values[.waitFor] else {
+            throw UsageError("missing required option --for (one of \(names))", topic: topic)
+        }
+        guard let target = TaskWait.Target(rawValue: text) else {
+            throw UsageError("--for must be one of \(names), not \(TerminalText.quoted(text))", topic: topic)
+        }
+        var timeout: UInt64?
+        if let text = values[.timeout] {
+            guard let seconds = Self.unsigned(text), seconds > 0 else {
+                throw UsageError(
+                    "--timeout must be a whole number of seconds, at least 1, not \(TerminalText.quoted(text))",
+                    topic: topic)
+            }
+            timeout = seconds
+        }
+        return Command.Wait(requestID: requestID, target: target, timeoutSeconds: timeout)
+    }
+
     /// The task a command names: as an argument (`task update R`), with `--id R`, or `$AIDEN_TASK_ID`.
     func requestID(positional: String?) throws(UsageError) -> String {
         if let positional {

@@ -20,11 +20,13 @@ package struct PhoneRouter: Sendable {
     }
 
     /// What the request line and headers alone decide, before the server reads the body: the access policy on
-    /// every path, and on the pairing path its own peer and cross-site rules and the media type. So a refused
-    /// peer's 16 KiB body is never read, and it gets its 403, not a 413. nil: read the body and `handle` it
-    /// (which checks the same rules again, for requests that come whole).
+    /// every path, on the pairing path its own peer and cross-site rules and the media type, on an answer path
+    /// the cross-site rule and the media type. So a refused peer's 16 KiB body is never read, and it gets its
+    /// 403, not a 413. nil: read the body and `handle` it (which checks the same rules again, for requests that
+    /// come whole).
     package func admit(_ request: HTTPRequest, boardAddresses: () -> [IPAddress]) -> RouteResult? {
         if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
+        if Self.answerTarget(request.path) != nil { return admitAnswer(request) }
         guard request.path == "/api/bluetooth/pairing/start" else { return nil }
         if case let .deny(denial) = policy.decidePairing(request, boardAddresses: boardAddresses()) {
             return Self.refused(denial)
@@ -74,12 +76,13 @@ package struct PhoneRouter: Sendable {
             }
             return appState(request, now: now)
         default:
+            if let id = Self.answerTarget(request.path) { return answer(request, id: id, board: board, now: now) }
             return RouteResult(response: Responses.notFoundEndpoint(request))
         }
     }
 
     /// A 403 with the denial's own code; the shell logs the denial (rate-limited).
-    private static func refused(_ denial: AccessPolicy.Denial) -> RouteResult {
+    static func refused(_ denial: AccessPolicy.Denial) -> RouteResult {
         RouteResult(
             response: Responses.error(JSONError(status: 403, code: denial.code, message: denial.description)),
             denial: denial)

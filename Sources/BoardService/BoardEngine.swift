@@ -21,7 +21,9 @@ import WireFormat
 /// then feeds the Wake coalescer, so the Wake follows the publication it announces.
 ///
 /// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value
-/// with every answer body encoded, and never wait for the writer or the disk.
+/// with every answer body encoded, and never wait for the writer or the disk, except for the two
+/// that ask something of the board: a pairing window, and the person's answer to a task, which is a
+/// store change like an agent's write (durable before it is acknowledged).
 package final class BoardEngine: Sendable {
     package struct Settings: Sendable {
         package var version: String
@@ -156,8 +158,9 @@ package final class BoardEngine: Sendable {
     // MARK: Requests
 
     /// A request on an ECM (or loopback) listener: answered from the last publication, on the
-    /// calling thread, without waiting for the writer. The one exception is a pairing request from the
-    /// phone, which waits for the executor, where the peripheral decides when the window closes.
+    /// calling thread, without waiting for the writer. The exceptions are a pairing request from the
+    /// phone, which waits for the executor, where the peripheral decides when the window closes, and the
+    /// person's answer to a task the router accepted on the published board, which the writer records.
     package func handlePhone(_ request: HTTPRequest) -> HTTPResponse {
         let current = publication.withLock { $0 }
         let (now, instant) = clockNow()
@@ -221,6 +224,17 @@ package final class BoardEngine: Sendable {
             writer.board = working  // answers encoded on the way stay cached
             return result.response
         }
+        return commit(
+            working, change, what: "\(request.method) \(request.path) from \(request.peerDescription)", &writer)
+            ?? result.response
+    }
+
+    /// Makes `working`, which holds `change`, the board: durable first when the change must be, then published
+    /// and announced. Nil when done; else the error to answer with (`storage_unconfirmed`: it stands anyway;
+    /// `storage_failed`: nothing changed). `what` names the request in the log.
+    private func commit(
+        _ working: BoardState, _ change: TaskChange, what: String, _ writer: inout Writer
+    ) -> HTTPResponse? {
         if change.durability == .immediate {
             do {
                 try directory.saveTasks(working.store)
@@ -230,7 +244,7 @@ package final class BoardEngine: Sendable {
                 // Dropping it would leave the board serving one thing while its file says another, so it stands,
                 // is served, and is written again (directory sync included) by the lazy write; the agent hears
                 // exactly that, not "nothing was changed".
-                tasksFailed("\(request.method) \(request.path) from \(request.peerDescription): \(error)", &writer)
+                tasksFailed("\(what): \(error)", &writer)
                 writer.board = working
                 scheduleLazyWrite(&writer)
                 publish(&writer)
@@ -247,7 +261,7 @@ package final class BoardEngine: Sendable {
                 .response
             } catch {
                 // Not durable, so not committed, not published, not acknowledged.
-                tasksFailed("\(request.method) \(request.path) from \(request.peerDescription): \(error)", &writer)
+                tasksFailed("\(what): \(error)", &writer)
                 return JSONError(
                     status: 503, code: "storage_failed",
                     message: "the board could not save this change (\(error)); nothing was changed"
@@ -264,7 +278,40 @@ package final class BoardEngine: Sendable {
         logTransitions(change)
         noteChange(&writer)
         scheduleExpiry(&writer)
-        return result.response
+        return nil
+    }
+
+    /// The person's answer from the phone, on the writer: recorded in the store like an agent's write (durable
+    /// before the answer, then published and announced with a Wake), and logged.
+    private func recordAnswer(
+        id: String, _ answer: AnswerRequest, for request: HTTPRequest, _ writer: inout Writer
+    ) -> HTTPResponse {
+        pruneExpired(&writer)
+        sweepStale(&writer)
+        var working = writer.board
+        let outcome: AnswerOutcome
+        do {
+            outcome = try working.store.answer(id: id, answer, now: runtime.wallNow())
+        } catch {
+            return PhoneRouter.answerRefusal(error)
+        }
+        guard outcome.change.changed else {
+            writer.board = working  // the record of a repeated press, written with the next change
+            return PhoneRouter.answerResponse(outcome)
+        }
+        let phone = answer.phoneID.isEmpty ? "the phone" : "phone \(answer.phoneID)"
+        let what = "answer \(answer.answer.rawValue) to task \(id) from \(request.peerDescription)"
+        if let failed = commit(working, outcome.change, what: what, &writer) { return failed }
+        let line =
+            switch answer.answer {
+            case .stop: "task \(id): stop requested from \(phone)"
+            case .done, .refuse: "task \(id): answered \(answer.answer.rawValue) from \(phone)"
+            case .dismiss: "task \(id): dismissed from \(phone)"
+            }
+        var fields: [LogField: String] = [.requestID: id, .peer: "\(request.peer)"]
+        if let transition = outcome.change.transitions.last?.transition { fields[.transition] = transition.rawValue }
+        logger.notice("\(line) (answer_id \(answer.answerID))", fields: fields)
+        return PhoneRouter.answerResponse(outcome)
     }
 
     /// Does what a phone request asked of the world; returns the answer to send instead of the router's
@@ -312,6 +359,8 @@ package final class BoardEngine: Sendable {
                 }
             }
             return nil
+        case let .recordAnswer(id, answer):
+            return runtime.perform { onWriter { writer in recordAnswer(id: id, answer, for: request, &writer) } }
         }
     }
 
@@ -651,16 +700,17 @@ package final class BoardEngine: Sendable {
     /// One info line for each transition an agent's change recorded (a start, a handoff, needs_app, an end), with the
     /// task and the transition as fields: `journalctl -u aiden-board REQUEST_ID=…` finds a task's whole story.
     /// Logged once the change is committed and published, so a line never reports a change that did not happen.
+    /// The person's answers are logged by `recordAnswer`, which knows who answered.
     private func logTransitions(_ change: TaskChange) {
         for event in change.transitions {
-            logger.info(
-                Self.transitionLine(event.transition, snapshot: change.snapshot),
-                fields: [.requestID: event.requestID, .transition: event.transition.rawValue])
+            guard let line = Self.transitionLine(event.transition, snapshot: change.snapshot) else { continue }
+            logger.info(line, fields: [.requestID: event.requestID, .transition: event.transition.rawValue])
         }
     }
 
-    /// `task chat_1 started (phone phone-1)`, `task chat_1 is waiting for the person (handoff)`, ….
-    static func transitionLine(_ transition: Transition, snapshot: TaskSnapshot) -> String {
+    /// `task chat_1 started (phone phone-1)`, `task chat_1 is waiting for the person (handoff)`, …; nil for the
+    /// person's answers.
+    static func transitionLine(_ transition: Transition, snapshot: TaskSnapshot) -> String? {
         let task = "task \(snapshot.requestID)"
         switch transition {
         case .started:
@@ -672,6 +722,8 @@ package final class BoardEngine: Sendable {
         case .completed, .failed, .canceled:
             let error = snapshot.lastError.isEmpty ? "" : ": \(snapshot.lastError)"
             return "\(task) ended \(snapshot.status.rawValue)\(error)"
+        case .stopRequested, .answered, .dismissed:
+            return nil
         }
     }
 }

@@ -24,4 +24,7 @@ package enum TaskLimits {
     package static let maxIdempotencyKeyLength = 255
     /// Update records a running task keeps (its newest); a retry comes right after the write it repeats.
     package static let updateRecordsPerTask = 4
+    /// Answer records a task keeps (its newest): a phone retries a press right after it, and a person presses
+    /// a few times at most.
+    package static let answerRecordsPerTask = 8
 }

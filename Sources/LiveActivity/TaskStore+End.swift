@@ -4,7 +4,8 @@ extension TaskStore {
     /// Ends task `id` with a terminal status (`POST /v1/tasks/{id}/end`); `ended_at` and `updated_at`
     /// become `now`, and `dismiss_after_seconds` is the end's (nil: the board's retention).
     ///
-    /// Ending is final. Repeating an end with the same status (and the same or no `last_error` and
+    /// Ending is final, and clears the person's `answer` (a stop it honoured, a done it no longer waits for).
+    /// Repeating an end with the same status (and the same or no `last_error` and
     /// `dismiss_after_seconds`) returns the
     /// ended task unchanged, so a retried end succeeds; `expected_revision` is not checked on that repeat,
     /// because the first end moved the revision on. Any other end of an ended task is a conflict.
@@ -48,6 +49,7 @@ extension TaskStore {
         candidate.updatedAt = time
         candidate.endedAt = time
         candidate.dismissAfterSeconds = end.dismissAfterSeconds
+        candidate.answer = nil  // an ended task waits for no answer
         candidate.revision = revision + 1
         try Self.checkEncodedSize(candidate)
 

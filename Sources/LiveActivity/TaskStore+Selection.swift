@@ -59,13 +59,6 @@ extension TaskStore {
     }
 }
 
-extension TaskSnapshot {
-    /// Waiting for the person: a handoff (`isAwaitingUser`) or `needs_app`.
-    package var isWaitingForPerson: Bool {
-        status.isActive && (isAwaitingUser || status == .needsApp)
-    }
-}
-
 extension Duration {
     /// Whole and fractional seconds; negative durations count as zero.
     var seconds: Double {

@@ -47,6 +47,7 @@ extension TaskStore {
                 ended.staleSince = current.staleSince ?? news.addingTimeInterval(Double(current.staleAfterSeconds))
                 ended.updatedAt = time
                 ended.endedAt = time
+                ended.answer = nil
                 let events = commit(ended, replacing: current, now: time)
                 sweep.abandoned.append(
                     TaskChange(

@@ -12,13 +12,18 @@ package struct TransitionEvent: Sendable, Hashable {
     /// The task's `phone_id` when the transition happened ("": any phone), so each phone alerts only for
     /// the tasks it may show.
     package var phoneID: String
+    /// On an `answered` event: what the person answered (`done` or `refuse`); nil on every other.
+    package var answer: Answer?
 
-    package init(id: UInt64, requestID: String, transition: Transition, at: Date, phoneID: String = "") {
+    package init(
+        id: UInt64, requestID: String, transition: Transition, at: Date, phoneID: String = "", answer: Answer? = nil
+    ) {
         self.id = id
         self.requestID = requestID
         self.transition = transition
         self.at = at
         self.phoneID = phoneID
+        self.answer = answer
     }
 }
 
@@ -32,6 +37,7 @@ extension TransitionEvent: Codable {
         transition = try container.decode(Transition.self, forKey: .transition)
         at = try container.decodeTimestamp(forKey: .at)
         phoneID = try container.decodeIfPresent(String.self, forKey: .phoneID) ?? ""
+        answer = try container.decodeIfPresent(Answer.self, forKey: .answer)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -41,5 +47,6 @@ extension TransitionEvent: Codable {
         try container.encode(transition, forKey: .transition)
         try container.encode(Timestamp.format(at), forKey: .at)
         try container.encode(phoneID, forKey: .phoneID)
+        try container.encodeIfPresent(answer, forKey: .answer)
     }
 }

@@ -24,11 +24,11 @@ package struct TransitionLog: Sendable, Hashable {
 
     @discardableResult
     package mutating func append(
-        requestID: String, transition: Transition, at date: Date, phoneID: String = ""
+        requestID: String, transition: Transition, at date: Date, phoneID: String = "", answer: Answer? = nil
     ) -> TransitionEvent {
         lastID += 1
         let event = TransitionEvent(
-            id: lastID, requestID: requestID, transition: transition, at: date, phoneID: phoneID)
+            id: lastID, requestID: requestID, transition: transition, at: date, phoneID: phoneID, answer: answer)
         events.append(event)
         if events.count > capacity {
             events.removeFirst(events.count - capacity)

@@ -12,15 +12,15 @@ package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable 
 
     /// The alert for a board transition, nil for those that update the card silently: `started` and
     /// `canceled`, the person's own answers (`stop_requested`, `answered`, `dismissed`: the person caused
-    /// them) and any name this build does not know. Matched by name, so a board vocabulary that grows
-    /// stays silent here until this list names the new transition.
+    /// them) and any name this build does not know. The switch is exhaustive, so a transition added to the
+    /// vocabulary does not build until it is placed here.
     package init?(_ transition: OpenEnum<Transition>) {
-        switch transition.rawValue {
-        case Transition.handoff.rawValue: self = .handoff
-        case Transition.foregroundRecovery.rawValue: self = .foregroundRecovery
-        case Transition.completed.rawValue: self = .completed
-        case Transition.failed.rawValue: self = .failed
-        default: return nil
+        switch transition.known {
+        case .handoff?: self = .handoff
+        case .foregroundRecovery?: self = .foregroundRecovery
+        case .completed?: self = .completed
+        case .failed?: self = .failed
+        case .started?, .canceled?, .stopRequested?, .answered?, .dismissed?, nil: return nil
         }
     }
 

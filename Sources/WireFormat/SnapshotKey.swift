@@ -32,6 +32,8 @@ package enum SnapshotKey: String, CodingKey, CaseIterable, Sendable {
     /// When the person dismissed the ended task on the phone (null: not dismissed).
     case dismissedAt = "dismissed_at"
     case revision
+    /// The person's latest answer from the phone (`AnswerKey` members), null for none.
+    case answer
 }
 
 /// Members of the agent's write bodies that are not snapshot fields.
@@ -49,4 +51,6 @@ package enum EventKey: String, CodingKey, CaseIterable, Sendable {
     case at
     /// The task's `phone_id` ("" for any phone), so a phone alerts only for its own tasks.
     case phoneID = "phone_id"
+    /// On an `answered` event: the person's answer, `done` or `refuse`.
+    case answer
 }

@@ -33,6 +33,8 @@ package struct SnapshotView: Sendable, Hashable {
     package var dismissAfterSeconds: UInt64?
     package var dismissedAt: String?
     package var revision: UInt64?
+    /// The person's latest answer from the phone; nil when there is none (or an old board sent none).
+    package var answer: AnswerView?
 
     package init(
         requestID: String? = nil, phoneID: String? = nil, status: OpenEnum<TaskStatus>? = nil,
@@ -102,6 +104,7 @@ extension SnapshotView: Codable {
             case .dismissAfterSeconds: dismissAfterSeconds = container.lenient(UInt64.self, forKey: key)
             case .dismissedAt: dismissedAt = text(key)
             case .revision: revision = container.lenient(UInt64.self, forKey: key)
+            case .answer: answer = container.lenient(AnswerView.self, forKey: key)
             }
         }
     }
@@ -134,6 +137,7 @@ extension SnapshotView: Codable {
             case .dismissAfterSeconds: try container.encodeIfPresent(dismissAfterSeconds, forKey: key)
             case .dismissedAt: try container.encodeIfPresent(dismissedAt, forKey: key)
             case .revision: try container.encodeIfPresent(revision, forKey: key)
+            case .answer: try container.encodeIfPresent(answer, forKey: key)
             }
         }
     }
