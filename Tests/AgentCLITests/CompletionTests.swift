@@ -22,7 +22,7 @@ struct CompletionTests {
             ])
         #expect(
             Self.table.subcommands(of: try Self.command("task")).compactMap(\.words.last)
-                == ["start", "run", "update", "heartbeat", "end", "list", "show"])
+                == ["start", "run", "update", "heartbeat", "end", "list", "show", "wait"])
         for topic in HelpTopic.allCases where topic != .main {
             let command = try Self.command(topic.words.joined(separator: " "))
             #expect(command.summary == topic.summary)

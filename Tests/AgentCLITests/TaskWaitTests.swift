@@ -134,8 +134,10 @@ import WireFormat
         var view = Self.task(status: "canceled", answer: "stop")
         view.dismissedAt = "2026-06-12T07:00:10Z"
         let text = OutputFormatter.snapshot(view)
-        #expect(text.contains("answer: stop from phone phone-1 at 2026-06-12T07:00:04Z (ans-1)\n"))
-        #expect(text.hasSuffix("dismissed_at: 2026-06-12T07:00:10Z\n"))
+        // In the snapshot's key order: the dismissal beside the end, the answer last.
+        #expect(
+            text.hasSuffix(
+                "dismissed_at: 2026-06-12T07:00:10Z\nanswer: stop from phone phone-1 at 2026-06-12T07:00:04Z (ans-1)\n"))
     }
 }
 

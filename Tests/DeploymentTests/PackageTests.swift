@@ -180,14 +180,19 @@ struct PackageTests {
                 #expect(postrm.contains("deb-systemd-helper purge") && postrm.contains("'\(unit)'"), "\(name): \(unit)")
             }
             #expect(postrm.contains("if [ \"$1\" = \"purge\" ]; then\n    rm -rf \(state)\nfi"), "\(name)")
-            // The daemon the admin enabled runs the new binary after an upgrade.
-            #expect(postinst.contains("_dh_action=restart"), "\(name)")
+            // The installation starts nothing; after an upgrade a daemon that runs runs the new binary
+            // (try-restart: one that does not run stays stopped).
+            #expect(!postinst.contains("deb-systemd-invoke start"), "\(name): postinst starts a unit")
+            #expect(!postinst.contains("_dh_action"), "\(name): postinst starts a unit on installation")
+            #expect(postinst.contains("deb-systemd-invoke try-restart"), "\(name)")
         }
-        // The gadget and the socket are only ever started (a no-op when running), never restarted on an
-        // upgrade, and stopped only on removal: a restart would unplug the phone, or drop the held port.
+        // The gadget and the socket are never started nor restarted by the maintainer scripts (a restart
+        // would unplug the phone, or drop the held port), and stopped only on removal.
         let board = try BuiltPackage("aidenbridge-board")
         let units = "'aiden-board.socket' 'aiden-gadget.service' 'aiden-udc.target'"
-        #expect(try #require(try board.controlFile("postinst")).contains("deb-systemd-invoke start \(units)"))
+        let boardPostinst = try #require(try board.controlFile("postinst"))
+        #expect(!boardPostinst.contains("try-restart \(units)"))
+        #expect(boardPostinst.contains("deb-systemd-invoke try-restart 'aiden-board.service'"))
         #expect(
             try #require(try board.controlFile("prerm")).contains(
                 "[ \"$1\" = remove ] && [ -d /run/systemd/system ] ; then\n\tdeb-systemd-invoke stop \(units)"))

@@ -135,8 +135,9 @@ import WireFormat
         ring.append(requestID: "r1", transition: .stopRequested, at: at(2))
         let json = try LiveActivityJSON.makeEncoder().encode(ring.events)
         let golden =
-            #"[{"answer":"refuse","at":"2026-06-12T07:00:01Z","id":1,"request_id":"r1","transition":"answered"},"#
-            + #"{"at":"2026-06-12T07:00:02Z","id":2,"request_id":"r1","transition":"stop_requested"}]"#
+            #"[{"answer":"refuse","at":"2026-06-12T07:00:01Z","id":1,"phone_id":"","request_id":"r1","#
+            + #""transition":"answered"},"#
+            + #"{"at":"2026-06-12T07:00:02Z","id":2,"phone_id":"","request_id":"r1","transition":"stop_requested"}]"#
         #expect(String(decoding: json, as: UTF8.self) == golden)
         #expect(try JSONDecoder().decode([TransitionEvent].self, from: json) == ring.events)
     }
