@@ -43,7 +43,7 @@ package struct Alert: Sendable, Equatable {
         self.error = error
     }
 
-    /// The answers its notification offers (issue #15 §8): `done` and `refuse` on a handoff or a
+    /// The answers its notification offers (docs/phone-client.md, "Notification buttons"): `done` and `refuse` on a handoff or a
     /// foreground recovery (after `stop` when the task can be stopped), `dismiss` on an ended task.
     package var answers: [PersonAnswer] {
         switch transition {

@@ -1,4 +1,4 @@
-/// The keys on the terminal card (issue #15 §8), as a pure state machine: a key of an answer the card
+/// The keys on the terminal card (docs/phone-client.md, "Keys on the card"), as a pure state machine: a key of an answer the card
 /// offers now (`PersonAnswer.available(on:)`) asks its confirmation line ("Stop “Title”? y/N"); `y`
 /// sends it, for the task the question named (even if the card moved on meanwhile), any other key
 /// drops it. Keys of answers the card does not offer are ignored.

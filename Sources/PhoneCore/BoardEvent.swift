@@ -22,7 +22,7 @@ package struct BoardEvent: Sendable, Equatable {
         self.phoneID = phoneID
     }
 
-    /// Members read here beside `EventKey`'s (issue #15).
+    /// Members read here beside `EventKey`'s: the task's `phone_id` (docs/protocol.md §5.1).
     private enum AddressKey: String, CodingKey {
         case phoneID = "phone_id"
     }

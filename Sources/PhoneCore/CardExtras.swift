@@ -1,5 +1,5 @@
 /// What `/api/live-activity/current` says about the shown task beside the fields the card always had
-/// (issue #15): the person's recorded answer, when the ended task was dismissed, and how many other
+/// (docs/protocol.md §3.3, §4.2): the person's recorded answer, when the ended task was dismissed, and how many other
 /// tasks there are. All optional: a board that predates them sends none, and the card shows what it
 /// did before.
 package struct CardExtras: Sendable, Hashable {

@@ -3,7 +3,7 @@ import WireFormat
 /// Renders a `Card` as a few terminal lines for people. Pure: the shell decides the width and
 /// whether to use color (isatty, `NO_COLOR`) and redraws the lines in place.
 ///
-/// Only ASCII is added around the board's text (but for the `·` and `—` of the lines issue #15 names:
+/// Only ASCII is added around the board's text (but for the `·` and `—` of the lines docs/phone-client.md gives:
 /// "+2 running · 1 waiting", "Stop requested — waiting for the agent"). Text from
 /// the board is cleaned (`BoardText.clean`), so a task title cannot move the cursor, recolor the
 /// terminal or reorder the card. Widths are terminal cells (`TerminalCellWidth`): a CJK or emoji title is cut and

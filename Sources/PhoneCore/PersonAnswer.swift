@@ -1,4 +1,4 @@
-/// What the person can answer back about a task from the phone (issue #15): stop it, say the input it
+/// What the person can answer back about a task from the phone (docs/protocol.md §3.8): stop it, say the input it
 /// asked for is given (`done`) or refuse it, or dismiss an ended card. The names are the wire's
 /// (`POST /api/live-activity/tasks/{id}/answer`, `{"answer":"stop",…}`).
 package enum PersonAnswer: String, Sendable, Hashable, CaseIterable {

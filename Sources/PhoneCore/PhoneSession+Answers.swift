@@ -1,4 +1,4 @@
-/// The person's answers (issue #15): a key on the card or a notification's action becomes
+/// The person's answers (docs/protocol.md §3.8): a key on the card or a notification's action becomes
 /// `.personAnswered`, one `POST /api/live-activity/tasks/{id}/answer` goes out, and one `answer` event
 /// says how the board took it. A request that got no answer at all is sent again, with the same
 /// `answer_id`, up to `Settings.maximumAnswerAttempts` times: the board records an answer id once, so a

@@ -201,8 +201,8 @@ package final class DesktopAlertNotifier: AlertNotifier {
         }
         // The summary is fixed words; the board's text goes only in the body, cleaned of control, separator
         // and format characters (`AlertText`) and escaped by the notifier for servers that render body markup.
-        // Buttons for the answers the alert's task can take (spec of issue #15: stop, done and refuse,
-        // dismiss); the keys are the wire's names, sent back in `ActionInvoked`.
+        // Buttons for the answers the alert's task can take (docs/phone-client.md, "Notification buttons": stop,
+        // done and refuse, dismiss); the keys are the wire's names, sent back in `ActionInvoked`.
         let actions =
             alert.requestID == nil
             ? [] : alert.answers.map { DesktopNotification.Action(key: $0.rawValue, label: $0.verb) }

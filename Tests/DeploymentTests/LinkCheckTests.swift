@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `scripts/check-links`: the repository passes, and in a small tree each kind of broken reference is
-/// reported with its file, line and target, while a clean tree passes.
+/// reported with its file, line and target, while a clean tree passes (one that uses the word "issue" as
+/// plain English, and cites an issue only in code, not in a comment).
 @Suite struct LinkCheckTests {
     /// A tree with a protocol page, a README and a source file whose references all resolve.
     static let cleanTree: [String: String] = [
@@ -14,7 +15,8 @@ import Testing
 
         ## Running it
 
-        `docs/protocol.md §2.1` has the bytes.
+        `docs/protocol.md §2.1` has the bytes. An issue with the cable is rare; a phone may issue 2
+        requests at once.
         """,
         "docs/protocol.md": """
         # Protocol
@@ -32,7 +34,11 @@ import Testing
         As §2.1 says, and [the README](../README.md#fixture).
         """,
         "scripts/run": "#!/bin/sh\n# Reads docs/protocol.md §2 and Sources/Core/Envelope.swift.\nexit 0\n",
-        "Sources/Core/Envelope.swift": "/// The 12 bytes (docs/protocol.md §2.1).\nstruct Envelope {}\n",
+        "Sources/Core/Envelope.swift": """
+        /// The 12 bytes (docs/protocol.md §2.1). The board may issue 3 Wakes in a row; that is no issue.
+        struct Envelope { let note = "issue #3" }
+
+        """,
     ]
 
     /// Runs the checker on `files` written into a scratch directory.
@@ -90,6 +96,22 @@ import Testing
         (
             "Tests/guest.sh", "# run with /" + "work/lab/run.sh\n",
             "Tests/guest.sh:1: a path of the development machine: /" + "work/"
+        ),
+        (
+            "Sources/Core/Filter.swift", "struct Filter {}\n/// The keys on the card (issue #15 §8).\n",
+            "Sources/Core/Filter.swift:2: a citation of the issue tracker, outside the repository: issue #15"
+        ),
+        (
+            "Tests/CoreTests/FilterTests.swift", "/// As the spec of issue 15 has it.\nstruct FilterTests {}\n",
+            "Tests/CoreTests/FilterTests.swift:1: a citation of the issue tracker, outside the repository: of issue 15"
+        ),
+        (
+            "docs/guide.md", "# Guide\n\nRead issue 15 §3 first.\n",
+            "docs/guide.md:3: a citation of the issue tracker, outside the repository: issue 15 §"
+        ),
+        (
+            "bench/README.md", "Each figure against the target of issue 11.\n",
+            "bench/README.md:1: a citation of the issue tracker, outside the repository: of issue 11"
         ),
     ])
     func aBrokenReferenceIsReported(file: String, text: String, expected: String) throws {

@@ -1,14 +1,14 @@
 import Foundation
 import Testing
 
-/// The person answers back (issue #15) from the phone host, as processes over loopback: aiden-board,
-/// the aiden-phone client's `--json` stream, and `aiden-phone stop|done|refuse|dismiss` beside it.
+/// The person answers back (docs/protocol.md §3.8) from the phone host, as processes over loopback:
+/// aiden-board, the aiden-phone client's `--json` stream, and `aiden-phone stop|done|refuse|dismiss`
+/// beside it.
 ///
-/// `theAnswersReachTheBoardAndTheCard` needs the board's answer endpoint
-/// (`POST /api/live-activity/tasks/{id}/answer`), which the board side of issue #15 adds: before that
-/// is merged it fails at its first answer (the board answers 404). `anotherPhonesTaskDoesNotAlertHere`
-/// needs the board to put `phone_id` on its transition events (also issue #15): before that, the other
-/// phone's handoff alerts here too.
+/// `theAnswersReachTheBoardAndTheCard` goes through the board's answer endpoint
+/// (`POST /api/live-activity/tasks/{id}/answer`): a board without it fails at the first answer (404).
+/// `anotherPhonesTaskDoesNotAlertHere` relies on the `phone_id` the board puts on its transition events
+/// (§5.1, §5.3): without it, the other phone's handoff alerts here too.
 @Suite(.serialized) struct PhoneAnswerFlowTests {
     private func pair() throws -> (BoardProcess, PhoneProcess) {
         let wakePort = try freeLoopbackPort()

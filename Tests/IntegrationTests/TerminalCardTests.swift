@@ -77,10 +77,10 @@ struct TerminalCardTests {
         }
     }
 
-    /// The card's keys on a real terminal (issue #15): the card lists them, `s` asks above the card,
-    /// any key but `y` drops it, `y` posts it and the outcome is a line above the card. The last step
-    /// needs the board's answer endpoint (the board side of issue #15): before that merge the board
-    /// answers 404 and the line says so.
+    /// The card's keys on a real terminal (docs/phone-client.md, "Keys on the card"): the card lists them,
+    /// `s` asks above the card, any key but `y` drops it, `y` posts it and the outcome is a line above the
+    /// card. The last step goes through the board's answer endpoint (docs/protocol.md §3.8): a board
+    /// without it answers 404 and the line says so.
     @Test func theKeysAskThenAnswerAboveTheCard() throws {
         let session = try CardSession(columns: 60)
         defer { session.stop() }

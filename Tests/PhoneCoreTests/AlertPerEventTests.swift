@@ -5,7 +5,7 @@ import WireFormat
 
 @testable import PhoneCore
 
-/// Alerts per occurrence and per phone (issue #15 §3, §8): keyed on the board event, only for this
+/// Alerts per occurrence and per phone (docs/protocol.md §5.3): keyed on the board event, only for this
 /// phone's transitions, never for the person's own answers; a record written before still loads.
 @Suite struct AlertPerEventTests {
     private func event(

@@ -56,7 +56,7 @@ import WireFormat
         #expect(policy.receive(answer).isEmpty)
     }
 
-    /// Each request for input is an event of its own (issue #15): the second one alerts too.
+    /// Each request for input is an event of its own (docs/protocol.md §5.3): the second one alerts too.
     @Test func aSecondHandoffOfTheSameTaskAlertsAgain() {
         var policy = primedPolicy()
         #expect(

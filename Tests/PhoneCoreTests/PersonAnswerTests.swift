@@ -5,7 +5,7 @@ import WireFormat
 @testable import PhoneCore
 
 /// What the person can answer from the card, as a table of card states → answers, and the request
-/// and replies of `POST /api/live-activity/tasks/{id}/answer` (issue #15 §1, §8).
+/// and replies of `POST /api/live-activity/tasks/{id}/answer` (docs/protocol.md §3.8).
 @Suite struct PersonAnswerTests {
     private func card(_ snapshot: SnapshotView?, _ extras: CardExtras = CardExtras()) -> Card {
         Card.derive(

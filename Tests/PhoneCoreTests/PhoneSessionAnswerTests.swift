@@ -4,8 +4,8 @@ import WireFormat
 
 @testable import PhoneCore
 
-/// The person's answers through the session against the fake board (which answers the endpoint as the
-/// spec of issue #15 has it): one request per press, retried with the same `answer_id`, one `answer`
+/// The person's answers through the session against the fake board (which answers the endpoint as
+/// docs/protocol.md §3.8 has it): one request per press, retried with the same `answer_id`, one `answer`
 /// event, a fetch after a recorded answer.
 @Suite struct PhoneSessionAnswerTests {
     private func outcomes(_ driver: SessionDriver) -> [AnswerOutcome] {

@@ -139,7 +139,7 @@ struct DesktopAlertNotifierLateServerTests {
     }
 }
 
-/// Buttons per alert (issue #15 §8) and where a press goes: the answer and the task, once per
+/// Buttons per alert (docs/phone-client.md, "Notification buttons") and where a press goes: the answer and the task, once per
 /// notification, only for the answers it offered.
 @Suite struct DesktopAlertActionTests {
     @Test func theButtonsEachAlertCarries() {

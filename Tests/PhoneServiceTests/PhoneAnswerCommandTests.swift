@@ -5,7 +5,7 @@ import Testing
 @testable import PhoneService
 
 /// `aiden-phone stop|done|refuse|dismiss [ID]` against the fake board, which answers the endpoint as
-/// the spec of issue #15 has it: the line printed and the exit status for each case.
+/// docs/protocol.md §3.8 has it: the line printed and the exit status for each case.
 @Suite struct PhoneAnswerCommandTests {
     private func run(
         _ board: FakeBoard, _ answer: PersonAnswer, _ id: String? = nil, phoneID: String = "p1"

@@ -30,7 +30,7 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     /// How task reads (`/api/live-activity/status`) are answered; nil: as everything else (`mode`).
     package var taskMode: Mode?
     package var ring: [(id: UInt64, requestID: String, transition: String, phoneID: String)] = []
-    /// Sent beside the current snapshot as `others` (spec of issue #15); nil: left out, as an older board.
+    /// Sent beside the current snapshot as `others` (docs/protocol.md §3.3); nil: left out, as an older board.
     package var others: (active: Int, waiting: Int)?
     /// The board's Bluetooth address in `/api/bluetooth/status` (nil: none, the loopback Wake transport).
     package var bluetoothAddress: String?
@@ -188,8 +188,8 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
         }
     }
 
-    /// `POST /api/live-activity/tasks/{id}/answer` as the spec of issue #15 has it: idempotent per
-    /// `answer_id`, 404 for a task addressed to another phone, 409 with the spec's codes.
+    /// `POST /api/live-activity/tasks/{id}/answer` as docs/protocol.md §3.8 has it: idempotent per
+    /// `answer_id`, 404 for a task addressed to another phone, 409 with its codes.
     package func takeAnswer(_ id: String, _ answer: String, answerID: String, phoneID: String) -> BoardResponse {
         if let reply = answerReplies[answerID] { return .answered(status: 200, etag: nil, body: reply) }
         guard var task = tasks[id]?.fields else { return refusal(404, "not_found", "no task \(id)") }
