@@ -89,7 +89,7 @@ extension TaskStore {
         var events = commit(candidate, replacing: current, now: time)
         events.append(
             transitions.append(
-                requestID: id, transition: request.answer.transition, at: time,
+                requestID: id, transition: request.answer.transition, at: time, phoneID: current.phoneID,
                 answer: request.answer.transition == .answered ? request.answer : nil))
         record(key, .answer, requestID: id, fingerprint: fingerprint, answer: recorded)
         checkInvariants()
