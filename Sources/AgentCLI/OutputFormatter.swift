@@ -16,8 +16,8 @@ package enum OutputFormatter {
         return summary + "\n" + TerminalText.escaped(snapshot.requestID ?? "") + "\n"
     }
 
-    /// `task show`, `task update`, `task end`: `key: value` lines in the contract's field order, with the
-    /// contract's field names (`SnapshotKey`). Absent and empty fields are left out.
+    /// `task show`, `task update`, `task end`: `key: value` lines in the snapshot's member order, with the
+    /// member names of docs/protocol.md §4.2 (`SnapshotKey`). Absent and empty fields are left out.
     package static func snapshot(_ snapshot: SnapshotView) -> String {
         var out = ""
         for key in SnapshotKey.allCases {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WireFormat
 
-/// JSON bodies of the write requests, with the contract's names from `SnapshotKey`/`WriteKey`. A nil
+/// JSON bodies of the write requests, with the protocol's names from `SnapshotKey`/`WriteKey`. A nil
 /// field is left out, so the daemon changes only what was given.
 enum RequestBodies {
     /// The snapshot fields a start or an update may carry, all optional here.

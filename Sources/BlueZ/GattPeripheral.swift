@@ -15,7 +15,7 @@ package final class GattPeripheral: Sendable {
         package var adapter: String
         /// `[wake] characteristic_flags`.
         package var characteristicFlags: [String]
-        /// What `ReadValue` answers before the first Wake (CONTRACT.md §2: a `system` envelope with the epoch
+        /// What `ReadValue` answers before the first Wake (docs/protocol.md §2.1: a `system` envelope with the epoch
         /// and the last persisted sequence).
         package var initialValue: [UInt8]
         /// Timeout of the short calls (`GetManagedObjects`, `Properties.Set`, agent registration).

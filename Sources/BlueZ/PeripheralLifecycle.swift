@@ -3,7 +3,7 @@ import DBusModel
 /// The board peripheral's life with bluetoothd, as a pure state machine: events in (bus signals, call results,
 /// time), actions out (calls to make). No I/O and no clock: `now` is a monotonic time from any fixed origin.
 ///
-/// The flow (CONTRACT.md §2): once `org.bluez` has an owner, read its object tree (`GetManagedObjects`); once
+/// The flow (docs/protocol.md §2.1): once `org.bluez` has an owner, read its object tree (`GetManagedObjects`); once
 /// the adapter carries `Adapter1`, `GattManager1` and `LEAdvertisingManager1` and is powered, run the
 /// registration steps one at a time: the adapter's pairing policy, the agent (once per bluetoothd), the GATT
 /// application, the advertisement. A failed step is retried after a doubling backoff. bluetoothd leaving or

@@ -1,6 +1,6 @@
 import DBusModel
 
-/// The `org.bluez.LEAdvertisement1` properties of the board's advertisement (CONTRACT.md §2): type
+/// The `org.bluez.LEAdvertisement1` properties of the board's advertisement (docs/protocol.md §2.7): type
 /// `peripheral`, the Wake service UUID, manufacturer data 0xFFFF with the 6-byte board identity, the local name
 /// `Aiden-XXXX`. Only `Discoverable` changes (while a pairing window is open); bluetoothd re-reads it on
 /// `PropertiesChanged`, so the advertisement is never registered twice.

@@ -1,6 +1,6 @@
 import DBusModel
 
-/// The Wake service as it appears on the air and on the bus (CONTRACT.md §2).
+/// The Wake service as it appears on the air and on the bus (docs/protocol.md §2.1).
 package enum WakeGATT {
     package static let serviceUUID = "a1de0001-7c4b-4f52-8d9a-6b4f6e6f7469"
     package static let characteristicUUID = "a1de0002-7c4b-4f52-8d9a-6b4f6e6f7469"

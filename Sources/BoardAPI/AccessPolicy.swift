@@ -1,6 +1,6 @@
 import NetworkAddress
 
-/// Who may talk to the board over HTTP (CONTRACT.md §3 "Access"): decided before any handler runs.
+/// Who may talk to the board over HTTP (docs/protocol.md §3.1): decided before any handler runs.
 ///
 /// Two checks: the peer must be loopback or inside an allowed subnet (the USB ECM link), and the
 /// `Host` header must name this board (the address the request arrived on, a configured listen

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import LiveActivity
 
-/// The write side, served only on the agent's Unix socket (CONTRACT.md §6): start, update, heartbeat, end,
+/// The write side, served only on the agent's Unix socket (docs/protocol.md §6): start, update, heartbeat, end,
 /// list and show tasks, the transition ring (`aidenctl events`), and the daemon's health. Agents never
 /// write over the ECM link. Every write takes an `Idempotency-Key`.
 package struct AgentRouter: Sendable {

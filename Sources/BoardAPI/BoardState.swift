@@ -6,7 +6,7 @@ import LiveActivity
 /// `published()`.
 package struct BoardState: Sendable {
     package var store: TaskStore
-    /// The board epoch (CONTRACT.md §2): part of every ETag, so a wiped board never matches an old tag.
+    /// The board epoch (docs/protocol.md §2.4): part of every ETag, so a wiped board never matches an old tag.
     package var epoch: UInt16
     /// This run of the board (`instance_id` in `/status`, 64 random bits drawn at each start): part of every ETag,
     /// because a crash can lose the last second of lazy writes, and the revisions after a restart then repeat

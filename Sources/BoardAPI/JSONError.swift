@@ -1,6 +1,6 @@
 import WireFormat
 
-/// The error body every endpoint uses (CONTRACT.md §6):
+/// The error body every endpoint uses (docs/protocol.md §3.2):
 /// `{"status":"error","error":{"code":"…","message":"…","field":"…"}}`.
 package struct JSONError: Sendable, Equatable, Error {
     package var status: Int

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WireFormat
 
-/// The companion app's state as the phone reports it (CONTRACT.md §3 `POST /api/phone/app-state`).
+/// The companion app's state as the phone reports it (docs/protocol.md §3.3 `POST /api/phone/app-state`).
 package struct PhoneAppState: Sendable, Equatable, Codable {
     package var state: AppState
     package var returnEntry: String

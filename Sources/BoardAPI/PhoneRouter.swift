@@ -3,7 +3,7 @@ import LiveActivity
 import NetworkAddress
 import WireFormat
 
-/// The board's read side on the USB ECM link (CONTRACT.md §3): what the phone may ask.
+/// The board's read side on the USB ECM link (docs/protocol.md §3): what the phone may ask.
 /// The access policy runs first, on every path, before any handler. It reads only a published,
 /// immutable board and changes nothing: what a phone request asks of the board comes back as an effect.
 package struct PhoneRouter: Sendable {

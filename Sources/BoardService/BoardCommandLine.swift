@@ -1,6 +1,6 @@
 import CommandLineSyntax
 
-/// What `aiden-board` was asked to do (CONTRACT.md §7). Parsing is apart from running so it is
+/// What `aiden-board` was asked to do (docs/protocol.md §8.1). Parsing is apart from running so it is
 /// tested as a table. `explicitConfig`: `--config` was given (either spelling), so a missing file is an
 /// error rather than "defaults".
 package enum BoardCommand: Equatable, Sendable {

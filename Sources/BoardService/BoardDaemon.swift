@@ -246,7 +246,7 @@ package enum BoardDaemon {
         if !parent.isEmpty, access(parent, F_OK) != 0, mkdir(parent, 0o755) != 0 {
             throw SocketError(operation: "mkdir", address: parent, errno: errno)
         }
-        // Agents reach the socket through the `aiden` group (CONTRACT.md §6); without it, root only.
+        // Agents reach the socket through the `aiden` group (docs/protocol.md §6.1); without it, root only.
         let group = getgrnam("aiden").map { $0.pointee.gr_gid }
         if group == nil { logger.notice("no group 'aiden': \(path) is usable by root only") }
         return try ListeningSocket.unix(path: path, mode: 0o660, group: group)

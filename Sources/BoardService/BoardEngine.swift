@@ -14,7 +14,7 @@ import WakeProtocol
 /// `Durability` asks, and only then committed and published. A change that must be durable (a
 /// start, an end, a handoff) is on disk before anyone sees it or it is acknowledged, so nothing
 /// needs rolling back; progress updates and retention pruning may be published up to a second
-/// before their lazy write (CONTRACT.md §6). One case is neither: when only the directory sync after
+/// before their lazy write (docs/protocol.md §7.1). One case is neither: when only the directory sync after
 /// the rename fails, the file already holds the change, so it stands, is written again lazily, and the
 /// agent is told it is made but not known to be durable (`storage_unconfirmed`). Every accepted change
 /// then feeds the Wake coalescer, so the Wake follows the publication it announces.
@@ -27,7 +27,7 @@ package final class BoardEngine: Sendable {
         package var liveActivityEnabled: Bool
         package var retention: Duration
         package var coalesceWindow: Duration
-        /// How far behind ordinary progress updates may be written (CONTRACT.md §6: at most 1 s).
+        /// How far behind ordinary progress updates may be written (docs/protocol.md §7.1: at most 1 s).
         package var lazyWriteDelay: Duration = .seconds(1)
         package var sequenceBlockSize: UInt64 = SequenceReservation.defaultBlockSize
         /// How long one job of the writer may run before the watchdog calls the board wedged.
@@ -69,7 +69,7 @@ package final class BoardEngine: Sendable {
     private final class Publication: Sendable {
         let board: PublishedBoard
         let wakeFacts: WakeFacts
-        /// What the BLE characteristic's ReadValue answers (CONTRACT.md §2).
+        /// What the BLE characteristic's ReadValue answers (docs/protocol.md §2.1).
         let readValue: WakeEnvelope
 
         init(board: PublishedBoard, wakeFacts: WakeFacts, readValue: WakeEnvelope) {
@@ -307,7 +307,7 @@ package final class BoardEngine: Sendable {
     }
 
     /// The last envelope sent, or before the first one a `system` envelope with the current epoch and
-    /// the last persisted sequence (what the BLE characteristic's ReadValue answers, CONTRACT.md §2).
+    /// the last persisted sequence (what the BLE characteristic's ReadValue answers, docs/protocol.md §2.1).
     package var readValue: WakeEnvelope { publication.withLock { $0.readValue } }
 
     package var epoch: UInt16 { publication.withLock { $0.board.epoch } }

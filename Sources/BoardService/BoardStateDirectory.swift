@@ -3,7 +3,7 @@ import LiveActivity
 import Platform
 import WakeProtocol
 
-/// The board's state directory (CONTRACT.md §6): `wake.json` (epoch and sequence high-water mark)
+/// The board's state directory (docs/protocol.md §7.1): `wake.json` (epoch and sequence high-water mark)
 /// and `tasks.json` (tasks, idempotency records, transition ring), each replaced atomically.
 ///
 /// Loading never silently drops state: a file that cannot be read or decoded is reported and moved

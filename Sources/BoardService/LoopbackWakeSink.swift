@@ -4,7 +4,7 @@ import Platform
 import WakeProtocol
 
 /// The development and test transport: each Wake is one 12-byte UDP datagram to
-/// `[wake] loopback_target` (CONTRACT.md §7). Same bytes as the BLE characteristic value.
+/// `[wake] loopback_target` (docs/protocol.md §2.8). Same bytes as the BLE characteristic value.
 package struct LoopbackWakeSink: WakeSink {
     package let target: SocketEndpoint
     private let socket: UDPDatagramSocket

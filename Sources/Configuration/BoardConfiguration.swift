@@ -1,6 +1,6 @@
 import NetworkAddress
 
-/// Everything `aiden-board` reads from `/etc/aiden/board.toml` (CONTRACT.md §7).
+/// Everything `aiden-board` reads from `/etc/aiden/board.toml` (docs/configuration.md).
 ///
 /// Every key is optional: a missing key keeps its value from `defaults`, so an empty file and
 /// the seed file (`[live_activity] enabled = true`) both give a working board.
@@ -59,7 +59,7 @@ package struct BoardConfiguration: Equatable, Sendable {
     package var agent = Agent()
     package var gadget = Gadget()
     package var state = State()
-    /// `[log]` (an addition to the contract's list).
+    /// `[log]`, as for the phone.
     package var log = LogConfiguration()
 
     /// The configuration of a board whose file sets nothing.

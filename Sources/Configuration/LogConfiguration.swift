@@ -1,4 +1,4 @@
-/// The `[log]` table, shared by both daemons (an addition to the contract's key list).
+/// The `[log]` table, shared by both daemons (docs/configuration.md).
 package struct LogConfiguration: Equatable, Sendable {
     /// Names match syslog severities; the executable maps them to its logger's level.
     package enum Level: String, Equatable, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
 import NetworkAddress
 
-/// Everything `aiden-phone` reads from its TOML file (CONTRACT.md §7, "Phone configuration").
+/// Everything `aiden-phone` reads from its TOML file (docs/configuration.md).
 package struct PhoneConfiguration: Equatable, Sendable {
     /// `[board]`
     package struct Board: Equatable, Sendable {
@@ -45,7 +45,7 @@ package struct PhoneConfiguration: Equatable, Sendable {
     package var usb = USB()
     package var phone = Phone()
     package var state = State()
-    /// `[log]` (an addition to the contract's list).
+    /// `[log]`, as for the board.
     package var log = LogConfiguration()
 
     package static let defaults = PhoneConfiguration()

@@ -9,8 +9,9 @@ import Glibc
 
 /// MHD's access handler: called once when headers are in (allocate state), once per body chunk,
 /// and once at the end (answer). Answering on a later call, not the first, keeps keep-alive working
-/// (SWIFT-C-NOTES.md pitfall 4); the exceptions are refusals decided from the headers alone (the
-/// admission check, a declared body over the limit), sent at once so the body is never read.
+/// (a response queued on the first call goes out with `Connection: close`); the exceptions are refusals
+/// decided from the headers alone (the admission check, a declared body over the limit), sent at once so
+/// the body is never read.
 let accessHandler: MHD_AccessHandlerCallback = {
     cls, connection, url, method, _, uploadData, uploadDataSize, requestClass in
     guard let cls, let connection, let requestClass, let uploadDataSize else { return .NO }

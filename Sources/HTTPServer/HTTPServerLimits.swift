@@ -1,6 +1,6 @@
 /// Resource limits that keep a small board serving while clients misbehave.
 package struct HTTPServerLimits: Sendable, Equatable {
-    /// Request bodies above this get 413 (CONTRACT.md §3: 16 KiB).
+    /// Request bodies above this get 413 (docs/protocol.md §3.2: 16 KiB).
     package var maxBodyBytes: Int = 16 * 1024
     /// Connections open at once, per listener.
     package var connectionLimit: Int = 64

@@ -1,4 +1,4 @@
-/// The answer to "which transitions happened after cursor N?" (CONTRACT §5, docs/task-store.md).
+/// The answer to "which transitions happened after cursor N?" (docs/protocol.md §5.2, docs/task-store.md).
 /// The HTTP layer adds `status` and `epoch`.
 package struct EventsPage: Sendable, Hashable {
     /// The ring's current generation; a client stores it with `next`.

@@ -1,4 +1,4 @@
-/// How soon the shell must write the store to disk after an operation (CONTRACT §6).
+/// How soon the shell must write the store to disk after an operation (docs/protocol.md §7.1).
 package enum Durability: Sendable, Hashable {
     /// Nothing changed (an idempotent replay or a no-op update): no write, no Wake.
     case unchanged

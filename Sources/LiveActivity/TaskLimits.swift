@@ -1,6 +1,6 @@
 import WireFormat
 
-/// Bounds on agent-supplied values (CONTRACT §4); ids are bounded by `IdentifierRule`. Text lengths count
+/// Bounds on agent-supplied values (docs/protocol.md §4.2); ids are bounded by `IdentifierRule`. Text lengths count
 /// Unicode scalars ("UTF-8 characters"), so a bound also caps bytes at four per character; see
 /// docs/task-store.md.
 package enum TaskLimits {

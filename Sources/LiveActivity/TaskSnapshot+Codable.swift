@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WireFormat
 
-/// The JSON of CONTRACT §4: snake_case keys, dates as ISO-8601 UTC strings, `ended_at` always present
+/// The JSON of docs/protocol.md §4.1: snake_case keys, dates as ISO-8601 UTC strings, `ended_at` always present
 /// (`null` while the task runs), `stale_since` likewise (`null` while the task has news). Decoding ignores
 /// unknown keys, and takes the defaults for the staleness members a store written before them lacks; it is for trusted input (the state file,
 /// the board's own answers); agent input goes through `TaskDraft`/`TaskPatch`/`TaskEnd`, which validate.

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WireFormat
 
-/// What the phone shows for one agent task (CONTRACT §4): the unit the store keeps and the HTTP layer
+/// What the phone shows for one agent task (docs/protocol.md §4): the unit the store keeps and the HTTP layer
 /// serves. A value: changing a copy never changes the store.
 package struct TaskSnapshot: Sendable, Hashable {
     package var requestID: String

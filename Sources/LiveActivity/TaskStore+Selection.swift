@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 extension TaskStore {
-    /// The task phone `phoneID` should show (CONTRACT §3): the most recently changed active task whose
+    /// The task phone `phoneID` should show (docs/protocol.md §3.4): the most recently changed active task whose
     /// `phone_id` is `phoneID` or empty, one with news before a stale one (marking a task stale gives it a
     /// new revision, which must not put it ahead of a live task); else the most recently ended such task
     /// whose `ended_at` is less than `retention` before `now`; else nil. "Most recent" is by revision.

@@ -2,7 +2,7 @@ import FoundationEssentials
 import WireFormat
 
 /// The board's task snapshots, their revisions and idempotency records, and the transition ring
-/// (CONTRACT §3-§6). A value with no I/O and no clock: the shell owns one behind a lock, passes `now` in,
+/// (docs/protocol.md §3 to §7). A value with no I/O and no clock: the shell owns one behind a lock, passes `now` in,
 /// and persists it (it is `Codable`) as each operation's `Durability` asks.
 ///
 /// `revision` goes up by one with every accepted change; a snapshot's `revision` is the store revision at

@@ -2,7 +2,7 @@ import FoundationEssentials
 import WireFormat
 
 /// A bounded ring of alert-worthy transitions with a cursor, so a phone that reads it after each
-/// (possibly coalesced) Wake misses none (CONTRACT §5). Pure: the caller supplies the generation.
+/// (possibly coalesced) Wake misses none (docs/protocol.md §5). Pure: the caller supplies the generation.
 package struct TransitionLog: Sendable, Hashable {
     package static let defaultCapacity = 256
 

@@ -1,4 +1,4 @@
-/// Decides which alerts to give, once each (CONTRACT §5), and keeps the events cursor.
+/// Decides which alerts to give, once each (docs/protocol.md §5.3), and keeps the events cursor.
 ///
 /// The client reads the board's events ring after every fetch trigger and passes each answer to
 /// `receive(_:)`. Because the ring holds every alert-worthy transition, a handoff that began and

@@ -1,6 +1,6 @@
 import WireFormat
 
-/// What the phone alerts for (CONTRACT §5). `started` and `canceled` are deliberately absent: the
+/// What the phone alerts for (docs/protocol.md §5.3). `started` and `canceled` are deliberately absent: the
 /// person started the task or stopped it, so telling them is noise.
 package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable {
     /// A new USB ECM session with the board.

@@ -66,7 +66,7 @@ package enum BoardAnswer {
     }
 }
 
-/// `{"status":"error","error":{"code":"…","message":"…","field":"…"}}` (CONTRACT §6).
+/// `{"status":"error","error":{"code":"…","message":"…","field":"…"}}` (docs/protocol.md §3.2).
 private struct ErrorEnvelope: Decodable {
     struct Body: Decodable {
         var code: String?

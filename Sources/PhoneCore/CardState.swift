@@ -1,6 +1,6 @@
 import WireFormat
 
-/// The card's state as shown, and as written in `card` events (CONTRACT §7).
+/// The card's state as shown, and as written in `card` events (docs/protocol.md §8.2).
 package enum CardState: String, Sendable, Equatable, CaseIterable {
     /// Talking to the board; no task to show.
     case standby

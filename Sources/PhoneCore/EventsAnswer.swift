@@ -1,4 +1,4 @@
-/// The answer of `GET /api/live-activity/events?since=N&generation=G` (CONTRACT §5).
+/// The answer of `GET /api/live-activity/events?since=N&generation=G` (docs/protocol.md §5.2).
 package struct EventsAnswer: Sendable, Equatable {
     /// The board epoch the events belong to (part of every alert key); nil if the board left it out.
     package var epoch: UInt16?

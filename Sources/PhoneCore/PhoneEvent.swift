@@ -1,4 +1,4 @@
-/// One line of `aiden-phone --json` output (CONTRACT §7), before encoding.
+/// One line of `aiden-phone --json` output (docs/protocol.md §8.2), before encoding.
 package enum PhoneEvent: Sendable, Equatable {
     /// The card as shown.
     case card(Card)

@@ -1,4 +1,4 @@
-/// The contract's `return_entry`: how the person gets back to the task from where this client shows
+/// `return_entry` (docs/protocol.md §3.3): how the person gets back to the task from where this client shows
 /// it, reported with every `POST /api/phone/app-state`. A Linux phone host has no app to deep-link
 /// into; what it can honestly offer is the card on the terminal it runs in, or desktop notifications
 /// in the person's session. With neither (`--json` and no notification server) it reports none

@@ -1,4 +1,4 @@
-/// Decides whether a received Wake is new (CONTRACT §2): new iff `epoch != lastEpoch || seq > lastSeq`.
+/// Decides whether a received Wake is new (docs/protocol.md §2.5): new iff `epoch != lastEpoch || seq > lastSeq`.
 ///
 /// BlueZ re-arms notify sessions and a read echoes the last notify, so the same Wake often arrives
 /// twice; only new ones should cost a fetch. The filter also counts what it saw, so a client can

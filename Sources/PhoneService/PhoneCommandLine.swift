@@ -1,6 +1,6 @@
 import CommandLineSyntax
 
-/// What `aiden-phone` was asked to do (CONTRACT.md §7). Parsing is apart from running so it is
+/// What `aiden-phone` was asked to do (docs/protocol.md §8.2). Parsing is apart from running so it is
 /// tested as a table.
 package enum PhoneCommand: Equatable, Sendable {
     /// `configPath`: the file `--config` named, which must exist; nil: the standard places

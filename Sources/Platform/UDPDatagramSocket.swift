@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A UDP socket for the loopback Wake transport: each datagram is one 12-byte envelope
-/// (CONTRACT.md §7 `[wake] loopback_target`). Sending never blocks the caller for long:
+/// (docs/protocol.md §2.8, `[wake] loopback_target`). Sending never blocks the caller for long:
 /// a full socket buffer drops the datagram, exactly like a missed BLE notification.
 package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable; close is guarded by the kernel
     package let descriptor: Int32

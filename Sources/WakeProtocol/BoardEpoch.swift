@@ -1,4 +1,4 @@
-/// The board epoch (CONTRACT.md §2): a random nonzero UInt16 created once with the state
+/// The board epoch (docs/protocol.md §2.4): a random nonzero UInt16 created once with the state
 /// directory. A receiver that sees a different epoch knows the sequence space was reset
 /// (state directory wiped, board replaced) and accepts the next Wake whatever its sequence.
 package enum BoardEpoch {

@@ -1,5 +1,5 @@
 /// Issues wake sequences that stay strictly increasing across restarts and kill -9 without an
-/// fsync per Wake (CONTRACT.md §6).
+/// fsync per Wake (docs/protocol.md §2.4, §7.1).
 ///
 /// The board persists a high-water mark *ahead* of use: one durable write reserves a block of
 /// sequences, and Wakes inside the block need no write. On start the board continues above the

@@ -1,5 +1,5 @@
 /// Decides when the board sends a Wake, so that changes arriving at any rate (an agent
-/// streaming tokens) become at most one Wake per window (CONTRACT.md §2, default 750 ms).
+/// streaming tokens) become at most one Wake per window (docs/protocol.md §2.6, default 750 ms).
 ///
 /// The rule: the first change after a quiet window is sent at once (leading edge); changes
 /// during an open window produce exactly one Wake when the window ends (trailing edge); a

@@ -1,4 +1,4 @@
-/// The 12-byte value of the BLE Wake characteristic (CONTRACT.md §2), little-endian:
+/// The 12-byte value of the BLE Wake characteristic (docs/protocol.md §2.2), little-endian:
 ///
 ///     byte 0      version (1)
 ///     byte 1      reason

@@ -1,4 +1,4 @@
-/// What the board persists for the Wake protocol (CONTRACT.md §6), as JSON in its state
+/// What the board persists for the Wake protocol (docs/protocol.md §7.1), as JSON in its state
 /// directory: `{"epoch":4660,"sequence_high_water":2048}`.
 ///
 /// `sequenceHighWater` is a reservation, not the last sequence sent: every sequence the board

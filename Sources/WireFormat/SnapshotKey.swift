@@ -1,4 +1,4 @@
-/// Every member of a task snapshot's JSON (CONTRACT §4), named once. The board's strict
+/// Every member of a task snapshot's JSON (docs/protocol.md §4.2), named once. The board's strict
 /// `TaskSnapshot`, the agent's write bodies and the tolerant `SnapshotView` that the phone and
 /// aidenctl read all take their keys from here, and each of them switches over `allCases`
 /// exhaustively, so a new field does not compile until every reader and writer has it.
@@ -36,7 +36,7 @@ package enum WriteKey: String, CodingKey, CaseIterable, Sendable {
     case expectedRevision = "expected_revision"
 }
 
-/// Members of one entry of the board's transition ring (CONTRACT §5):
+/// Members of one entry of the board's transition ring (docs/protocol.md §5.2):
 /// `{"id":43,"request_id":"…","transition":"handoff","at":"…"}`.
 package enum EventKey: String, CodingKey, CaseIterable, Sendable {
     case id

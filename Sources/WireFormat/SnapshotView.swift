@@ -1,4 +1,4 @@
-/// A task snapshot (CONTRACT §4) as the phone and aidenctl read it, tolerant on purpose: both must
+/// A task snapshot (docs/protocol.md §4) as the phone and aidenctl read it, tolerant on purpose: both must
 /// keep working against a newer (or older) board. Every field is optional, unknown members are
 /// ignored, a member of the wrong type reads as absent, unknown status, phase and transition names
 /// are kept as sent (`OpenEnum`), and strings are kept as sent (renderers sanitize them).

@@ -1,4 +1,4 @@
-/// What the agent is doing right now (CONTRACT §4); the card shows it, it never drives state.
+/// What the agent is doing right now (docs/protocol.md §4.2); the card shows it, it never drives state.
 /// The board accepts only these; readers hold `OpenEnum<TaskPhase>`.
 package enum TaskPhase: String, Codable, Sendable, Hashable, CaseIterable {
     case planning

@@ -1,4 +1,4 @@
-/// Where a task is in its life (CONTRACT §4). Raw values are the JSON strings. The board accepts
+/// Where a task is in its life (docs/protocol.md §4.2). Raw values are the JSON strings. The board accepts
 /// only these; readers hold `OpenEnum<TaskStatus>`.
 package enum TaskStatus: String, Codable, Sendable, Hashable, CaseIterable {
     case running

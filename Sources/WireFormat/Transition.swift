@@ -1,4 +1,4 @@
-/// An alert-worthy change of a task (CONTRACT §5). Raw values are the JSON names. The board
+/// An alert-worthy change of a task (docs/protocol.md §5.1). Raw values are the JSON names. The board
 /// records them (`TransitionLog`); the phone reads them as `OpenEnum<Transition>`.
 package enum Transition: String, Codable, Sendable, Hashable, CaseIterable {
     case started

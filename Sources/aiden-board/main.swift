@@ -1,3 +1,3 @@
 // Top-level code is @MainActor; keep it to one call so no closure inherits that isolation
-// (see SWIFT-C-NOTES.md pitfall 7).
+// (a closure run on another thread would trap: docs/architecture.md, "main.swift holds one call").
 Entry.main()

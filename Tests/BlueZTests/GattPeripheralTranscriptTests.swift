@@ -207,7 +207,7 @@ struct GattPeripheralTranscriptTests {
 
         fixture.bluez.setRunning(":1.9")
         await fixture.runtime.drain()
-        // At once: no timer between bluetoothd returning and the registration (CONTRACT: within 2 s).
+        // At once: no timer between bluetoothd returning and the registration (docs/bluetooth.md: well under 2 s).
         #expect(fixture.runtime.monotonicNow() == .zero && fixture.runtime.pendingTimers.isEmpty)
         #expect(fixture.callsSinceMark() == Self.registration)
         facts = fixture.peripheral.facts

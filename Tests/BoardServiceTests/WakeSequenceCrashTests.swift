@@ -5,7 +5,7 @@ import WakeProtocol
 
 @testable import BoardService
 
-/// CONTRACT.md §6: "every new Wake has a larger sequence than every Wake sent before", whatever
+/// docs/protocol.md §7.1: every Wake after a restart has a larger sequence than every Wake sent before, whatever
 /// step a crash interrupts. The board engine, its state directory and AtomicFile run on an
 /// in-memory file system that stops at operation k (the process dies there), then loses
 /// everything not yet durable; a new engine starts from what is left.

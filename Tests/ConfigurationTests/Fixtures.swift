@@ -9,7 +9,7 @@ func parsePhone(_ text: String, file: String = "phone.toml") -> Result<PhoneConf
     Result { () throws(ConfigurationError) in try PhoneConfiguration.parse(text, file: file) }
 }
 
-/// CONTRACT.md §7, verbatim: the board file with every key at its default.
+/// The board file with every key at its default (docs/configuration.md).
 let contractBoardFile = """
     [live_activity]
     enabled = true
@@ -39,7 +39,7 @@ let contractBoardFile = """
 
     """
 
-/// The phone file with every key at its default (CONTRACT.md §7, "Phone configuration mirrors it").
+/// The phone file with every key at its default (docs/configuration.md).
 let contractPhoneFile = """
     [board]
     url = "http://192.168.42.1:8080"

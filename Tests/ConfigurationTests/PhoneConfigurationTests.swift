@@ -27,7 +27,7 @@ import Testing
         #expect(try parsePhone(text).get() == .defaults)
     }
 
-    /// The contract's file names /var/lib/aiden-phone, root's standard place, explicitly: it is kept
+    /// The documented file names /var/lib/aiden-phone, root's standard place, explicitly: it is kept
     /// as written (so it applies to a person's client too), and everything else is the default.
     @Test func theContractFileParsesToTheDefaultsWithRootsStateDirectory() throws {
         var expected = PhoneConfiguration.defaults

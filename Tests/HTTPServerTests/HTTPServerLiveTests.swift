@@ -49,7 +49,7 @@ import Glibc
     }
 
     /// `listen = ["[::]:8080"]` is dual-stack: an IPv4 client arrives as `::ffff:a.b.c.d`, and the
-    /// access policy must judge it as the IPv4 address (CONTRACT.md §3).
+    /// access policy must judge it as the IPv4 address (docs/protocol.md §3.1).
     @Test func dualStackListenersReportMappedPeersThatThePolicyJudgesAsIPv4() throws {
         let socket = try ListeningSocket.tcp(try SocketEndpoint("[::]:0"))
         guard case let .tcp(bound) = socket.kind else { return }

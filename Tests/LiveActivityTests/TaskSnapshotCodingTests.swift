@@ -5,7 +5,7 @@ import WireFormat
 @testable import LiveActivity
 
 @Suite struct TaskSnapshotCodingTests {
-    /// The snapshot example of docs/task-store.md (CONTRACT §4's, plus the staleness members), with a
+    /// The snapshot example of docs/task-store.md (docs/protocol.md §4.1), with a
     /// concrete id.
     static let contractExample = """
         {

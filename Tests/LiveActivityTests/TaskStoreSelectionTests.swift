@@ -4,7 +4,7 @@ import WireFormat
 
 @testable import LiveActivity
 
-/// Timeline tables for CONTRACT §3's "which task is current for phone P".
+/// Timeline tables for "which task is current for phone P" (docs/protocol.md §3.4).
 @Suite struct TaskStoreSelectionTests {
     enum Step {
         case start(String, phone: String, at: Double)

@@ -24,7 +24,7 @@ struct ConstantGenerator: RandomNumberGenerator {
     mutating func next() -> UInt64 { value }
 }
 
-/// 2026-06-12T07:00:00Z, the contract example's day.
+/// 2026-06-12T07:00:00Z, the day of the snapshot example in docs/protocol.md §4.1.
 let t0 = Date(timeIntervalSince1970: 1_781_247_600)
 
 /// `t0` plus `seconds`: timeline tables read as offsets.

@@ -3,7 +3,7 @@ import Testing
 @testable import WakeProtocol
 
 /// Thousands of random change streams against a simulated timer that may fire early or late,
-/// checking the coalescing promises of CONTRACT.md §2 on every Wake.
+/// checking the coalescing promises of docs/protocol.md §2.6 on every Wake.
 @Suite struct WakeCoalescerRandomizedTests {
     /// What the simulation drives: the coalescer, or a deliberately broken one.
     protocol Subject {

@@ -7,7 +7,7 @@ import WakeProtocol
 ///
 /// The input is a series of values, each a length byte (its low 5 bits: 0...31) and that many bytes.
 /// Beyond not crashing: a value decodes exactly when it is 12 bytes and encodes back to the same bytes; the
-/// session drops every other length and says so; its verdict on each Wake is CONTRACT §2's (new iff another
+/// session drops every other length and says so; its verdict on each Wake is docs/protocol.md §2.5's (new iff another
 /// epoch or a larger sequence); the filter's counters add up and survive its JSON persistence.
 package enum WakeEnvelopeHarness: FuzzHarness {
     package static let name = "wake-envelope"

@@ -1,15 +1,14 @@
 #!/bin/bash
-# gadget-guest.sh — `aiden-board gadget` against a real kernel's configfs, in the lab VM.
+# gadget-guest.sh — `aiden-board gadget` against a real kernel's configfs, in a QEMU guest.
 #
-# Run from the repository root, as root, after `swift build`:
-#   LAB_SKIP_APT=1 LAB_OUT=/tmp/aiden-vm /work/shared/lab/vm/run-lab.sh \
-#       --script Tests/DeploymentTests/vm/gadget-guest.sh
-# (the lab runner boots Debian 12's 6.1 kernel in QEMU over this machine's root filesystem; it
-# needs qemu-system-x86, busybox-static, kmod, usbutils, iproute2, curl). It is PID 1 there: it
-# loads dummy_hcd, drives `aiden-board gadget up/down` through every case below, serves HTTP
-# with aiden-board over the emulated ECM link between two network namespaces, writes RESULT
-# and powers off. The expected MAC addresses are derived from the host's /etc/machine-id.
-# then aiden-board serving HTTP over the ECM link between two network namespaces.
+# It is the PID 1 of a throw-away guest like the one Tests/VM/run boots (Debian 12's 6.1 kernel over
+# this machine's root filesystem, read-only, with a writable output directory mounted at /lab-out;
+# the guest needs kmod, usbutils, iproute2 and curl), after `swift build` in the repository. Tests/VM/run
+# boots its own scenario (Tests/VM/guest/scenario.sh), not this script: see docs/deployment.md,
+# "Checked on a real kernel". As PID 1 it loads dummy_hcd, drives `aiden-board gadget up/down`
+# through every case below, serves HTTP with aiden-board over the emulated ECM link between two
+# network namespaces, writes RESULT and powers off. The expected MAC addresses are derived from the
+# host's /etc/machine-id.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8
 O=/lab-out
 BIN=${AIDEN_BIN:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/.build/debug}
