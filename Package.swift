@@ -189,7 +189,7 @@ let package = Package(
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "WireFormat"]),
+        .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "CommandLineSyntax", "WireFormat"]),
         .testTarget(name: "CommandLineSyntaxTests", dependencies: ["CommandLineSyntax"]),
         // Every checked-in fuzz input (seeds and past crashes) through its harness, without libFuzzer.
         .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarnesses"]),
@@ -205,9 +205,14 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),
-        // Units, udev rules, network files and the install script, checked as files and with systemd's tools.
+        // Units, udev rules, network files, the install script and the man pages, checked as files and with
+        // systemd's and groff's tools; the man pages against the parsers' option tables and the configuration's keys.
         .testTarget(
-            name: "DeploymentTests", dependencies: ["USBGadget", "Configuration", "NetworkAddress"],
+            name: "DeploymentTests",
+            dependencies: [
+                "USBGadget", "Configuration", "NetworkAddress", "AgentCLI", "CommandLineSyntax", "BoardService",
+                "PhoneService",
+            ],
             exclude: ["vm"]),
         .testTarget(
             name: "CLibrarySmokeTests",

@@ -1,3 +1,4 @@
+import CommandLineSyntax
 import FoundationEssentials
 import WireFormat
 
@@ -35,6 +36,8 @@ package enum AgentCLI {
         switch invocation.command {
         case let .help(topic): return .done(CLIOutcome(standardOutput: topic.usage, exitCode: .ok))
         case .version: return .done(CLIOutcome(standardOutput: "aidenctl \(version)\n", exitCode: .ok))
+        case let .completion(shell):
+            return .done(CLIOutcome(standardOutput: shell.script(for: .aidenctl), exitCode: .ok))
         default: return .invocation(invocation)
         }
     }
@@ -161,7 +164,7 @@ package enum AgentCLI {
         let decoder = JSONDecoder()
         let json = invocation.json
         switch invocation.command {
-        case .help, .version:
+        case .help, .version, .completion:
             return .success("")
         case .taskStart, .taskRun:
             guard let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity,

@@ -5,7 +5,7 @@ extension Command {
     /// answered instead of applied twice.
     package func request(idempotencyKey: String) -> AgentRequest? {
         switch self {
-        case .help, .version:
+        case .help, .version, .completion:
             return nil
         case let .taskStart(start):
             return Self.startRequest(start, idempotencyKey: idempotencyKey)
@@ -50,7 +50,7 @@ extension Command {
     package var retriesAfterConnectionLoss: Bool {
         switch self {
         case .taskStart, .taskRun, .taskUpdate, .taskHeartbeat, .taskEnd, .taskList, .taskShow, .events, .status: true
-        case .help, .version: false
+        case .help, .version, .completion: false
         }
     }
 

@@ -1,3 +1,4 @@
+import CommandLineSyntax
 import WireFormat
 
 /// What one aidenctl invocation asks for, validated but not yet run.
@@ -18,6 +19,8 @@ package enum Command: Sendable, Equatable {
     /// Print the transition ring's events; with `follow`, keep polling for new ones.
     case events(Events)
     case status
+    /// Print the completion script for a shell (exit 0), made from the parser's own tables.
+    case completion(CompletionShell)
 
     /// The fields of a start; nil leaves a field to the daemon's default.
     package struct Start: Sendable, Equatable {

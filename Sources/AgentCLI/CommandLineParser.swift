@@ -46,8 +46,7 @@ package enum CommandLineParser {
 
     private static func resolve(_ words: [String]) -> Resolution {
         guard let first = words.first else { return Resolution(topic: .main, problem: "missing command") }
-        switch first {
-        case "help":
+        if first == HelpTopic.helpWord {
             var named = resolve(Array(words.dropFirst()))
             named.isHelpCommand = true
             if words.count == 1 || named.problem?.hasPrefix("missing") == true { named.problem = nil }
@@ -55,33 +54,30 @@ package enum CommandLineParser {
                 named.problem = "unexpected argument \(TerminalText.quoted(extra))"
             }
             return named
-        case "status":
-            return Resolution(topic: .status, rest: words.dropFirst())
-        case "events":
-            return Resolution(topic: .events, rest: words.dropFirst())
-        case "task":
-            guard words.count > 1 else {
-                return Resolution(
-                    topic: .task, problem: "missing task command: start, run, update, heartbeat, end, list or show")
-            }
-            let topic: HelpTopic? =
-                switch words[1] {
-                case "start": .taskStart
-                case "run": .taskRun
-                case "update": .taskUpdate
-                case "heartbeat": .taskHeartbeat
-                case "end": .taskEnd
-                case "list": .taskList
-                case "show": .taskShow
-                default: nil
-                }
-            guard let topic else {
-                return Resolution(topic: .task, problem: "unknown task command \(TerminalText.quoted(words[1]))")
-            }
-            return Resolution(topic: topic, rest: words.dropFirst(2))
-        default:
+        }
+        // The longest run of leading words that names a command (HelpTopic.words).
+        var topic = HelpTopic.main
+        var used = 0
+        while used < words.count,
+            let next = topic.subcommands.first(where: { $0.words.last == words[used] })
+        {
+            topic = next
+            used += 1
+        }
+        guard used > 0 else {
             return Resolution(topic: .main, problem: "unknown command \(TerminalText.quoted(first))")
         }
+        let subcommands = topic.subcommands.compactMap(\.words.last)
+        guard subcommands.isEmpty else {
+            let group = topic.words.joined(separator: " ")
+            guard used < words.count else {
+                let names = subcommands.dropLast().joined(separator: ", ") + " or " + (subcommands.last ?? "")
+                return Resolution(topic: topic, problem: "missing \(group) command: \(names)")
+            }
+            return Resolution(
+                topic: topic, problem: "unknown \(group) command \(TerminalText.quoted(words[used]))")
+        }
+        return Resolution(topic: topic, rest: words.dropFirst(used))
     }
 
     private static func describe(_ problem: ArgumentTokens<OptionName>.Problem) -> String {
@@ -93,7 +89,7 @@ package enum CommandLineParser {
     }
 
     private static func checkApplicable(_ tokens: ArgumentTokens<OptionName>, topic: HelpTopic) throws(UsageError) {
-        let accepted = OptionName.accepted(by: topic).union([.socket, .help, .version])
+        let accepted = OptionName.accepted(by: topic).union(OptionName.everywhere)
         var seen: Set<OptionName> = []
         for option in tokens.options.map(\.name) + tokens.flags {
             guard accepted.contains(option) else {
@@ -125,6 +121,15 @@ package enum CommandLineParser {
         }
         // Elsewhere `--` only protects an argument that starts with a dash: `task show -- -odd-id`.
         let rest = Array(rest) + (afterSeparator ?? [])
+        if topic == .completion {
+            let shells = CompletionShell.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let name = rest.first else { throw UsageError("missing shell: \(shells)", topic: topic) }
+            guard let shell = CompletionShell(rawValue: name) else {
+                throw UsageError("unknown shell \(TerminalText.quoted(name)) (known: \(shells))", topic: topic)
+            }
+            if let extra = rest.dropFirst().first { throw unexpected(extra, topic: topic) }
+            return .completion(shell)
+        }
         let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskHeartbeat, .taskEnd]
         let positional = takesID.contains(topic) ? rest.first : nil
         if let extra = rest.dropFirst(positional == nil ? 0 : 1).first { throw unexpected(extra, topic: topic) }
@@ -137,7 +142,7 @@ package enum CommandLineParser {
         case .taskList: return .taskList
         case .events: return .events(try values.events(follow: tokens.flags.contains(.follow)))
         case .status: return .status
-        case .main, .task, .taskRun: return .help(topic)  // unreachable: resolve() reported a problem
+        case .main, .task, .taskRun, .completion: return .help(topic)  // unreachable: handled above
         }
     }
 

@@ -13,7 +13,17 @@ extension HelpTopic {
         case .taskShow: Self.showUsage
         case .events: Self.eventsUsage
         case .status: Self.statusUsage
+        case .completion: Self.completionUsage
         }
+    }
+
+    /// The main help's list of commands: every command that runs (`allCases` below a group), then `help`.
+    private static var commandList: String {
+        let rows =
+            allCases.filter { $0 != .main && $0.subcommands.isEmpty }.map { ($0.listing, $0.summary) }
+            + [(helpWord + " [command]", helpSummary)]
+        return rows.map { "  " + $0 + String(repeating: " ", count: max(1, 19 - $0.count)) + $1 + "\n" }
+            .joined()
     }
 
     private static let socketOption = """
@@ -47,24 +57,18 @@ extension HelpTopic {
         Tell aiden-board what an AI agent is doing; the phone shows it as a Live Activity card.
 
         Commands:
-          task start         start a task and print its request id (last line)
-          task run -- CMD    start a task, run CMD, end the task as CMD ends
-          task update R      change a task's step, phase, action, progress or status
-          task heartbeat R   tell the board the agent is still at work on R (no change)
-          task end R         end a task as completed, failed or canceled
-          task list          list the tasks the board holds
-          task show R        show task R
-          events             print the board's task transitions (--follow: as they happen)
-          status             show aiden-board's health
-          help [command]     show the help of a command
 
-        Options (anywhere on the line):
+        """ + commandList + """
 
-        """ + globalOptions + """
+            Options (anywhere on the line):
+
+            """ + globalOptions + """
               --version                print aidenctl's version
 
             Environment: AIDEN_AGENT_SOCKET (the socket), AIDEN_TASK_ID (the request id of task
             update, heartbeat, end and show when none is given), AIDEN_IDEMPOTENCY_KEY (the key of a write).
+
+            Completion: 'aidenctl completion bash|zsh|fish' prints a completion script (source <(...)).
 
             Exit status: 0 ok, 64 usage error, 65 input rejected by the daemon, 69 daemon unreachable,
             1 any other failure; task run exits with its command's status.
@@ -251,4 +255,18 @@ extension HelpTopic {
         Options:
 
         """ + globalOptions
+
+    private static let completionUsage = """
+        usage: aidenctl completion bash|zsh|fish
+
+        Print the script that completes aidenctl's commands, options and their values in that shell.
+        Load it into the running shell with 'source <(aidenctl completion bash)' (zsh: the same, after
+        compinit; fish: 'aidenctl completion fish | source'), or install it where the shell looks:
+          bash  /usr/share/bash-completion/completions/aidenctl
+          zsh   _aidenctl in a directory of $fpath, e.g. /usr/share/zsh/vendor-completions
+          fish  /usr/share/fish/vendor_completions.d/aidenctl.fish
+
+        Options:
+
+        """ + helpOption
 }

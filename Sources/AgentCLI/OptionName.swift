@@ -1,4 +1,5 @@
 import CommandLineSyntax
+import WireFormat
 
 /// Every `--option` aidenctl knows. All take a value except the flags.
 enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
@@ -59,7 +60,10 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         .canStop, .requiresApp, .staleAfter, .abandonAfter,
     ]
 
-    /// The options a command accepts besides `--socket`, `--help` and `--version`, which every command takes.
+    /// The options every command takes.
+    static let everywhere: Set<OptionName> = [.socket, .help, .version]
+
+    /// The options a command accepts besides `everywhere`'s.
     static func accepted(by topic: HelpTopic) -> Set<OptionName> {
         switch topic {
         case .taskStart: Set([.title, .idempotencyKey, .json, .quiet] + startFields)
@@ -70,6 +74,62 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .taskShow: [.id, .json]
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]
+        case .completion: []
+        }
+    }
+
+    /// Every option `topic` takes, in declaration order: what its completion offers.
+    static func all(of topic: HelpTopic) -> [OptionName] {
+        let accepted = accepted(by: topic).union(everywhere)
+        return allCases.filter(accepted.contains)
+    }
+
+    /// What the value of this option is in `topic`: the closed sets the parser accepts (`OptionValues` checks
+    /// them against the same `WireFormat` enums), a path, or free text.
+    func completionValue(in topic: HelpTopic) -> CompletionTable.Value {
+        guard takesValue else { return .none }
+        switch self {
+        case .socket: return .file
+        case .status:
+            let statuses = topic == .taskEnd ? TaskStatus.terminal : TaskStatus.active
+            return .choices(statuses.map(\.rawValue))
+        case .phase: return .choices(TaskPhase.allCases.map(\.rawValue))
+        case .showsProgress, .canStop, .requiresApp: return .choices(["true", "false"])
+        default: return .text
+        }
+    }
+
+    /// What the option does, in one line, for the completions' descriptions (`--help` says it in full).
+    var summary: String {
+        switch self {
+        case .socket: "aiden-board's agent socket"
+        case .json: "print the daemon's answer as one JSON object"
+        case .quiet: "print nothing on success"
+        case .help: "show the help"
+        case .version: "print aidenctl's version"
+        case .id: "the task's request id"
+        case .title: "the task's title on the card"
+        case .requestID: "the request id to use"
+        case .phoneID: "show the task only on this phone"
+        case .status: "the task's status"
+        case .phase: "the task's phase"
+        case .step: "the current step"
+        case .action: "the current action"
+        case .target: "what the action works on"
+        case .app: "the app in use on the phone"
+        case .tool: "the last tool the agent called"
+        case .error: "an error to show on the card"
+        case .progress: "progress from 0 to 1"
+        case .showsProgress: "whether the card shows a progress bar"
+        case .canStop: "whether the person may stop the task"
+        case .requiresApp: "whether the task needs the phone's app"
+        case .staleAfter: "seconds without news before the card says so"
+        case .abandonAfter: "seconds without news before the board ends the task"
+        case .expectedRevision: "only apply at this revision"
+        case .idempotencyKey: "the write's idempotency key"
+        case .progressFromStdout: "read PROGRESS lines on the command's stdout"
+        case .since: "only events after this one"
+        case .follow: "keep printing new events"
         }
     }
 }

@@ -17,7 +17,7 @@ package struct BoardUsageError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 /// Every `--option` aiden-board knows.
-enum BoardOption: String, CommandLineOption {
+enum BoardOption: String, CaseIterable, CommandLineOption {
     case config, configfs, udc, help, version
 
     var takesValue: Bool { self != .help && self != .version }

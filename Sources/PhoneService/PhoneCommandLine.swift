@@ -19,7 +19,7 @@ package struct PhoneUsageError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 /// Every `--option` aiden-phone knows.
-enum PhoneOption: String, CommandLineOption {
+enum PhoneOption: String, CaseIterable, CommandLineOption {
     case config, json, help, version
 
     var takesValue: Bool { self == .config }

@@ -104,10 +104,13 @@ struct CommandLineParserTests {
 
     @Test func everyTopicHasUsageNamingItsCommand() {
         for topic in HelpTopic.allCases {
-            // `task run` prints the command's output, never aidenctl's JSON.
+            // `task run` prints the command's output, never aidenctl's JSON; `completion` prints a script and
+            // talks to no socket.
             let json = topic == .taskRun ? "" : "[--json] "
-            #expect(topic.usage.hasPrefix("usage: aidenctl [--socket PATH] \(json)"), "\(topic)")
-            #expect(topic.usage.contains("--json") == (topic != .taskRun), "\(topic)")
+            let prefix =
+                topic == .completion ? "usage: aidenctl completion " : "usage: aidenctl [--socket PATH] \(json)"
+            #expect(topic.usage.hasPrefix(prefix), "\(topic)")
+            #expect(topic.usage.contains("--json") == (topic != .taskRun && topic != .completion), "\(topic)")
             #expect(topic.usage.hasSuffix("\n"))
             #expect(topic.usage.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(topic)")
         }

@@ -98,7 +98,7 @@ final class StagedInstall {
     let result: CommandResult
     var root: String { scratch.path }
 
-    init(prefix: String = "/usr") throws {
+    init(prefix: String = "/usr", environment: [String: String] = [:]) throws {
         guard let products = Repository.productsDirectory else {
             throw DeploymentTestError("no built aiden-board next to the tests: run swift build first")
         }
@@ -106,7 +106,7 @@ final class StagedInstall {
         self.prefix = prefix
         result = try run(
             "/bin/bash", ["\(Repository.root)/scripts/install"],
-            environment: ["DESTDIR": scratch.path, "PREFIX": prefix, "BIN_DIR": products])
+            environment: ["DESTDIR": scratch.path, "PREFIX": prefix, "BIN_DIR": products].merging(environment) { $1 })
         guard result.status == 0 else {
             throw DeploymentTestError("scripts/install failed (\(result.status)): \(result.error)")
         }

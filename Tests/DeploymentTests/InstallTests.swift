@@ -3,7 +3,7 @@ import Testing
 
 /// `DESTDIR=… PREFIX=… BIN_DIR=… scripts/install`: exactly these files, with these modes.
 @Suite struct InstallTests {
-    static let expectedTree: [String: String] = [
+    static let expectedFixedTree: [String: String] = [
         "etc": "drwxr-xr-x",
         "etc/aiden": "drwxr-xr-x",
         "etc/aiden/board.toml": "-rw-r--r--",
@@ -37,9 +37,44 @@ import Testing
         "usr/share": "drwxr-xr-x",
         "usr/share/doc": "drwxr-xr-x",
         "usr/share/doc/aidenbridge": "drwxr-xr-x",
-        "usr/share/doc/aidenbridge/configuration.md": "-rw-r--r--",
-        "usr/share/doc/aidenbridge/deployment.md": "-rw-r--r--",
+        "usr/share/bash-completion": "drwxr-xr-x",
+        "usr/share/bash-completion/completions": "drwxr-xr-x",
+        "usr/share/bash-completion/completions/aidenctl": "-rw-r--r--",
+        "usr/share/zsh": "drwxr-xr-x",
+        "usr/share/zsh/vendor-completions": "drwxr-xr-x",
+        "usr/share/zsh/vendor-completions/_aidenctl": "-rw-r--r--",
+        "usr/share/fish": "drwxr-xr-x",
+        "usr/share/fish/vendor_completions.d": "drwxr-xr-x",
+        "usr/share/fish/vendor_completions.d/aidenctl.fish": "-rw-r--r--",
     ]
+
+    /// The man pages, installed when pandoc is there (scripts/packages.txt has it).
+    static let manPages: [String: String] = [
+        "usr/share/man": "drwxr-xr-x",
+        "usr/share/man/man1": "drwxr-xr-x",
+        "usr/share/man/man1/aiden-phone.1": "-rw-r--r--",
+        "usr/share/man/man1/aidenctl.1": "-rw-r--r--",
+        "usr/share/man/man5": "drwxr-xr-x",
+        "usr/share/man/man5/aiden.toml.5": "-rw-r--r--",
+        "usr/share/man/man8": "drwxr-xr-x",
+        "usr/share/man/man8/aiden-board.8": "-rw-r--r--",
+    ]
+
+    /// The fixed files and the documentation, which is the checkout's README.md, docs/ and the
+    /// READMEs of systemd/ and udev/, in the repository's layout.
+    static func expectedTree() throws -> [String: String] {
+        var tree = expectedFixedTree
+        var documents = ["README.md", "systemd/README.md", "udev/README.md"]
+        let walker = try #require(FileManager.default.enumerator(atPath: "\(Repository.root)/docs"))
+        for case let relative as String in walker { documents.append("docs/\(relative)") }
+        for document in documents {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: "\(Repository.root)/\(document)", isDirectory: &isDirectory)
+            tree["usr/share/doc/aidenbridge/\(document)"] = isDirectory.boolValue ? "drwxr-xr-x" : "-rw-r--r--"
+        }
+        for directory in ["docs", "systemd", "udev"] { tree["usr/share/doc/aidenbridge/\(directory)"] = "drwxr-xr-x" }
+        return tree
+    }
 
     /// Every path under `root` with `ls -l`-style type and permission bits.
     static func tree(_ root: String) throws -> [String: String] {
@@ -65,7 +100,7 @@ import Testing
 
     @Test func installsExactlyTheExpectedTree() throws {
         let staged = try StagedInstall()
-        #expect(try Self.tree(staged.root) == Self.expectedTree)
+        #expect(try Self.tree(staged.root) == Self.expectedTree().merging(Self.manPages) { $1 })
         #expect(staged.result.output.contains("installed under \(staged.root) with PREFIX=/usr"))
         #expect(!staged.result.output.contains("next, as root"), "no live-system hints for a staging root")
     }
@@ -82,6 +117,9 @@ import Testing
             ("systemd/user/aiden-phone.service", "usr/lib/systemd/user/aiden-phone.service"),
             ("config/board.toml", "etc/aiden/board.toml"),
             ("config/phone.toml", "etc/aiden/phone.toml"),
+            ("README.md", "usr/share/doc/aidenbridge/README.md"),
+            ("docs/deployment.md", "usr/share/doc/aidenbridge/docs/deployment.md"),
+            ("udev/README.md", "usr/share/doc/aidenbridge/udev/README.md"),
         ]
         for (source, installed) in pairs {
             #expect(
@@ -103,16 +141,50 @@ import Testing
         let ini = INIFile(unit)
         #expect(ini.value("Service", "ExecStart") == "/usr/local/bin/aiden-board gadget up")
         #expect(ini.value("Service", "ExecStop") == "/usr/local/bin/aiden-board gadget down")
-        #expect(ini.value("Unit", "Documentation") == "file:///usr/local/share/doc/aidenbridge/deployment.md")
+        #expect(
+            ini.value("Unit", "Documentation")
+                == "man:aiden-board(8) file:///usr/local/share/doc/aidenbridge/docs/deployment.md")
         #expect(!unit.contains("/usr/bin/"))
         let user = INIFile(
             try String(contentsOfFile: staged.path("usr/local/lib/systemd/user/aiden-phone.service"), encoding: .utf8))
         #expect(user.value("Service", "ExecStart") == "/usr/local/bin/aiden-phone")
-        #expect(user.value("Unit", "Documentation") == "file:///usr/local/share/doc/aidenbridge/deployment.md")
+        #expect(
+            user.value("Unit", "Documentation")
+                == "man:aiden-phone(1) man:aiden.toml(5) file:///usr/local/share/doc/aidenbridge/docs/deployment.md")
         // Only our own binary moves with the prefix.
         #expect(user.value("Service", "ExecStartPre")?.hasPrefix("+/bin/mkdir ") == true)
         #expect(FileManager.default.fileExists(atPath: staged.path("usr/local/lib/udev/rules.d/70-aiden-phone.rules")))
         #expect(FileManager.default.fileExists(atPath: staged.path("etc/aiden/board.toml")))
+    }
+
+    @Test func theCompletionsAreAidenctlsOwnAndTheManPagesScriptsMans() throws {
+        let staged = try StagedInstall()
+        let products = try #require(Repository.productsDirectory)
+        let installed = [
+            ("bash", "usr/share/bash-completion/completions/aidenctl"),
+            ("zsh", "usr/share/zsh/vendor-completions/_aidenctl"),
+            ("fish", "usr/share/fish/vendor_completions.d/aidenctl.fish"),
+        ]
+        for (shell, path) in installed {
+            let printed = try run("\(products)/aidenctl", ["completion", shell])
+            #expect(printed.status == 0)
+            #expect(try String(contentsOfFile: staged.path(path), encoding: .utf8) == printed.output, "\(path)")
+        }
+        let scratch = try Scratch("aiden-man")
+        #expect(try run("/bin/bash", ["\(Repository.root)/scripts/man", scratch.path]).status == 0)
+        #expect(
+            FileManager.default.contentsEqual(
+                atPath: "\(scratch.path)/aidenctl.1", andPath: staged.path("usr/share/man/man1/aidenctl.1")))
+        // Under another prefix zsh looks in site-functions.
+        let local = try StagedInstall(prefix: "/usr/local")
+        #expect(FileManager.default.fileExists(atPath: local.path("usr/local/share/zsh/site-functions/_aidenctl")))
+        #expect(FileManager.default.fileExists(atPath: local.path("usr/local/share/man/man8/aiden-board.8")))
+    }
+
+    @Test func withoutPandocTheManPagesAreLeftOutAndSaidSo() throws {
+        let staged = try StagedInstall(environment: ["PANDOC": "/nonexistent/pandoc"])
+        #expect(try Self.tree(staged.root) == Self.expectedTree())
+        #expect(staged.result.output.contains("install: no /nonexistent/pandoc: the man pages were not installed"))
     }
 
     @Test func anExistingConfigurationIsKept() throws {
@@ -126,7 +198,7 @@ import Testing
         #expect(again.status == 0)
         #expect(try String(contentsOfFile: staged.path("etc/aiden/board.toml"), encoding: .utf8) == mine)
         #expect(again.output.contains("kept the existing \(staged.root)/etc/aiden/board.toml"))
-        #expect(try Self.tree(staged.root) == Self.expectedTree)
+        #expect(try Self.tree(staged.root) == Self.expectedTree().merging(Self.manPages) { $1 })
     }
 
     @Test func refusesWithoutBinariesOrWithARelativePrefix() throws {
