@@ -93,18 +93,24 @@ phase_boot() {
 phase_install() {
     # As a user installs it: the two packages, with apt, on a root that has never had AidenBridge. Their
     # maintainer scripts create the aiden user, reload udev and systemd and enable what they enable.
-    local board_deb phone_deb
+    local board_deb phone_deb common_deb
     board_deb=$(ls "$DEBS"/aidenbridge-board_*.deb 2> /dev/null | tail -n 1)
     phone_deb=$(ls "$DEBS"/aidenbridge-phone_*.deb 2> /dev/null | tail -n 1)
-    [ -n "$board_deb" ] && [ -n "$phone_deb" ] || { fail install "no aidenbridge-board/-phone .deb in $DEBS"; return 1; }
+    common_deb=$(ls "$DEBS"/aidenbridge-common_*.deb 2> /dev/null | tail -n 1)
+    [ -n "$board_deb" ] && [ -n "$phone_deb" ] && [ -n "$common_deb" ] \
+        || { fail install "no aidenbridge-board/-phone/-common .deb in $DEBS"; return 1; }
     check install-clean-root "no AidenBridge files before the install" \
         bash -c '! ls /usr/bin/aiden-board /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-board.service 2> /dev/null | grep -q .'
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends --no-download \
-        "$board_deb" "$phone_deb" > "$OUT/install.log" 2>&1 \
-        && pass install "apt-get install ./$(basename "$board_deb") ./$(basename "$phone_deb")" \
+        "$board_deb" "$phone_deb" "$common_deb" > "$OUT/install.log" 2>&1 \
+        && pass install "apt-get install ./$(basename "$board_deb") ./$(basename "$phone_deb") ./$(basename "$common_deb")" \
         || { fail install "$(tail -n 2 "$OUT/install.log" | paste -sd' ')"; return 1; }
-    check install-packages "$(dpkg-query -W -f='${Package} ${Version} ${Status}; ' aidenbridge-board aidenbridge-phone)" \
-        bash -c '[ "$(dpkg-query -W -f="\${Status}\n" aidenbridge-board aidenbridge-phone | grep -c "install ok installed")" = 2 ]'
+    check install-packages "$(dpkg-query -W -f='${Package} ${Version} ${Status}; ' aidenbridge-board aidenbridge-phone aidenbridge-common)" \
+        bash -c '[ "$(dpkg-query -W -f="\${Status}\n" aidenbridge-board aidenbridge-phone aidenbridge-common | grep -c "install ok installed")" = 3 ]'
+    # Nothing is enabled or started by the install: the gadget and the daemons are the admin's choice.
+    local enabled; enabled=$(systemctl is-enabled aiden-gadget.service aiden-board.service aiden-board.socket aiden-phone.service 2>&1 | paste -sd' ')
+    check install-enables-nothing "is-enabled: $enabled; active: $(systemctl is-active aiden-board.service aiden-phone.service aiden-gadget.service 2>&1 | paste -sd' ')" \
+        bash -c "[ '$enabled' = 'disabled disabled disabled disabled' ] && ! systemctl is-active -q aiden-board.service aiden-phone.service aiden-gadget.service"
     check install-man-pages "$(man -w aidenctl aiden-board aiden-phone aiden.toml 2>&1 | paste -sd' ')" \
         bash -c 'man -w aidenctl && man -w 8 aiden-board && man -w aiden-phone && man -w 5 aiden.toml'
     check install-completion "$(ls /usr/share/bash-completion/completions/aidenctl 2>&1)" \
@@ -682,14 +688,15 @@ phase_privacy() {
 # ---------------------------------------------------------------------------------------------- purge
 phase_purge() {
     # Removed as a user removes it: apt purge takes every file, the units and the configuration with it.
-    DEBIAN_FRONTEND=noninteractive apt-get purge -y aidenbridge-board aidenbridge-phone > "$OUT/purge.log" 2>&1
+    DEBIAN_FRONTEND=noninteractive apt-get purge -y aidenbridge-board aidenbridge-phone aidenbridge-common > "$OUT/purge.log" 2>&1
     local rc=$?
-    check purge "apt-get purge: exit $rc, $(dpkg-query -W -f='${Package}:${db:Status-Abbrev} ' aidenbridge-board aidenbridge-phone 2>&1)" \
-        bash -c "[ $rc = 0 ] && ! dpkg-query -W -f='\${db:Status-Abbrev}\n' aidenbridge-board aidenbridge-phone 2> /dev/null | grep -q '^[ic]'"
+    check purge "apt-get purge: exit $rc, $(dpkg-query -W -f='${Package}:${db:Status-Abbrev} ' aidenbridge-board aidenbridge-phone aidenbridge-common 2>&1)" \
+        bash -c "[ $rc = 0 ] && ! dpkg-query -W -f='\${db:Status-Abbrev}\n' aidenbridge-board aidenbridge-phone aidenbridge-common 2> /dev/null | grep -q '^[ic]'"
     local left
     left=$(ls -d /usr/bin/aiden-board /usr/bin/aiden-phone /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-* \
         /usr/lib/systemd/user/aiden-* /usr/lib/udev/rules.d/*aiden* /usr/lib/systemd/network/*aiden* \
-        /usr/share/man/man1/aidenctl.1* /usr/share/bash-completion/completions/aidenctl 2> /dev/null | paste -sd' ')
+        /usr/share/man/man1/aidenctl.1* /usr/share/bash-completion/completions/aidenctl /usr/share/doc/aidenbridge \
+        /var/lib/aiden-board /etc/systemd/system/*.wants/aiden-* 2> /dev/null | paste -sd' ')
     check purge-leaves-nothing "${left:-no AidenBridge file left}; $(systemctl list-unit-files 'aiden*' --no-legend 2>&1 | wc -l) unit files known" \
         bash -c "[ -z '$left' ] && [ \"\$(systemctl list-unit-files 'aiden*' --no-legend | wc -l)\" = 0 ]"
 }
