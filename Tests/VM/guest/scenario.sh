@@ -101,7 +101,7 @@ phase_install() {
         || { fail install "no aidenbridge-board/-phone/-common .deb in $DEBS"; return 1; }
     check install-clean-root "no AidenBridge files before the install" \
         bash -c '! ls /usr/bin/aiden-board /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-board.service 2> /dev/null | grep -q .'
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends --no-download \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         "$board_deb" "$phone_deb" "$common_deb" > "$OUT/install.log" 2>&1 \
         && pass install "apt-get install ./$(basename "$board_deb") ./$(basename "$phone_deb") ./$(basename "$common_deb")" \
         || { fail install "$(tail -n 2 "$OUT/install.log" | paste -sd' ')"; return 1; }
