@@ -58,7 +58,7 @@ let package = Package(
         // the BlueZ lifecycles and everything else that only needs time and logs build without one.
         .target(name: "Platform", dependencies: ["Logging", "NetworkAddress"], swiftSettings: strict),
         // sd_notify and the watchdog that pets it: the one target that imports libsystemd.
-        .target(name: "ServiceManager", dependencies: ["CSystemd", "Platform"], swiftSettings: strict),
+        .target(name: "ServiceManager", dependencies: ["CSystemd", "Logging", "Platform"], swiftSettings: strict),
         .target(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),
@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "DesktopNotifications", dependencies: ["DBusModel"], swiftSettings: strict),
         // What both doctors share: findings, the host's interfaces (getifaddrs) and IPv4 routes, and the
         // judgement of another network in the ECM subnet. No C library.
-        .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform"], swiftSettings: strict),
+        .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform", "WireFormat"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
         .target(name: "BlueZ", dependencies: ["DBusModel", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
-                "ServiceManager", "Doctor",
+                "ServiceManager", "Doctor", "WireFormat",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
@@ -162,7 +162,7 @@ let package = Package(
             name: "BoardServiceTests",
             dependencies: [
                 "BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
-                "Configuration", "NetworkAddress", "TestSupport", "Doctor",
+                "Configuration", "NetworkAddress", "TestSupport", "Doctor", "Logging",
             ]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(
@@ -185,7 +185,7 @@ let package = Package(
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
                 "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBus", "DBusModel",
-                "Doctor",
+                "Doctor", "Logging",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
@@ -204,7 +204,7 @@ let package = Package(
                 "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport", "Doctor",
             ],
             exclude: ["Fixtures"]),
-        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService"]),
+        .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Doctor", "NetworkAddress"]),
         // Units, udev rules, network files, the install script and the man pages, checked as files and with
         // systemd's and groff's tools; the man pages against the parsers' option tables and the configuration's keys.
         .testTarget(

@@ -43,7 +43,8 @@ package enum AgentCLI {
     }
 
     /// One exchange with the daemon and its output. For `task run` that is only its start, for
-    /// `events --follow` only the first page: the executable does the rest.
+    /// `events --follow` only the first page, for `task wait` only the check of the task as it is (an answer
+    /// already recorded is printed): the executable does the rest.
     package static func perform(
         _ invocation: Invocation, idempotencyKey: String, transport: some AgentTransport
     ) -> CLIOutcome {
@@ -188,8 +189,18 @@ package enum AgentCLI {
             return .success(json ? JSONText.compact(raw) + "\n" : OutputFormatter.taskList(tasks))
         case .events:
             return .success("")  // read by `success`
+        case let .taskWait(wait):
+            // Only the first check, on the task as it is; the executable's `TaskWaiter` goes on from there.
+            guard let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity
+            else { return .failure(Problem(detail: "no live_activity in the answer")) }
+            guard
+                case let .came(line, event)? = TaskWait(requestID: wait.requestID, target: wait.target).check(
+                    task: snapshot)
+            else { return .success("") }
+            return .success(TaskWait.output(line, event: event, json: json))
         case .status:
-            return .success(json ? JSONText.compact(raw) + "\n" : OutputFormatter.status(value))
+            if json { return .success(JSONText.compact(raw) + "\n") }
+            return .success(StatusSummary.text(value) ?? OutputFormatter.statusFields(value))
         }
     }
 }

@@ -6,6 +6,10 @@ package enum CLIFailure: Error, Sendable, Equatable {
     case daemon(status: Int, error: DaemonError?, request: String)
     /// A 2xx answer that does not have the shape the command needs.
     case badAnswer(String, socketPath: String)
+    /// `task wait --for stop|answer`: the task ended (`status`) first, so what it waited for cannot come.
+    case endedBeforeWait(requestID: String, status: String, target: TaskWait.Target)
+    /// `task wait`: its `--timeout` passed first.
+    case waitTimedOut(requestID: String, target: TaskWait.Target, seconds: UInt64)
 
     package var exitCode: ExitCode {
         switch self {
@@ -13,7 +17,8 @@ package enum CLIFailure: Error, Sendable, Equatable {
         case .transport(.other, _): .failure
         case .transport: .unavailable
         case let .daemon(status, _, _): status == 400 || status == 413 ? .dataError : .failure
-        case .badAnswer: .failure
+        case .badAnswer, .endedBeforeWait: .failure
+        case .waitTimedOut: .timedOut
         }
     }
 
@@ -36,6 +41,11 @@ package enum CLIFailure: Error, Sendable, Equatable {
             return "\(code): \(TerminalText.escaped(message)) (\(field)\(status))"
         case let .badAnswer(detail, socketPath):
             return "unusable answer from aiden-board at \(TerminalText.escaped(socketPath)): \(detail)"
+        case let .endedBeforeWait(requestID, status, target):
+            return
+                "task \(TerminalText.escaped(requestID)) ended (\(TerminalText.escaped(status))) before \(target.noun)"
+        case let .waitTimedOut(requestID, target, seconds):
+            return "gave up waiting for \(target.noun) of task \(TerminalText.escaped(requestID)) after \(seconds) s"
         }
     }
 
@@ -50,6 +60,8 @@ package enum CLIFailure: Error, Sendable, Equatable {
             case .transport(.other, _): "transport_error"
             case let .daemon(status, _, _): "http_\(status)"
             case .badAnswer: "bad_answer"
+            case .endedBeforeWait: "task_ended"
+            case .waitTimedOut: "wait_timed_out"
             }
         return JSONText.errorObject(code: code, message: message)
     }

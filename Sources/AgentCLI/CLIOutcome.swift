@@ -12,7 +12,7 @@ package struct CLIOutcome: Sendable, Equatable {
 
     /// A failure: its line on stderr and, with `--json` (never for usage errors), a JSON error object on
     /// stdout so that scripts reading stdout always get one object.
-    init(failure: CLIFailure, json: Bool, daemonObject: String? = nil) {
+    package init(failure: CLIFailure, json: Bool, daemonObject: String? = nil) {
         var output = ""
         if json, failure.exitCode != .usage { output = (daemonObject ?? failure.jsonObject) + "\n" }
         self.init(standardOutput: output, standardError: failure.line + "\n", exitCode: failure.exitCode)

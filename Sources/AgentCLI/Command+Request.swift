@@ -1,5 +1,6 @@
 extension Command {
-    /// The request this command makes (for `task run`, its start; for `events`, the first page), or nil for
+    /// The request this command makes (for `task run`, its start; for `events`, the first page; for `task wait`,
+    /// the read of its task), or nil for
     /// `help` and `--version`. Every write carries an `Idempotency-Key`: the one given, a start's derived
     /// `start:R`, or `idempotencyKey`, fresh per invocation, so a write retried after a lost connection is
     /// answered instead of applied twice.
@@ -28,7 +29,8 @@ extension Command {
             return AgentRequest(method: "POST", path: Self.taskPath(requestID) + "/heartbeat", headers: [Self.accept])
         case let .taskEnd(end):
             let body = RequestBodies.End(
-                status: end.status, lastError: end.error ?? "", expectedRevision: end.expectedRevision)
+                status: end.status, lastError: end.error ?? "", dismissAfterSeconds: end.dismissAfterSeconds,
+                expectedRevision: end.expectedRevision)
             return AgentRequest(
                 method: "POST", path: Self.taskPath(end.requestID) + "/end",
                 headers: Self.writeHeaders(key: end.idempotencyKey ?? idempotencyKey),
@@ -37,6 +39,8 @@ extension Command {
             return AgentRequest(method: "GET", path: "/v1/tasks", headers: [Self.accept])
         case let .taskShow(requestID):
             return AgentRequest(method: "GET", path: Self.taskPath(requestID), headers: [Self.accept])
+        case let .taskWait(wait):
+            return AgentRequest(method: "GET", path: Self.taskPath(wait.requestID), headers: [Self.accept])
         case let .events(events):
             return EventsCursor(since: events.since).request
         case .status:
@@ -49,7 +53,9 @@ extension Command {
     /// applied instead of applying it again.
     package var retriesAfterConnectionLoss: Bool {
         switch self {
-        case .taskStart, .taskRun, .taskUpdate, .taskHeartbeat, .taskEnd, .taskList, .taskShow, .events, .status: true
+        case .taskStart, .taskRun, .taskUpdate, .taskHeartbeat, .taskEnd, .taskList, .taskShow, .taskWait, .events,
+            .status:
+            true
         case .help, .version, .completion: false
         }
     }

@@ -16,6 +16,8 @@ package enum Command: Sendable, Equatable {
     case taskEnd(End)
     case taskList
     case taskShow(requestID: String)
+    /// Wait until the person stops or answers the task, or it ends: the executable's `TaskWaiter` does it.
+    case taskWait(Wait)
     /// Print the transition ring's events; with `follow`, keep polling for new ones.
     case events(Events)
     case status
@@ -151,18 +153,34 @@ package enum Command: Sendable, Equatable {
         package var requestID: String
         package var status: TaskStatus
         package var error: String?
+        /// `--dismiss`: seconds the ended card stays (`immediate` is 0; nil: `default`, the board's retention).
+        package var dismissAfterSeconds: UInt64?
         package var expectedRevision: UInt64?
         package var idempotencyKey: String?
 
         package init(
-            requestID: String, status: TaskStatus, error: String? = nil, expectedRevision: UInt64? = nil,
-            idempotencyKey: String? = nil
+            requestID: String, status: TaskStatus, error: String? = nil, dismissAfterSeconds: UInt64? = nil,
+            expectedRevision: UInt64? = nil, idempotencyKey: String? = nil
         ) {
             self.requestID = requestID
             self.status = status
             self.error = error
+            self.dismissAfterSeconds = dismissAfterSeconds
             self.expectedRevision = expectedRevision
             self.idempotencyKey = idempotencyKey
+        }
+    }
+
+    /// `task wait`: what to wait for on which task, for how long at most (nil: as long as it takes).
+    package struct Wait: Sendable, Equatable {
+        package var requestID: String
+        package var target: TaskWait.Target
+        package var timeoutSeconds: UInt64?
+
+        package init(requestID: String, target: TaskWait.Target, timeoutSeconds: UInt64? = nil) {
+            self.requestID = requestID
+            self.target = target
+            self.timeoutSeconds = timeoutSeconds
         }
     }
 

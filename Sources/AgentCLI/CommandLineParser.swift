@@ -117,6 +117,8 @@ package enum CommandLineParser {
             let progressFromStdout = tokens.flags.contains(.progressFromStdout)
             // Progress the command will report is worth a bar on the card from the start.
             if progressFromStdout, start.showsProgress == nil { start.showsProgress = true }
+            // task run stops its command when the person asks from the phone, so the card may offer it.
+            if start.canStop == nil { start.canStop = true }
             return .taskRun(Command.Run(start: start, command: command, progressFromStdout: progressFromStdout))
         }
         // Elsewhere `--` only protects an argument that starts with a dash: `task show -- -odd-id`.
@@ -130,7 +132,7 @@ package enum CommandLineParser {
             if let extra = rest.dropFirst().first { throw unexpected(extra, topic: topic) }
             return .completion(shell)
         }
-        let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskHeartbeat, .taskEnd]
+        let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskHeartbeat, .taskEnd, .taskWait]
         let positional = takesID.contains(topic) ? rest.first : nil
         if let extra = rest.dropFirst(positional == nil ? 0 : 1).first { throw unexpected(extra, topic: topic) }
         switch topic {
@@ -139,6 +141,7 @@ package enum CommandLineParser {
         case .taskHeartbeat: return .taskHeartbeat(requestID: try values.requestID(positional: positional))
         case .taskEnd: return .taskEnd(try values.end(positional: positional))
         case .taskShow: return .taskShow(requestID: try values.requestID(positional: positional))
+        case .taskWait: return .taskWait(try values.wait(positional: positional))
         case .taskList: return .taskList
         case .events: return .events(try values.events(follow: tokens.flags.contains(.follow)))
         case .status: return .status

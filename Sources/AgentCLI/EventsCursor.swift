@@ -27,6 +27,10 @@ package struct EventsCursor: Sendable, Equatable {
         package var standardOutput: String
         package var standardError: String
         package var eventCount: Int
+        /// The page's events as sent, oldest first, for those that look at them (`task wait`, `task run`).
+        package var events: [JSONValue] = []
+        /// The ring started over or dropped events before they were read: some may have been missed.
+        package var missedSome = false
     }
 
     /// Reads a page the daemon sent (a 2xx JSON object) and moves the cursor past it; nil when it is not a
@@ -51,6 +55,8 @@ package struct EventsCursor: Sendable, Equatable {
         }
         since = next
         self.generation = generation
-        return Page(standardOutput: out, standardError: notes, eventCount: events.count)
+        return Page(
+            standardOutput: out, standardError: notes, eventCount: events.count, events: events,
+            missedSome: !notes.isEmpty)
     }
 }

@@ -10,4 +10,6 @@ package enum ExitCode: Int32, Sendable, Equatable {
     case dataError = 65
     /// EX_UNAVAILABLE: aiden-board could not be reached or did not answer.
     case unavailable = 69
+    /// EX_TEMPFAIL: `task wait` gave up after its `--timeout`; trying again later may succeed.
+    case timedOut = 75
 }

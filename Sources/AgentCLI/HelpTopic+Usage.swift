@@ -11,6 +11,7 @@ extension HelpTopic {
         case .taskEnd: Self.endUsage
         case .taskList: Self.listUsage
         case .taskShow: Self.showUsage
+        case .taskWait: Self.waitUsage
         case .events: Self.eventsUsage
         case .status: Self.statusUsage
         case .completion: Self.completionUsage
@@ -71,13 +72,13 @@ extension HelpTopic {
             Completion: 'aidenctl completion bash|zsh|fish' prints a completion script (source <(...)).
 
             Exit status: 0 ok, 64 usage error, 65 input rejected by the daemon, 69 daemon unreachable,
-            1 any other failure; task run exits with its command's status.
+            1 any other failure, 75 task wait timed out; task run exits with its command's status.
             Run 'aidenctl help <command>' for a command's options.
 
             """
 
     private static let taskUsage = """
-        usage: aidenctl [--socket PATH] [--json] task start|run|update|heartbeat|end|list|show [options]
+        usage: aidenctl [--socket PATH] [--json] task start|run|update|heartbeat|end|list|show|wait [...]
 
         Commands:
           task start --title T [...]                    start a task, print its request id
@@ -87,6 +88,7 @@ extension HelpTopic {
           task end R --status completed|failed|canceled [--error TEXT]
           task list                                     list tasks
           task show R                                   show one task
+          task wait R --for stop|answer|end             wait for the person's stop, answer, or the end
 
         R is the request id: an argument, --id R, or $AIDEN_TASK_ID.
         Run 'aidenctl help task <command>' for a command's options.
@@ -201,7 +203,8 @@ extension HelpTopic {
     private static let endUsage =
         """
         usage: aidenctl [--socket PATH] [--json] task end R --status completed|failed|canceled
-                        [--error TEXT] [--expected-revision N] [--idempotency-key K] [-q]
+                        [--error TEXT] [--dismiss WHEN] [--expected-revision N]
+                        [--idempotency-key K] [-q]
 
         End a task. An ended task is final: later updates are refused. Prints the final task
         (with -q: nothing).
@@ -210,6 +213,9 @@ extension HelpTopic {
           R, --id R                the task's request id (default: $AIDEN_TASK_ID)
           --status S               completed, failed or canceled (required)
           --error TEXT             what went wrong, shown on the card (default: empty)
+          --dismiss WHEN           how long the ended card stays on the phone: immediate,
+                                   default (the board's retention) or after:SECONDS
+                                   (0 to 86400, never longer than the retention)
           --expected-revision N    only end it if it is still at revision N (else exit 1, 409)
 
         """ + writeOptions + globalOptions
@@ -232,11 +238,32 @@ extension HelpTopic {
 
         """ + globalOptions
 
+    private static let waitUsage = """
+        usage: aidenctl [--socket PATH] [--json] task wait R --for stop|answer|end [--timeout SECONDS]
+
+        Wait until the person asks from the phone to stop task R (stop), answers it done or refuse
+        (answer), or R ends (end), and print one line: "stop requested from phone P", "answered
+        done", "ended completed"; with --json the event as one JSON object. One already recorded
+        counts at once. R: an argument, --id R, or $AIDEN_TASK_ID.
+
+        Options:
+          --for stop|answer|end    what to wait for (required)
+          --timeout SECONDS        give up after this many whole seconds (exit 75); default: wait
+                                   as long as it takes
+
+        """ + globalOptions + """
+
+            Exit status: 0 it came, 75 the timeout passed first, 1 the task ended before a stop or
+            an answer (or is unknown), 64, 65, 69 as for every command.
+
+            """
+
     private static let eventsUsage = """
         usage: aidenctl [--socket PATH] [--json] events [--since N] [--follow]
 
         Print the task transitions the board keeps (started, handoff, foreground_recovery,
-        completed, failed, canceled), one per line: time, transition, request id; with --json
+        completed, failed, canceled, and the person's stop_requested, answered, dismissed), one per
+        line: time, transition, request id (and an answered one's answer); with --json
         one JSON object per event and line. With --follow, keep printing new ones as they happen
         (until interrupted).
 

@@ -9,6 +9,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
     case taskEnd
     case taskList
     case taskShow
+    case taskWait
     case events
     case status
     case completion
@@ -25,6 +26,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .taskEnd: "aidenctl task end"
         case .taskList: "aidenctl task list"
         case .taskShow: "aidenctl task show"
+        case .taskWait: "aidenctl task wait"
         case .events: "aidenctl events"
         case .status: "aidenctl status"
         case .completion: "aidenctl completion"
@@ -45,6 +47,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         switch self {
         case .taskRun: "task run -- CMD"
         case .taskUpdate, .taskHeartbeat, .taskEnd, .taskShow: words.joined(separator: " ") + " R"
+        case .taskWait: "task wait R --for"
         case .completion: "completion SHELL"
         default: words.joined(separator: " ")
         }
@@ -54,7 +57,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
     package var summary: String {
         switch self {
         case .main: "tell aiden-board what an AI agent is doing"
-        case .task: "start, run, update, end, list or show tasks"
+        case .task: "start, run, update, end, list, show or wait for tasks"
         case .taskStart: "start a task and print its request id (last line)"
         case .taskRun: "start a task, run CMD, end the task as CMD ends"
         case .taskUpdate: "change a task's step, phase, action, progress or status"
@@ -62,6 +65,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .taskEnd: "end a task as completed, failed or canceled"
         case .taskList: "list the tasks the board holds"
         case .taskShow: "show task R"
+        case .taskWait: "wait until the person stops or answers R, or R ends"
         case .events: "print the board's task transitions (--follow: as they happen)"
         case .status: "show aiden-board's health"
         case .completion: "print the bash, zsh or fish completion script"

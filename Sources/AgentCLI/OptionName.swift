@@ -26,11 +26,15 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case requiresApp = "requires-app"
     case staleAfter = "stale-after"
     case abandonAfter = "abandon-after"
+    case dismiss
     case expectedRevision = "expected-revision"
     case idempotencyKey = "idempotency-key"
     case progressFromStdout = "progress-from-stdout"
     case since
     case follow
+    /// `task wait --for stop|answer|end`.
+    case waitFor = "for"
+    case timeout
 
     var takesValue: Bool {
         switch self {
@@ -69,9 +73,10 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .taskStart: Set([.title, .idempotencyKey, .json, .quiet] + startFields)
         case .taskRun: Set([.title, .idempotencyKey, .quiet, .progressFromStdout] + startFields)
         case .taskUpdate: Set([.id, .expectedRevision, .idempotencyKey, .json, .quiet] + updateFields)
-        case .taskEnd: [.id, .status, .error, .expectedRevision, .idempotencyKey, .json, .quiet]
+        case .taskEnd: [.id, .status, .error, .dismiss, .expectedRevision, .idempotencyKey, .json, .quiet]
         case .taskHeartbeat: [.id, .json, .quiet]
         case .taskShow: [.id, .json]
+        case .taskWait: [.id, .waitFor, .timeout, .json]
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]
         case .completion: []
@@ -95,6 +100,8 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
             return .choices(statuses.map(\.rawValue))
         case .phase: return .choices(TaskPhase.allCases.map(\.rawValue))
         case .showsProgress, .canStop, .requiresApp: return .choices(["true", "false"])
+        case .dismiss: return .choices(["immediate", "default"])  // or after:SECONDS, typed
+        case .waitFor: return .choices(TaskWait.Target.allCases.map(\.rawValue))
         default: return .text
         }
     }
@@ -125,11 +132,14 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .requiresApp: "whether the task needs the phone's app"
         case .staleAfter: "seconds without news before the card says so"
         case .abandonAfter: "seconds without news before the board ends the task"
+        case .dismiss: "how long the ended card stays: immediate, default or after:SECONDS"
         case .expectedRevision: "only apply at this revision"
         case .idempotencyKey: "the write's idempotency key"
         case .progressFromStdout: "read PROGRESS lines on the command's stdout"
         case .since: "only events after this one"
         case .follow: "keep printing new events"
+        case .waitFor: "what to wait for: stop, answer or end"
+        case .timeout: "give up after this many seconds"
         }
     }
 }

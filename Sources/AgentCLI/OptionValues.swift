@@ -54,8 +54,25 @@ struct OptionValues {
                 topic: topic)
         }
         return Command.End(
-            requestID: requestID, status: status, error: values[.error], expectedRevision: try expectedRevision(),
-            idempotencyKey: try idempotencyKey())
+            requestID: requestID, status: status, error: values[.error], dismissAfterSeconds: try dismissal(),
+            expectedRevision: try expectedRevision(), idempotencyKey: try idempotencyKey())
+    }
+
+    /// `--dismiss immediate|default|after:SECONDS`: 0, nil (the board's retention), or the seconds. The upper
+    /// bound is the daemon's to check (a 400 names it).
+    private func dismissal() throws(UsageError) -> UInt64? {
+        guard let text = values[.dismiss] else { return nil }
+        switch text {
+        case "immediate": return 0
+        case "default": return nil
+        default:
+            guard text.hasPrefix("after:"), let seconds = Self.unsigned(String(text.dropFirst("after:".count))) else {
+                throw UsageError(
+                    "--dismiss must be immediate, default or after:SECONDS, not \(TerminalText.quoted(text))",
+                    topic: topic)
+            }
+            return seconds
+        }
     }
 
     func events(follow: Bool) throws(UsageError) -> Command.Events {
@@ -64,6 +81,28 @@ struct OptionValues {
             throw UsageError("--since must be a non-negative integer, not \(TerminalText.quoted(text))", topic: topic)
         }
         return Command.Events(since: since, follow: follow)
+    }
+
+    /// `task wait`: `--for stop|answer|end` (required) and `--timeout SECONDS` (whole seconds, at least 1).
+    func wait(positional: String?) throws(UsageError) -> Command.Wait {
+        let requestID = try requestID(positional: positional)
+        let names = TaskWait.Target.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let text = values[.waitFor] else {
+            throw UsageError("missing required option --for (one of \(names))", topic: topic)
+        }
+        guard let target = TaskWait.Target(rawValue: text) else {
+            throw UsageError("--for must be one of \(names), not \(TerminalText.quoted(text))", topic: topic)
+        }
+        var timeout: UInt64?
+        if let text = values[.timeout] {
+            guard let seconds = Self.unsigned(text), seconds > 0 else {
+                throw UsageError(
+                    "--timeout must be a whole number of seconds, at least 1, not \(TerminalText.quoted(text))",
+                    topic: topic)
+            }
+            timeout = seconds
+        }
+        return Command.Wait(requestID: requestID, target: target, timeoutSeconds: timeout)
     }
 
     /// The task a command names: as an argument (`task update R`), with `--id R`, or `$AIDEN_TASK_ID`.

@@ -51,12 +51,25 @@ package enum OutputFormatter {
         case .startedAt: snapshot.startedAt
         case .updatedAt: snapshot.updatedAt
         case .endedAt: snapshot.endedAt
+        case .dismissAfterSeconds: snapshot.dismissAfterSeconds.map(String.init)
+        case .dismissedAt: snapshot.dismissedAt
         case .revision: snapshot.revision.map(String.init)
+        case .answer: snapshot.answer.flatMap(answer)
         }
     }
 
+    /// `stop from phone phone-1 at 2026-06-12T07:00:02Z (ans-5f0c)`: what, who, when, then the press's id.
+    private static func answer(_ answer: AnswerView) -> String? {
+        guard let name = answer.answer?.rawValue else { return nil }
+        var text = name
+        if let phone = answer.phoneID, !phone.isEmpty { text += " from phone \(phone)" }
+        if let at = answer.answeredAt { text += " at \(at)" }
+        if let id = answer.answerID { text += " (\(id))" }
+        return text
+    }
+
     /// `events`: `at  transition  request_id` (the transition padded to the longest name), `-` for a member
-    /// that is missing or not a string.
+    /// that is missing or not a string; an `answered` event ends with the answer (`  done`).
     package static func event(_ event: JSONValue) -> String {
         func text(_ key: EventKey) -> String {
             guard case let .object(members) = event, case let .string(value)? = members[key.stringValue],
@@ -67,7 +80,9 @@ package enum OutputFormatter {
         let transition = text(.transition)
         let width = Transition.allCases.map(\.rawValue.count).max() ?? 0
         let padding = String(repeating: " ", count: max(0, width - transition.count))
-        return "\(text(.at))  \(transition)\(padding)  \(text(.requestID))\n"
+        let answer = text(.answer)
+        let suffix = answer == "-" ? "" : "  \(answer)"
+        return "\(text(.at))  \(transition)\(padding)  \(text(.requestID))\(suffix)\n"
     }
 
     /// `task list`: an aligned table, one task per line, in the daemon's order; the title is last so that
@@ -96,9 +111,9 @@ package enum OutputFormatter {
         return out
     }
 
-    /// `status`: every key the daemon sent as `key: value`, nested objects flattened to `outer.inner`, keys
-    /// sorted; the envelope's `"status":"ok"` is left out.
-    package static func status(_ value: JSONValue) -> String {
+    /// `status` of an answer `StatusSummary` does not know: every key the daemon sent as `key: value`, nested
+    /// objects flattened to `outer.inner`, keys sorted; the envelope's `"status":"ok"` is left out.
+    package static func statusFields(_ value: JSONValue) -> String {
         var lines: [String] = []
         if case var .object(members) = value {
             if members["status"] == .string("ok") { members["status"] = nil }

@@ -98,12 +98,14 @@ enum RequestBodies {
     struct End: Encodable {
         var status: TaskStatus
         var lastError: String
+        var dismissAfterSeconds: UInt64?
         var expectedRevision: UInt64?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: SnapshotKey.self)
             try container.encode(status, forKey: .status)
             try container.encode(lastError, forKey: .lastError)
+            try container.encodeIfPresent(dismissAfterSeconds, forKey: .dismissAfterSeconds)
             var write = encoder.container(keyedBy: WriteKey.self)
             try write.encodeIfPresent(expectedRevision, forKey: .expectedRevision)
         }

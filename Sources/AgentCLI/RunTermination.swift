@@ -26,11 +26,17 @@ package enum RunTermination: Sendable, Equatable {
     /// The end of task `requestID`: `completed` on exit 0; `canceled` when someone stopped it
     /// (`interruptedBy`: the signal aidenctl passed on, or one the terminal sent both); else `failed`, with the
     /// last line of the command's stderr as the error, or what became of the command when it printed none.
+    /// A command stopped because the person asked from the phone (`stoppedFromPhone`) that does not exit 0
+    /// ends `canceled`, "stopped from the phone".
     package func end(
-        requestID: String, command: String, lastErrorLine: String?, interruptedBy interruption: String?
+        requestID: String, command: String, lastErrorLine: String?, interruptedBy interruption: String?,
+        stoppedFromPhone: Bool = false
     ) -> Command.End {
         let status: TaskStatus
         let error: String?
+        if stoppedFromPhone, self != .exited(0) {
+            return Command.End(requestID: requestID, status: .canceled, error: Self.stoppedFromPhone)
+        }
         switch self {
         case .exited(0):
             status = .completed
@@ -51,4 +57,10 @@ package enum RunTermination: Sendable, Equatable {
         }
         return Command.End(requestID: requestID, status: status, error: error)
     }
+
+    /// The `last_error` of a run the person stopped from the phone.
+    package static let stoppedFromPhone = "stopped from the phone"
+
+    /// How long a command asked to stop from the phone (SIGTERM) has to end before it is killed (SIGKILL).
+    package static let stopGrace: Duration = .seconds(5)
 }

@@ -27,14 +27,20 @@ extension AccessPolicy {
         }
         guard let local = request.localAddress else { return .deny(.pairingLocalAddressUnknown(peer)) }
         if local.unmapped == peer { return .deny(.pairingFromTheBoard(peer)) }
+        return decideSameSite(request, refusing: .pairing)
+    }
+
+    /// The cross-site rule alone (see above): a request a web page sent is refused, whatever its peer. The
+    /// person's answers (`refusing: .answer`) are held to it too.
+    package func decideSameSite(_ request: HTTPRequest, refusing: PersonRequest) -> Decision {
         if let origin = request.header("origin") {
             let own = "http://" + (request.header("host") ?? "")
             guard request.header("host") != nil, origin.lowercased() == own.lowercased() else {
-                return .deny(.crossSiteOrigin(origin, own: own))
+                return .deny(.crossSiteOrigin(origin, own: own, refusing: refusing))
             }
         }
         if let site = request.header("sec-fetch-site"), !AccessPolicy.ownFetchSites.contains(site.lowercased()) {
-            return .deny(.crossSiteFetch(site))
+            return .deny(.crossSiteFetch(site, refusing: refusing))
         }
         return .allow
     }

@@ -22,10 +22,11 @@ package struct AccessPolicy: Sendable, Equatable {
         case pairingOffTheLink(HTTPRequest.Peer)
         /// Pairing: the connection's local address is unknown, so the board cannot tell the peer from itself.
         case pairingLocalAddressUnknown(IPAddress)
-        /// Pairing: `Origin` names another site than the board's own origin (the second value).
-        case crossSiteOrigin(String, own: String)
-        /// Pairing: `Sec-Fetch-Site` says a browser sent it for another site.
-        case crossSiteFetch(String)
+        /// Pairing or an answer (`refusing`): `Origin` names another site than the board's own origin (the
+        /// second value).
+        case crossSiteOrigin(String, own: String, refusing: PersonRequest = .pairing)
+        /// Pairing or an answer (`refusing`): `Sec-Fetch-Site` says a browser sent it for another site.
+        case crossSiteFetch(String, refusing: PersonRequest = .pairing)
         /// At accept (`decideConnection`): the peer is the board itself (loopback, or one of its own addresses)
         /// and no loopback listener is configured, so no local process is meant to be served.
         case connectionFromTheBoard(IPAddress)
@@ -47,7 +48,6 @@ package struct AccessPolicy: Sendable, Equatable {
 
         package var description: String {
             let onlyTheCable = "only the phone at the other end of the USB link may open a pairing window"
-            let noPage = "a web page may not open a pairing window"
             switch self {
             case let .peerOutsideAllowedSubnets(peer):
                 return "peer \(peer) is outside loopback and the allowed subnets"
@@ -62,17 +62,33 @@ package struct AccessPolicy: Sendable, Equatable {
             case let .pairingLocalAddressUnknown(peer):
                 return "\(onlyTheCable); the address the request from \(peer) arrived on is unknown, so it cannot be "
                     + "told from the board itself"
-            case let .crossSiteOrigin(origin, own):
+            case let .crossSiteOrigin(origin, own, refusing):
                 return "Origin '\(AccessPolicy.shown(origin))' is not this board's own (\(AccessPolicy.shown(own))): "
-                    + noPage
-            case let .crossSiteFetch(site):
-                return "Sec-Fetch-Site '\(AccessPolicy.shown(site))' (only same-origin or none): \(noPage)"
+                    + refusing.noPage
+            case let .crossSiteFetch(site, refusing):
+                return "Sec-Fetch-Site '\(AccessPolicy.shown(site))' (only same-origin or none): \(refusing.noPage)"
             case let .connectionFromTheBoard(peer):
                 return "connection from \(peer), the board itself: a local process is served only when [http] listen "
                     + "has a loopback listener"
             case let .arrivedOnAnotherInterface(peer, interface, expected):
                 let arrived = interface.map { "on \(AccessPolicy.shown($0))" } ?? "on an unknown interface"
                 return "connection from \(peer) arrived \(arrived), not on \(expected) ([http] interface)"
+            }
+        }
+    }
+
+    /// What only the person, through a program on the phone, may ask for, never a web page: named in a
+    /// cross-site refusal.
+    package enum PersonRequest: Sendable, Equatable {
+        /// `POST /api/bluetooth/pairing/start`.
+        case pairing
+        /// `POST /api/live-activity/tasks/{request_id}/answer`.
+        case answer
+
+        var noPage: String {
+            switch self {
+            case .pairing: "a web page may not open a pairing window"
+            case .answer: "a web page may not answer a task for the person"
             }
         }
     }

@@ -176,7 +176,7 @@ extension TaskStoreError {
         let status =
             switch self {
             case .notFound: 404
-            case .conflict, .capacityExceeded: 409
+            case .conflict, .capacityExceeded, .answerRefused: 409
             case .invalid: 400
             }
         return JSONError(status: status, code: code, message: description, field: field)

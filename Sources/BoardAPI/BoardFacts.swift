@@ -19,11 +19,13 @@ package struct BoardFacts: Sendable, Equatable {
     /// The board's own interface addresses: a pairing request from one of them comes from the board itself.
     /// Gathered only for that path (empty elsewhere).
     package var boardAddresses: [IPAddress]
+    /// Which clock stamps the timestamps (`BoardClock`).
+    package var clock: ClockFacts
 
     package init(
         version: String, instanceID: String = "", uptimeSeconds: Int, liveActivityEnabled: Bool,
         retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts,
-        phoneApp: PhoneAppState? = nil, boardAddresses: [IPAddress] = []
+        phoneApp: PhoneAppState? = nil, boardAddresses: [IPAddress] = [], clock: ClockFacts = ClockFacts()
     ) {
         self.version = version
         self.instanceID = instanceID
@@ -35,6 +37,7 @@ package struct BoardFacts: Sendable, Equatable {
         self.usb = usb
         self.phoneApp = phoneApp
         self.boardAddresses = boardAddresses
+        self.clock = clock
     }
 }
 

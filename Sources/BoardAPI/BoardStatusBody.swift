@@ -24,6 +24,7 @@ enum BoardStatusBody {
             "usb": facts.usb,
             "phone_app": OptionalBox(value: facts.phoneApp),
             "bluetooth": BluetoothSummary(facts: facts.bluetooth),
+            "clock": facts.clock,
         ])
     }
 

@@ -1,13 +1,16 @@
 import FoundationEssentials
+import LiveActivity
 import WireFormat
 
 /// The companion app's state as the phone reports it (docs/protocol.md §3.3 `POST /api/phone/app-state`).
-package struct PhoneAppState: Sendable, Equatable, Codable {
+package struct PhoneAppState: Sendable, Equatable, Encodable {
     package var state: AppState
     package var returnEntry: String
     package var returnEntryAvailable: Bool
     package var phoneID: String
     package var reportedAt: Date
+    /// The phone's wall clock when it sent the report (`phone_time`), if it said; `BoardClock` decides from it.
+    package var phoneTime: Date?
 
     enum CodingKeys: String, CodingKey {
         case state
@@ -15,17 +18,30 @@ package struct PhoneAppState: Sendable, Equatable, Codable {
         case returnEntryAvailable = "return_entry_available"
         case phoneID = "phone_id"
         case reportedAt = "reported_at"
+        case phoneTime = "phone_time"
+    }
+
+    /// Times as RFC 3339 strings, like every time the board writes; `phone_time` null when not reported.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(returnEntry, forKey: .returnEntry)
+        try container.encode(returnEntryAvailable, forKey: .returnEntryAvailable)
+        try container.encode(phoneID, forKey: .phoneID)
+        try container.encode(Timestamp.format(reportedAt), forKey: .reportedAt)
+        try container.encode(phoneTime.map(Timestamp.format), forKey: .phoneTime)
     }
 
     package init(
         state: AppState, returnEntry: String = "", returnEntryAvailable: Bool = false, phoneID: String = "",
-        reportedAt: Date
+        reportedAt: Date, phoneTime: Date? = nil
     ) {
         self.state = state
         self.returnEntry = returnEntry
         self.returnEntryAvailable = returnEntryAvailable
         self.phoneID = phoneID
         self.reportedAt = reportedAt
+        self.phoneTime = phoneTime
     }
 
     /// Parses the request body strictly on values, permissively on unknown keys.
@@ -71,6 +87,33 @@ package struct PhoneAppState: Sendable, Equatable, Codable {
         }
         return PhoneAppState(
             state: state, returnEntry: entry, returnEntryAvailable: available, phoneID: phone,
-            reportedAt: now)
+            reportedAt: now, phoneTime: try decodePhoneTime(object["phone_time"], now: now))
+    }
+
+    /// `phone_time`: absent or null, or an RFC 3339 time inside `BoardClock`'s sanity window.
+    private static func decodePhoneTime(_ value: JSONValue?, now: Date) throws(JSONError) -> Date? {
+        let expectation =
+            "must be the phone's wall clock as an RFC 3339 time (2026-06-12T07:00:00Z), not before "
+            + "\(Timestamp.format(BoardClock.setSince)) and at most 10 years ahead of the board's clock"
+        switch value {
+        case nil, .null?:
+            return nil
+        case let .string(text)?:
+            guard let time = Timestamp.parse(text) else {
+                throw JSONError(
+                    status: 400, code: "invalid",
+                    message: "field \"phone_time\": \(expectation), got \(JSONString.quote(String(text.prefix(64))))",
+                    field: "phone_time")
+            }
+            guard BoardClock.isPlausible(phoneTime: time, boardNow: now) else {
+                throw JSONError(
+                    status: 400, code: "invalid",
+                    message: "field \"phone_time\": \(expectation), got \(Timestamp.format(time))", field: "phone_time")
+            }
+            return time
+        default:
+            throw JSONError(
+                status: 400, code: "invalid", message: "field \"phone_time\": \(expectation)", field: "phone_time")
+        }
     }
 }

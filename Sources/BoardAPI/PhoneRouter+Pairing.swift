@@ -11,15 +11,15 @@ extension PhoneRouter {
     package static let defaultPairingSeconds = 120
     package static let maximumPairingSeconds = 300
 
-    /// 415 unless the pairing request says it is JSON; nil when it does.
-    static func refusedMediaType(_ request: HTTPRequest) -> RouteResult? {
+    /// 415 unless the pairing request (or an answer: `what`) says it is JSON; nil when it does.
+    static func refusedMediaType(_ request: HTTPRequest, what: String = "a pairing request") -> RouteResult? {
         guard !isJSON(contentType: request.header("content-type")) else { return nil }
         let sent = request.header("content-type").map { "'\(AccessPolicy.shown($0))'" } ?? "none"
         return RouteResult(
             response: Responses.error(
                 JSONError(
                     status: 415, code: "unsupported_media_type",
-                    message: "a pairing request must be sent with Content-Type: application/json (sent: \(sent))")))
+                    message: "\(what) must be sent with Content-Type: application/json (sent: \(sent))")))
     }
 
     func pairingStart(_ request: HTTPRequest, facts: BoardFacts, now: Date) -> RouteResult {

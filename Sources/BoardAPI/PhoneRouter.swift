@@ -20,11 +20,13 @@ package struct PhoneRouter: Sendable {
     }
 
     /// What the request line and headers alone decide, before the server reads the body: the access policy on
-    /// every path, and on the pairing path its own peer and cross-site rules and the media type. So a refused
-    /// peer's 16 KiB body is never read, and it gets its 403, not a 413. nil: read the body and `handle` it
-    /// (which checks the same rules again, for requests that come whole).
+    /// every path, on the pairing path its own peer and cross-site rules and the media type, on an answer path
+    /// the cross-site rule and the media type. So a refused peer's 16 KiB body is never read, and it gets its
+    /// 403, not a 413. nil: read the body and `handle` it (which checks the same rules again, for requests that
+    /// come whole).
     package func admit(_ request: HTTPRequest, boardAddresses: () -> [IPAddress]) -> RouteResult? {
         if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
+        if Self.answerTarget(request.path) != nil { return admitAnswer(request) }
         guard request.path == "/api/bluetooth/pairing/start" else { return nil }
         if case let .deny(denial) = policy.decidePairing(request, boardAddresses: boardAddresses()) {
             return Self.refused(denial)
@@ -33,8 +35,10 @@ package struct PhoneRouter: Sendable {
         return Self.refusedMediaType(request)
     }
 
+    /// `now` stamps and `instant` (the monotonic clock; nil: judge by `now` alone) measures what is still shown.
     package func handle(
-        _ request: HTTPRequest, board: PublishedBoard, facts: @autoclosure () -> BoardFacts, now: Date
+        _ request: HTTPRequest, board: PublishedBoard, facts: @autoclosure () -> BoardFacts, now: Date,
+        instant: Duration? = nil
     ) -> RouteResult {
         if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
         let isRead = request.method == "GET" || request.method == "HEAD"
@@ -47,7 +51,7 @@ package struct PhoneRouter: Sendable {
                         JSONError(
                             status: 503, code: "disabled", message: "live activity is disabled on this board")))
             }
-            return RouteResult(response: liveActivity(request, board: board, now: now))
+            return RouteResult(response: liveActivity(request, board: board, now: now, instant: instant))
         case "/api/bluetooth/status":
             guard isRead else { return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"])) }
             return RouteResult(
@@ -72,19 +76,20 @@ package struct PhoneRouter: Sendable {
             }
             return appState(request, now: now)
         default:
+            if let id = Self.answerTarget(request.path) { return answer(request, id: id, board: board, now: now) }
             return RouteResult(response: Responses.notFoundEndpoint(request))
         }
     }
 
     /// A 403 with the denial's own code; the shell logs the denial (rate-limited).
-    private static func refused(_ denial: AccessPolicy.Denial) -> RouteResult {
+    static func refused(_ denial: AccessPolicy.Denial) -> RouteResult {
         RouteResult(
             response: Responses.error(JSONError(status: 403, code: denial.code, message: denial.description)),
             denial: denial)
     }
 
     private func liveActivity(
-        _ request: HTTPRequest, board: PublishedBoard, now: Date
+        _ request: HTTPRequest, board: PublishedBoard, now: Date, instant: Duration?
     )
         -> HTTPResponse
     {
@@ -94,10 +99,11 @@ package struct PhoneRouter: Sendable {
             guard IdentifierRule.isValid(phone, allowEmpty: true) else {
                 return Responses.invalidParameter("phone_id", IdentifierRule.expectation())
             }
-            guard let snapshot = board.store.current(forPhone: phone, now: now, retention: retention) else {
+            let selection = board.store.selection(forPhone: phone, now: now, instant: instant, retention: retention)
+            guard let snapshot = selection.current else {
                 return board.json(200, JSONBody.notFound, request: request)
             }
-            return board.json(200, board.liveActivityBody(snapshot), request: request)
+            return board.json(200, board.currentBody(snapshot, others: selection.others), request: request)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard IdentifierRule.isValid(id) else {

@@ -39,4 +39,17 @@ package final class PublishedBoard: Sendable {
         if let encoded = bodies[snapshot.requestID], encoded.revision == snapshot.revision { return encoded.body }
         return JSONBody.ok(["live_activity": snapshot])
     }
+
+    /// `/api/live-activity/current`'s body: `snapshot`'s answer body with `"others":{…}` beside the snapshot's
+    /// fields. Spliced into the cached bytes, which with sorted keys end with the snapshot's `}` and then
+    /// `,"status":"ok"}`, so serving it still encodes no snapshot.
+    func currentBody(_ snapshot: TaskSnapshot, others: OtherTasks) -> [UInt8] {
+        var body = liveActivityBody(snapshot)
+        let tail = Self.okTail
+        guard body.count > tail.count, body.suffix(tail.count).elementsEqual(tail) else { return body }
+        body.insert(contentsOf: Array(#","others":"#.utf8) + JSONBody.encode(others), at: body.count - tail.count)
+        return body
+    }
+
+    private static let okTail = Array(#"},"status":"ok"}"#.utf8)
 }

@@ -1,3 +1,5 @@
+import LiveActivity
+
 /// Something a router asks the shell to do beyond answering: the router stays pure, the shell performs it
 /// (and answers with an error instead when it cannot).
 package enum RouteEffect: Sendable, Equatable {
@@ -10,4 +12,8 @@ package enum RouteEffect: Sendable, Equatable {
     case openPairingWindow(seconds: Int, phoneAddress: String?)
     /// `POST /api/phone/app-state`: remember what the phone reported (shown in `/status` as `phone_app`).
     case recordPhoneAppState(PhoneAppState)
+    /// `POST /api/live-activity/tasks/{request_id}/answer`: record the person's answer to the task
+    /// (`TaskStore.answer`), durably, and answer with what came of it (`PhoneRouter.answerResponse`, or the
+    /// refusal) instead of the router's answer, which was only tried on the published board.
+    case recordAnswer(requestID: String, AnswerRequest)
 }

@@ -156,6 +156,13 @@ package enum BlueZDoctor {
 
     /// `GET /v1/status` on the agent socket (HTTP/1.0, 2 s bound); the `bluetooth` member, or nil.
     package static func daemonView(agentSocket path: String) -> DaemonView? {
+        struct Status: Decodable { let bluetooth: DaemonView? }
+        guard let body = statusBody(agentSocket: path) else { return nil }
+        return (try? JSONDecoder().decode(Status.self, from: body))?.bluetooth
+    }
+
+    /// The body of `GET /v1/status` on the agent socket (HTTP/1.0, 2 s bound), or nil when nothing answers.
+    static func statusBody(agentSocket path: String) -> Data? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -184,7 +191,6 @@ package enum BlueZDoctor {
             response += chunk[0..<count]
         }
         guard let split = response.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
-        struct Status: Decodable { let bluetooth: DaemonView? }
-        return (try? JSONDecoder().decode(Status.self, from: Data(response[split.upperBound...])))?.bluetooth
+        return Data(response[split.upperBound...])
     }
 }

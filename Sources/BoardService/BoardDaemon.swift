@@ -21,7 +21,9 @@ package enum BoardDaemon {
     package static let configurationExitCode: Int32 = 78
 
     package static func run(configPath: String, explicitConfig: Bool) -> Int32 {
-        let bootstrap = Logger(component: "aiden-board")
+        // Entries with fields to the journal when stderr is the journal, plain lines on a terminal (Journal.sink).
+        let logSink = Journal.sink(identifier: "aiden-board")
+        let bootstrap = Logger(component: "aiden-board", entries: logSink)
         // Blocked before any thread starts, taken by this thread once the board runs: a SIGTERM (or SIGINT,
         // SIGQUIT, SIGHUP) at any moment, even during start-up or right after READY=1, stops the board cleanly,
         // its pending writes flushed.
@@ -38,7 +40,7 @@ package enum BoardDaemon {
         }
         let logger = Logger(
             component: "aiden-board",
-            minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info)
+            minimumLevel: LogLevel(name: configuration.log.level.rawValue) ?? .info, entries: logSink)
         do {
             let runtime = SerialRuntime(label: "aiden.board")
             let running = try start(configuration, logger: logger, runtime: runtime)
@@ -158,6 +160,8 @@ package enum BoardDaemon {
             "serving \(where_); agent API on \(configuration.agent.socket); "
                 + "wake via \(sink.transportName), epoch \(engine.epoch)")
         Systemd.notify("READY=1\nSTATUS=serving \(where_)")
+        // From here on the status says what the board is doing (systemctl status aiden-board).
+        engine.reportStatus { Systemd.notifyStatus($0) }
         return Running(
             engine: engine, phoneServer: phoneServer, agentServer: agentServer,
             agentSocketPath: configuration.agent.socket, stateLock: stateLock)

@@ -1,5 +1,6 @@
 import Configuration
 import Doctor
+import FoundationEssentials
 import NetworkAddress
 
 #if canImport(Glibc)
@@ -15,24 +16,38 @@ package enum BoardDoctor {
         interfaces: LocalInterfaces = .current(),
         routeTable: String? = KernelRoute.readTable()
     ) -> [DoctorFinding] {
-        var findings: [DoctorFinding] = []
+        checks(configPath: configPath, explicitConfig: explicitConfig, interfaces: interfaces, routeTable: routeTable)
+            .map(\.finding)
+    }
+
+    /// The findings, each with the name of its check (`doctor --json`).
+    package static func checks(
+        configPath: String, explicitConfig: Bool,
+        interfaces: LocalInterfaces = .current(),
+        routeTable: String? = KernelRoute.readTable()
+    ) -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
         let configuration: BoardConfiguration
         do {
             configuration = try BoardConfiguration.load(path: configPath)
-            findings.append(.ok("configuration \(configPath) is valid"))
+            checks.append(DoctorCheck("configuration", .ok("configuration \(configPath) is valid")))
         } catch  where error.kind == .fileNotFound && !explicitConfig {
             configuration = .defaults
-            findings.append(.info("no \(configPath): the built-in defaults apply"))
+            checks.append(DoctorCheck("configuration", .info("no \(configPath): the built-in defaults apply")))
         } catch {
-            findings.append(.problem("\(error)", fix: "correct \(configPath)"))
-            return findings
+            checks.append(DoctorCheck("configuration", .problem("\(error)", fix: "correct \(configPath)")))
+            return checks
         }
-        findings.append(stateDirectory(configuration.state.directory))
-        findings += listenAddresses(configuration.http.listen, interfaces: interfaces)
-        findings += routeCollisions(configuration, interfaces: interfaces, routeTable: routeTable)
-        findings.append(agentSocket(configuration.agent.socket))
-        findings.append(wakeTransport(configuration))
-        return findings
+        checks.append(DoctorCheck("state_directory", stateDirectory(configuration.state.directory)))
+        checks += DoctorCheck.named("listen", listenAddresses(configuration.http.listen, interfaces: interfaces))
+        checks += DoctorCheck.named(
+            "subnet_collisions", routeCollisions(configuration, interfaces: interfaces, routeTable: routeTable))
+        checks.append(DoctorCheck("agent_socket", agentSocket(configuration.agent.socket)))
+        if let clock = clock(status: BlueZDoctor.statusBody(agentSocket: configuration.agent.socket)) {
+            checks.append(DoctorCheck("clock", clock))
+        }
+        checks.append(DoctorCheck("wake_transport", wakeTransport(configuration)))
+        return checks
     }
 
     static func stateDirectory(_ path: String) -> DoctorFinding {
@@ -94,6 +109,35 @@ package enum BoardDoctor {
         return .problem(
             "\(path) is a stale socket (\(String(cString: strerror(errno))))",
             fix: "start aiden-board (systemctl start aiden-board); it replaces the stale socket")
+    }
+
+    /// Which clock the running daemon stamps with (`/v1/status` → `clock`); nil when it does not answer (the
+    /// agent socket's finding says why) or predates the member.
+    package static func clock(status body: Data?) -> DoctorFinding? {
+        struct Status: Decodable {
+            struct Clock: Decodable {
+                let source: String
+                let offsetSeconds: Int
+
+                enum CodingKeys: String, CodingKey {
+                    case source
+                    case offsetSeconds = "offset_seconds"
+                }
+            }
+            let clock: Clock?
+        }
+        guard let body, let clock = (try? JSONDecoder().decode(Status.self, from: body))?.clock else { return nil }
+        switch clock.source {
+        case "board":
+            return .ok("clock: timestamps follow the board's own clock")
+        case "phone":
+            return .info(
+                "clock: the board's clock is unset or far off (\(clock.offsetSeconds) s from the phone's): timestamps "
+                    + "follow the phone's clock; retention and staleness run on elapsed time either way",
+                fix: "set the board's clock (an RTC, or NTP when the board has a network) to stamp with its own")
+        default:
+            return .info("clock: aiden-board names a clock source this doctor does not know")
+        }
     }
 
     static func wakeTransport(_ configuration: BoardConfiguration) -> DoctorFinding {

@@ -6,6 +6,7 @@ import NetworkAddress
 import Platform
 import Synchronization
 import WakeProtocol
+import WireFormat
 
 /// The board's state and its rules in motion, as one writer and many readers.
 ///
@@ -20,7 +21,9 @@ import WakeProtocol
 /// then feeds the Wake coalescer, so the Wake follows the publication it announces.
 ///
 /// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value
-/// with every answer body encoded, and never wait for the writer or the disk.
+/// with every answer body encoded, and never wait for the writer or the disk, except for the two
+/// that ask something of the board: a pairing window, and the person's answer to a task, which is a
+/// store change like an agent's write (durable before it is acknowledged).
 package final class BoardEngine: Sendable {
     package struct Settings: Sendable {
         package var version: String
@@ -52,11 +55,12 @@ package final class BoardEngine: Sendable {
         var wakeFacts: WakeFacts
         var tasksDirty = false
         var lazyWriteScheduled = false
-        var expiryScheduledFor: Date?
+        /// Monotonic instants, like every deadline (retention and staleness follow elapsed time).
+        var expiryScheduledFor: Duration?
         /// When the next ended task leaves (nil: none ended), so jobs only prune when one is due.
-        var nextExpiry: Date?
+        var nextExpiry: Duration?
         /// When to try again to save the end of abandoned tasks after the write failed (nil: not failing).
-        var staleRetryDue: Date?
+        var staleRetryDue: Duration?
         var random = SystemRandomNumberGenerator()
         /// Failures that repeat for as long as their cause lasts (a full disk, no registration with bluetoothd):
         /// logged when they start, summarised at most once a minute, and when they end.
@@ -82,12 +86,16 @@ package final class BoardEngine: Sendable {
     /// Reader-side state that never involves the disk.
     private struct PhoneSide: Sendable {
         var appState: PhoneAppState?
+        /// Which clock stamps (the phone's reports may move it); read by the writer for every stamp.
+        var clock = BoardClock()
         var denialLog = TokenBucket(burst: 5, interval: .seconds(10))
     }
 
     private let writer: Mutex<Writer>
     private let publication: Mutex<Publication>
     private let phoneSide = Mutex(PhoneSide())
+    /// Where the live status goes (`reportStatus`) and the text sent last, touched on the executor only.
+    private let statusReport = Mutex<(send: (@Sendable (String) -> Void)?, last: String?)>((nil, nil))
     /// When the writer's current job began (nil: idle), for the watchdog.
     private let writerBusySince = Mutex<Duration?>(nil)
     private let settings: Settings
@@ -121,6 +129,8 @@ package final class BoardEngine: Sendable {
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
         var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch, instanceID: instanceID)
+        // The monotonic clock started again: the loaded stamps' deadlines are derived anew from the wall clock.
+        board.store.anchorClocks(now: runtime.wallNow(), instant: runtime.monotonicNow())
         let wakeFacts = WakeFacts(transport: sink.transportName)
         publication = Mutex(
             Publication(
@@ -148,13 +158,15 @@ package final class BoardEngine: Sendable {
     // MARK: Requests
 
     /// A request on an ECM (or loopback) listener: answered from the last publication, on the
-    /// calling thread, without waiting for the writer. The one exception is a pairing request from the
-    /// phone, which waits for the executor, where the peripheral decides when the window closes.
+    /// calling thread, without waiting for the writer. The exceptions are a pairing request from the
+    /// phone, which waits for the executor, where the peripheral decides when the window closes, and the
+    /// person's answer to a task the router accepted on the published board, which the writer records.
     package func handlePhone(_ request: HTTPRequest) -> HTTPResponse {
         let current = publication.withLock { $0 }
-        let now = runtime.wallNow()
+        let (now, instant) = clockNow()
         let result = phoneRouter.handle(
-            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now)
+            request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now,
+            instant: instant)
         if let denial = result.denial { logDenial(denial, request: request) }
         if let effect = result.effect, let answer = perform(effect, for: request, now: now) { return answer }
         return result.response
@@ -167,7 +179,7 @@ package final class BoardEngine: Sendable {
             boardAddresses().contains { $0.unmapped == address }
         }
         guard case let .deny(denial) = decision else { return true }
-        logRefusal("refused a connection from \(peer.unmapped): \(denial)")
+        logRefusal("refused a connection from \(peer.unmapped): \(denial)", peer: "\(peer.unmapped)")
         return false
     }
 
@@ -175,7 +187,7 @@ package final class BoardEngine: Sendable {
     package func acceptPhoneArrival(peer: IPAddress, local: IPAddress?, interface: String?) -> Bool {
         guard case let .deny(denial) = phoneRouter.policy.decideArrival(peer: peer, local: local, interface: interface)
         else { return true }
-        logRefusal("refused a connection: \(denial)")
+        logRefusal("refused a connection: \(denial)", peer: "\(peer.unmapped)")
         return false
     }
 
@@ -188,7 +200,9 @@ package final class BoardEngine: Sendable {
 
     /// A process on the agent socket went over its connection limit (its newest connection was shut down).
     package func refusedAgentConnection(_ peer: HTTPRequest.Credentials, open: Int, limit: Int) {
-        logRefusal("agent socket: refused a connection from \(peer): it has \(open - 1) open (at most \(limit))")
+        logRefusal(
+            "agent socket: refused a connection from \(peer): it has \(open - 1) open (at most \(limit))",
+            peer: "\(peer)")
     }
 
     /// A request on the agent's Unix socket: handed to the writer, answered when it is done (and,
@@ -201,13 +215,26 @@ package final class BoardEngine: Sendable {
         pruneExpired(&writer)
         sweepStale(&writer)
         var working = writer.board
+        let (now, instant) = clockNow()
         let result = agentRouter.handle(
             request, state: &working, facts: facts(wake: writer.wakeFacts, path: request.path),
-            now: runtime.wallNow(), using: &writer.random)
+            now: now, using: &writer.random)
+        working.store.anchorClocks(now: now, instant: instant)
         guard let change = result.change else {
             writer.board = working  // answers encoded on the way stay cached
             return result.response
         }
+        return commit(
+            working, change, what: "\(request.method) \(request.path) from \(request.peerDescription)", &writer)
+            ?? result.response
+    }
+
+    /// Makes `working`, which holds `change`, the board: durable first when the change must be, then published
+    /// and announced. Nil when done; else the error to answer with (`storage_unconfirmed`: it stands anyway;
+    /// `storage_failed`: nothing changed). `what` names the request in the log.
+    private func commit(
+        _ working: BoardState, _ change: TaskChange, what: String, _ writer: inout Writer
+    ) -> HTTPResponse? {
         if change.durability == .immediate {
             do {
                 try directory.saveTasks(working.store)
@@ -217,10 +244,11 @@ package final class BoardEngine: Sendable {
                 // Dropping it would leave the board serving one thing while its file says another, so it stands,
                 // is served, and is written again (directory sync included) by the lazy write; the agent hears
                 // exactly that, not "nothing was changed".
-                tasksFailed("\(request.method) \(request.path) from \(request.peerDescription): \(error)", &writer)
+                tasksFailed("\(what): \(error)", &writer)
                 writer.board = working
                 scheduleLazyWrite(&writer)
                 publish(&writer)
+                logTransitions(change)
                 noteChange(&writer)
                 scheduleExpiry(&writer)
                 let id = change.snapshot.requestID
@@ -233,7 +261,7 @@ package final class BoardEngine: Sendable {
                 .response
             } catch {
                 // Not durable, so not committed, not published, not acknowledged.
-                tasksFailed("\(request.method) \(request.path) from \(request.peerDescription): \(error)", &writer)
+                tasksFailed("\(what): \(error)", &writer)
                 return JSONError(
                     status: 503, code: "storage_failed",
                     message: "the board could not save this change (\(error)); nothing was changed"
@@ -247,9 +275,43 @@ package final class BoardEngine: Sendable {
             scheduleLazyWrite(&writer)
         }
         publish(&writer)
+        logTransitions(change)
         noteChange(&writer)
         scheduleExpiry(&writer)
-        return result.response
+        return nil
+    }
+
+    /// The person's answer from the phone, on the writer: recorded in the store like an agent's write (durable
+    /// before the answer, then published and announced with a Wake), and logged.
+    private func recordAnswer(
+        id: String, _ answer: AnswerRequest, for request: HTTPRequest, _ writer: inout Writer
+    ) -> HTTPResponse {
+        pruneExpired(&writer)
+        sweepStale(&writer)
+        var working = writer.board
+        let outcome: AnswerOutcome
+        do {
+            outcome = try working.store.answer(id: id, answer, now: runtime.wallNow())
+        } catch {
+            return PhoneRouter.answerRefusal(error)
+        }
+        guard outcome.change.changed else {
+            writer.board = working  // the record of a repeated press, written with the next change
+            return PhoneRouter.answerResponse(outcome)
+        }
+        let phone = answer.phoneID.isEmpty ? "the phone" : "phone \(answer.phoneID)"
+        let what = "answer \(answer.answer.rawValue) to task \(id) from \(request.peerDescription)"
+        if let failed = commit(working, outcome.change, what: what, &writer) { return failed }
+        let line =
+            switch answer.answer {
+            case .stop: "task \(id): stop requested from \(phone)"
+            case .done, .refuse: "task \(id): answered \(answer.answer.rawValue) from \(phone)"
+            case .dismiss: "task \(id): dismissed from \(phone)"
+            }
+        var fields: [LogField: String] = [.requestID: id, .peer: "\(request.peer)"]
+        if let transition = outcome.change.transitions.last?.transition { fields[.transition] = transition.rawValue }
+        logger.notice("\(line) (answer_id \(answer.answerID))", fields: fields)
+        return PhoneRouter.answerResponse(outcome)
     }
 
     /// Does what a phone request asked of the world; returns the answer to send instead of the router's
@@ -262,9 +324,12 @@ package final class BoardEngine: Sendable {
                 switch outcome {
                 case let .open(closesIn):
                     logger.notice(
-                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)")
+                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)",
+                        fields: [.peer: "\(request.peer)"])
                 case let .coolingDown(retryIn):
-                    logger.notice("Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)")
+                    logger.notice(
+                        "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
+                        fields: [.peer: "\(request.peer)"])
                 }
                 return PhoneRouter.pairingAnswer(outcome, now: now)
             case let .failure(error):
@@ -272,8 +337,30 @@ package final class BoardEngine: Sendable {
                     .response
             }
         case let .recordPhoneAppState(state):
-            phoneSide.withLock { $0.appState = state }
+            let wall = runtime.wallNow()
+            let instant = runtime.monotonicNow()
+            let (before, after) = phoneSide.withLock { side in
+                side.appState = state
+                let before = side.clock.source
+                if let phoneTime = state.phoneTime {
+                    side.clock.learn(phoneTime: phoneTime, wall: wall, instant: instant)
+                }
+                return (before, side.clock.source)
+            }
+            if before != after, let phoneTime = state.phoneTime {
+                let off = Int(phoneTime.timeIntervalSince(wall).rounded())
+                switch after {
+                case .phone:
+                    logger.notice(
+                        "board clock \(Timestamp.format(wall)) is unset or \(off) s off the phone's: "
+                            + "timestamps follow the phone's clock")
+                case .board:
+                    logger.notice("board clock agrees with the phone's (\(off) s): timestamps follow the board's clock")
+                }
+            }
             return nil
+        case let .recordAnswer(id, answer):
+            return runtime.perform { onWriter { writer in recordAnswer(id: id, answer, for: request, &writer) } }
         }
     }
 
@@ -314,6 +401,42 @@ package final class BoardEngine: Sendable {
 
     package var wakeFacts: WakeFacts { publication.withLock { $0.wakeFacts } }
 
+    /// The live status line (`BoardStatusLine`): active tasks, whether a phone is subscribed, the last Wake's age.
+    package func statusLine() -> String {
+        let current = publication.withLock { $0 }
+        return BoardStatusLine.text(
+            activeTasks: current.board.store.activeCount, wake: current.wakeFacts, bluetooth: sink.bluetoothFacts(),
+            now: runtime.wallNow())
+    }
+
+    /// Sends the status line to `send` (the daemon's sd_notify `STATUS=`) now, after each change that alters it,
+    /// and every `interval` (the Wake's age moves, a phone subscribes): all on the executor.
+    package func reportStatus(every interval: Duration = .seconds(10), _ send: @escaping @Sendable (String) -> Void) {
+        runtime.perform {
+            statusReport.withLock { $0.send = send }
+            sendStatus(always: true)
+        }
+        scheduleStatusTick(interval)
+    }
+
+    private func scheduleStatusTick(_ interval: Duration) {
+        runtime.schedule(after: interval) { [weak self] in
+            self?.sendStatus(always: true)
+            self?.scheduleStatusTick(interval)
+        }
+    }
+
+    /// On the executor: the status line to the daemon, when it changed (or `always`).
+    private func sendStatus(always: Bool) {
+        let text = statusLine()
+        let send = statusReport.withLock { report -> (@Sendable (String) -> Void)? in
+            guard let send = report.send, always || report.last != text else { return nil }
+            report.last = text
+            return send
+        }
+        send?(text)
+    }
+
     // MARK: The writer
 
     /// Runs one job of the writer (on the executor), marking it busy for the watchdog meanwhile.
@@ -329,6 +452,7 @@ package final class BoardEngine: Sendable {
             board: writer.board.published(), wakeFacts: writer.wakeFacts,
             readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
         publication.withLock { $0 = next }
+        sendStatus(always: false)
     }
 
     /// Publishes new Wake facts, keeping the board already published.
@@ -337,6 +461,7 @@ package final class BoardEngine: Sendable {
         publication.withLock {
             $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts, readValue: readValue)
         }
+        sendStatus(always: false)
     }
 
     // MARK: Wakes
@@ -395,11 +520,13 @@ package final class BoardEngine: Sendable {
         writer.lastEnvelope = envelope
         writer.wakeFacts.lastSequence = envelope.sequence
         writer.wakeFacts.lastReason = reason.name
-        writer.wakeFacts.lastAt = runtime.wallNow()
+        writer.wakeFacts.lastAt = clockNow().now
         switch sink.send(envelope) {
         case .success:
             writer.wakeFacts.sent += 1
-            logger.debug("wake \(envelope)")
+            // Debug: at most one a coalescing window (750 ms) while an agent reports progress, too many for info;
+            // the task lines carry what an operator follows, WAKE_SEQ links a phone's received Wake to this one.
+            logger.debug("wake \(envelope)", fields: [.wakeSequence: "\(envelope.sequence)"])
             log(writer.deliveries.succeeded(at: runtime.monotonicNow()))
         case let .failure(error):
             writer.wakeFacts.sendFailures += 1
@@ -436,10 +563,10 @@ package final class BoardEngine: Sendable {
     /// Ended tasks leave the phone's card when their retention ends: the store changes, so phones
     /// get a Wake and fetch (and see `not_found`).
     private func pruneExpired(_ writer: inout Writer) {
-        let now = runtime.wallNow()
-        guard let due = writer.nextExpiry, due <= now else { return }
-        let removed = writer.board.store.prune(now: now, retention: settings.retention)
-        writer.nextExpiry = writer.board.store.nextExpiry(retention: settings.retention)
+        let (now, instant) = clockNow()
+        guard let due = writer.nextExpiry, due <= instant else { return }
+        let removed = writer.board.store.prune(now: now, instant: instant, retention: settings.retention)
+        writer.nextExpiry = writer.board.store.nextExpiry(now: now, instant: instant, retention: settings.retention)
         guard !removed.isEmpty else { return }
         logger.info("retention ended for \(removed.joined(separator: ", "))")
         scheduleLazyWrite(&writer)
@@ -451,10 +578,11 @@ package final class BoardEngine: Sendable {
     /// phone alerts). An end must be durable before it is seen, like an agent's: when the write fails
     /// nothing is committed and the sweep runs again at the next timer.
     private func sweepStale(_ writer: inout Writer) {
-        let now = runtime.wallNow()
-        guard let due = writer.board.store.nextStaleDeadline(), due <= now else { return }
+        let (now, instant) = clockNow()
+        guard let due = writer.board.store.nextStaleDeadline(now: now, instant: instant), due <= instant else { return }
         var working = writer.board
-        let sweep = working.store.sweepStale(now: now)
+        let sweep = working.store.sweepStale(now: now, instant: instant)
+        working.store.anchorClocks(now: now, instant: instant)
         guard !sweep.isEmpty else { return }
         if sweep.durability == .immediate {
             do {
@@ -470,7 +598,7 @@ package final class BoardEngine: Sendable {
             } catch {
                 // Not committed; tried again in 5 s. A failure that stays is logged once a minute.
                 tasksFailed("ending abandoned tasks: \(error)", &writer)
-                writer.staleRetryDue = now.addingTimeInterval(5)
+                writer.staleRetryDue = instant + .seconds(5)
                 return
             }
         } else {
@@ -481,26 +609,28 @@ package final class BoardEngine: Sendable {
         for change in sweep.stale {
             logger.info(
                 "task \(change.snapshot.requestID): no news from its agent for \(change.snapshot.staleAfterSeconds) s, "
-                    + "shown as stale")
+                    + "shown as stale",
+                fields: [.requestID: change.snapshot.requestID])
         }
         for change in sweep.abandoned {
             logger.notice(
                 "task \(change.snapshot.requestID) ended failed: no news from its agent for "
-                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))")
+                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))",
+                fields: [.requestID: change.snapshot.requestID, .transition: Transition.failed.rawValue])
         }
         publish(&writer)
         noteChange(&writer)
     }
 
     private func scheduleExpiry(_ writer: inout Writer) {
-        let stale = writer.staleRetryDue ?? writer.board.store.nextStaleDeadline()
-        let ended = writer.board.store.nextExpiry(retention: settings.retention)
+        let (now, instant) = clockNow()
+        let stale = writer.staleRetryDue ?? writer.board.store.nextStaleDeadline(now: now, instant: instant)
+        let ended = writer.board.store.nextExpiry(now: now, instant: instant, retention: settings.retention)
         writer.nextExpiry = ended
         guard let expiry = [stale, ended].compactMap({ $0 }).min() else { return }
         if let scheduled = writer.expiryScheduledFor, scheduled <= expiry { return }
         writer.expiryScheduledFor = expiry
-        let delay = max(0, expiry.timeIntervalSince(runtime.wallNow())) + 0.001
-        runtime.schedule(after: .milliseconds(Int64(delay * 1000))) { [weak self] in self?.expiryDue() }
+        runtime.schedule(at: max(expiry, instant)) { [weak self] in self?.expiryDue() }
     }
 
     private func expiryDue() {
@@ -513,6 +643,14 @@ package final class BoardEngine: Sendable {
     }
 
     // MARK: Facts and logs
+
+    /// The time to stamp with (`BoardClock`: the board's wall clock, or the phone's) and the monotonic instant
+    /// beside it, which every deadline is measured on.
+    private func clockNow() -> (now: Date, instant: Duration) {
+        let instant = runtime.monotonicNow()
+        let wall = runtime.wallNow()
+        return (phoneSide.withLock { $0.clock.now(wall: wall, instant: instant) }, instant)
+    }
 
     private func tasksSaved(_ writer: inout Writer) {
         log(writer.tasksWrites.succeeded(at: runtime.monotonicNow()))
@@ -535,18 +673,57 @@ package final class BoardEngine: Sendable {
             liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
             wake: wake, bluetooth: sink.bluetoothFacts(),
             usb: needsUSB ? usbFacts() : USBLinkFacts(link: "unknown"),
-            phoneApp: phoneSide.withLock { $0.appState }, boardAddresses: isPairing ? boardAddresses() : [])
+            phoneApp: phoneSide.withLock { $0.appState }, boardAddresses: isPairing ? boardAddresses() : [],
+            clock: clockFacts())
+    }
+
+    private func clockFacts() -> ClockFacts {
+        let instant = runtime.monotonicNow()
+        let wall = runtime.wallNow()
+        return phoneSide.withLock {
+            ClockFacts(source: $0.clock.source, offsetSeconds: $0.clock.offsetSeconds(wall: wall, instant: instant))
+        }
     }
 
     private func logDenial(_ denial: AccessPolicy.Denial, request: HTTPRequest) {
-        logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)")
+        logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)", peer: "\(request.peer)")
     }
 
     /// Refusals share one budget (5 at once, then one per 10 s), so a flood of them cannot flood the journal.
-    private func logRefusal(_ line: String) {
+    private func logRefusal(_ line: String, peer: String) {
         let decision = phoneSide.withLock { $0.denialLog.take(at: runtime.monotonicNow()) }
         guard case let .allowed(suppressed) = decision else { return }
         let more = suppressed > 0 ? " (\(suppressed) more refused since the last report)" : ""
-        logger.notice("\(line)\(more)")
+        logger.notice("\(line)\(more)", fields: [.peer: peer])
+    }
+
+    /// One info line for each transition an agent's change recorded (a start, a handoff, needs_app, an end), with the
+    /// task and the transition as fields: `journalctl -u aiden-board REQUEST_ID=…` finds a task's whole story.
+    /// Logged once the change is committed and published, so a line never reports a change that did not happen.
+    /// The person's answers are logged by `recordAnswer`, which knows who answered.
+    private func logTransitions(_ change: TaskChange) {
+        for event in change.transitions {
+            guard let line = Self.transitionLine(event.transition, snapshot: change.snapshot) else { continue }
+            logger.info(line, fields: [.requestID: event.requestID, .transition: event.transition.rawValue])
+        }
+    }
+
+    /// `task chat_1 started (phone phone-1)`, `task chat_1 is waiting for the person (handoff)`, …; nil for the
+    /// person's answers.
+    static func transitionLine(_ transition: Transition, snapshot: TaskSnapshot) -> String? {
+        let task = "task \(snapshot.requestID)"
+        switch transition {
+        case .started:
+            return "\(task) started (\(snapshot.phoneID.isEmpty ? "any phone" : "phone \(snapshot.phoneID)"))"
+        case .handoff:
+            return "\(task) is waiting for the person (handoff)"
+        case .foregroundRecovery:
+            return "\(task) needs the app in the foreground (needs_app)"
+        case .completed, .failed, .canceled:
+            let error = snapshot.lastError.isEmpty ? "" : ": \(snapshot.lastError)"
+            return "\(task) ended \(snapshot.status.rawValue)\(error)"
+        case .stopRequested, .answered, .dismissed:
+            return nil
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Configuration
+import Doctor
 import USBGadget
 
 /// `aiden-board gadget up|down`: the configuration's USB ids and UDC, the command line's overrides,
@@ -38,6 +39,41 @@ package enum GadgetCommand {
             return Outcome(exitCode: error.exitCode, message: prefix + "\(error)")
         }
     }
+
+    /// `aiden-board gadget status`: what the gadget is, read-only. Exit 0 when it is up (created and bound), 3 when
+    /// it is not (`GadgetStatus.notUpExitCode`), 69 when configfs is not mounted, 1 when configfs cannot be read.
+    /// The report goes to stdout whatever the status; a failure to read goes to stderr.
+    package static func status(
+        configfs: String?, tree: any GadgetFileTree = POSIXGadgetTree(), paths: GadgetPaths = GadgetPaths(),
+        interfaces: @Sendable () -> LocalInterfaces = { .current() }
+    ) -> Outcome {
+        var paths = paths
+        if let configfs { paths.configfs = configfs }
+        var status: GadgetStatus
+        do {
+            status = try GadgetController(tree: tree, paths: paths).status()
+        } catch {
+            return Outcome(exitCode: error.exitCode, message: prefix + "\(error)")
+        }
+        if let name = status.interface {
+            let entries = interfaces().entries.filter { $0.name == name }
+            status.addresses = entries.map { "\($0.address)/\($0.prefixLength)" }
+            // An interface without an address is not in getifaddrs' AF_INET entries: sysfs says whether it has carrier.
+            status.carrier =
+                entries.first.map(\.isRunning)
+                ?? (try? tree.read("/sys/class/net/\(name)/carrier")).flatMap {
+                    switch $0.filter({ !$0.isWhitespace }) {
+                    case "1": true
+                    case "0": false
+                    default: nil
+                    }
+                }
+        }
+        return Outcome(exitCode: status.exitCode, message: status.lines.joined(separator: "\n"))
+    }
+
+    /// `gadget status`'s exit status for a gadget that is not up (its report still goes to stdout).
+    package static let notUpExitCode = GadgetStatus.notUpExitCode
 
     private static let prefix = "aiden-board gadget: "
 }

@@ -8,8 +8,23 @@ extension BoardConfiguration {
     ///
     /// Keys not written keep their defaults. The first problem in file order is reported.
     package static func parse(_ text: String, file: String) throws(ConfigurationError) -> BoardConfiguration {
-        let document = try TOMLDocument(parsing: text, file: file)
+        try parse(text, file: file, onto: .defaults)
+    }
+
+    /// The main file, then its drop-ins in their order (`ConfigurationFile.layers`): each key a later file writes
+    /// replaces the one before it, and a table several files write is their keys together.
+    package static func parse(layers: [(file: String, text: String)]) throws(ConfigurationError) -> BoardConfiguration {
         var configuration = BoardConfiguration.defaults
+        for layer in layers { configuration = try parse(layer.text, file: layer.file, onto: configuration) }
+        return configuration
+    }
+
+    /// `text` applied onto `base`: the keys it writes replace `base`'s, the others stay.
+    static func parse(
+        _ text: String, file: String, onto base: BoardConfiguration
+    ) throws(ConfigurationError) -> BoardConfiguration {
+        let document = try TOMLDocument(parsing: text, file: file)
+        var configuration = base
         for table in document.tables {
             try checkTableName(table, file: file, known: tableNames)
             for entry in table.entries {

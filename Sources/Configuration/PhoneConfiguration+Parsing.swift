@@ -5,8 +5,23 @@ extension PhoneConfiguration {
 
     /// Parses a phone configuration file's text. `file` names it in errors (`phone.toml:3: …`).
     package static func parse(_ text: String, file: String) throws(ConfigurationError) -> PhoneConfiguration {
-        let document = try TOMLDocument(parsing: text, file: file)
+        try parse(text, file: file, onto: .defaults)
+    }
+
+    /// The main file, then its drop-ins in their order (`ConfigurationFile.layers`): each key a later file writes
+    /// replaces the one before it, and a table several files write is their keys together.
+    package static func parse(layers: [(file: String, text: String)]) throws(ConfigurationError) -> PhoneConfiguration {
         var configuration = PhoneConfiguration.defaults
+        for layer in layers { configuration = try parse(layer.text, file: layer.file, onto: configuration) }
+        return configuration
+    }
+
+    /// `text` applied onto `base`: the keys it writes replace `base`'s, the others stay.
+    static func parse(
+        _ text: String, file: String, onto base: PhoneConfiguration
+    ) throws(ConfigurationError) -> PhoneConfiguration {
+        let document = try TOMLDocument(parsing: text, file: file)
+        var configuration = base
         for table in document.tables {
             try checkTableName(table, file: file, known: tableNames)
             for entry in table.entries {

@@ -1,4 +1,5 @@
 import DBusModel
+import Synchronization
 
 /// Desktop notifications through `org.freedesktop.Notifications` (the freedesktop.org notification
 /// spec, version 1.2), for the phone host's alerts. Used only when a session bus offers a notification
@@ -14,12 +15,30 @@ package final class DesktopNotifier: Sendable {
     /// The server renders markup in bodies (`body-markup` capability): text from the board must be
     /// escaped there, or a task title could bold, link or hide the rest of the notification.
     package let rendersBodyMarkup: Bool
+    /// The unique name (`:1.7`) that owns `org.freedesktop.Notifications` now: the only sender whose
+    /// `ActionInvoked` and `NotificationClosed` are believed (anyone on a session bus can send a signal
+    /// that claims the interface, and a unicast one reaches this connection whatever its match rules).
+    private let owner = Mutex<String?>(nil)
+    /// The ids the server gave this notifier's notifications, newest last, bounded: signals about any
+    /// other id are about someone else's notification.
+    private let ownIDs = Mutex<[UInt32]>([])
+    static let ownIDLimit = 64
 
-    private init(bus: any MessageBus, appName: String, server: String, rendersBodyMarkup: Bool) {
+    /// What the server says about one of this notifier's notifications.
+    package enum Signal: Sendable, Equatable {
+        /// The person pressed the action with this key (`ActionInvoked`).
+        case actionInvoked(id: UInt32, key: String)
+        /// The notification went away (`NotificationClosed`; reason 1 expired, 2 dismissed, 3 closed by a
+        /// call, 4 other).
+        case closed(id: UInt32, reason: UInt32)
+    }
+
+    private init(bus: any MessageBus, appName: String, server: String, rendersBodyMarkup: Bool, owner: String?) {
         self.bus = bus
         self.appName = appName
         self.server = server
         self.rendersBodyMarkup = rendersBodyMarkup
+        self.owner.withLock { $0 = owner }
     }
 
     /// A notifier on `bus` if a notification server answers there (activating it if the bus can);
@@ -38,8 +57,10 @@ package final class DesktopNotifier: Sendable {
                 destination: serviceName, path: path, interface: serviceName, member: "GetCapabilities",
                 expecting: "as", timeout: timeout)
             let markup = capabilities?.first?.stringArray?.contains("body-markup") ?? false
+            let owner = try? await bus.nameOwner(serviceName, timeout: timeout)
             return .success(
-                DesktopNotifier(bus: bus, appName: appName, server: server, rendersBodyMarkup: markup))
+                DesktopNotifier(
+                    bus: bus, appName: appName, server: server, rendersBodyMarkup: markup, owner: owner))
         } catch {
             return .failure(error)
         }
@@ -60,11 +81,51 @@ package final class DesktopNotifier: Sendable {
                 .string(appName), .uint32(notification.replacesID), .string(notification.icon),
                 .string(notification.summary),
                 .string(rendersBodyMarkup ? Self.escapingMarkup(notification.body) : notification.body),
-                .strings([]), .vardict(hints),
+                .strings(notification.actions.flatMap { [$0.key, $0.label] }), .vardict(hints),
                 .int32(notification.expireTimeoutMilliseconds),
             ],
             expecting: "u", timeout: timeout)
-        return reply.first?.uint32Value ?? 0
+        let id = reply.first?.uint32Value ?? 0
+        ownIDs.withLock { ids in
+            ids.append(id)
+            if ids.count > Self.ownIDLimit { ids.removeFirst(ids.count - Self.ownIDLimit) }
+        }
+        return id
+    }
+
+    /// Calls `handler` with each `ActionInvoked` and `NotificationClosed` about this notifier's own
+    /// notifications, sent by the server that owns the name now (followed across a server restart);
+    /// every other such signal is dropped. Handlers run on the bus thread and must return quickly.
+    package func subscribe(
+        _ handler: @escaping @Sendable (Signal) -> Void
+    ) async throws(DBusError) -> [DBusMatchToken] {
+        let watch = try await bus.watchNameOwner(Self.serviceName) { [self] newOwner in
+            owner.withLock { $0 = newOwner }
+        }
+        func rule(_ member: String) -> DBusMatchRule {
+            DBusMatchRule(sender: Self.serviceName, interface: Self.serviceName, member: member, path: Self.path)
+        }
+        let accept: @Sendable (DBusMessage) -> UInt32? = { [self] message in
+            guard let sender = message.sender, sender == owner.withLock({ $0 }),
+                message.path == Self.path, message.interface == Self.serviceName,
+                let id = message.body.first?.uint32Value, ownIDs.withLock({ $0.contains(id) })
+            else { return nil }
+            return id
+        }
+        let invoked = try await bus.addMatch(rule("ActionInvoked")) { message in
+            guard message.signature == "us", let id = accept(message), let key = message.body[1].stringValue else {
+                return
+            }
+            handler(.actionInvoked(id: id, key: key))
+        }
+        let closed = try await bus.addMatch(rule("NotificationClosed")) { [self] message in
+            guard message.signature == "uu", let id = accept(message), let reason = message.body[1].uint32Value else {
+                return
+            }
+            ownIDs.withLock { $0.removeAll { $0 == id } }
+            handler(.closed(id: id, reason: reason))
+        }
+        return [watch, invoked, closed]
     }
 
     /// `&`, `<` and `>` as entities, so the text shows as written and opens no tag (`<b>`, `<a href>`,
@@ -100,11 +161,25 @@ package struct DesktopNotification: Sendable, Equatable {
     /// -1: the server's default.
     package var expireTimeoutMilliseconds: Int32
     package var replacesID: UInt32
+    /// Buttons, in order: the key the server sends back in `ActionInvoked`, and the label shown.
+    package var actions: [Action]
+
+    package struct Action: Sendable, Equatable {
+        package var key: String
+        package var label: String
+
+        package init(key: String, label: String) {
+            self.key = key
+            self.label = label
+        }
+    }
 
     package init(
         summary: String, body: String = "", urgency: Urgency = .normal, icon: String = "",
-        category: String? = nil, expireTimeoutMilliseconds: Int32 = -1, replacesID: UInt32 = 0
+        category: String? = nil, expireTimeoutMilliseconds: Int32 = -1, replacesID: UInt32 = 0,
+        actions: [Action] = []
     ) {
+        self.actions = actions
         self.summary = summary
         self.body = body
         self.urgency = urgency

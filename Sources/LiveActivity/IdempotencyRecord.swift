@@ -2,17 +2,21 @@ import FoundationEssentials
 
 /// Remembers which write an `Idempotency-Key` was used for (a start, an update or an end of one task) and a
 /// fingerprint of its body, so a retry returns that task as it now is instead of writing again, and a reuse
-/// of the key for any other request is refused.
+/// of the key for any other request is refused. The person's answers from the phone are kept the same way,
+/// under their `answer_id` (`answerKey(_:)`, a name no agent key can have), with the answer the first press was
+/// answered with, so a retry is answered alike.
 ///
-/// A record lives at most as long as its task: a task keeps the record of its start, of its end and of its
-/// last `TaskLimits.updateRecordsPerTask` updates (those only while it runs), which bounds them by the task
-/// capacity.
+/// A record lives at most as long as its task: a task keeps the record of its start, of its end, of its
+/// last `TaskLimits.updateRecordsPerTask` updates (those only while it runs) and of its last
+/// `TaskLimits.answerRecordsPerTask` answers, which bounds them by the task capacity.
 struct IdempotencyRecord: Sendable, Hashable, Codable {
     /// The write a key was used for.
     enum Operation: String, Sendable, Hashable, Codable {
         case start
         case update
         case end
+        /// An answer of the person's (`TaskStore.answer`), keyed by `answerKey(_:)`.
+        case answer
 
         /// How a conflict message names it: "the start of task …".
         var noun: String {
@@ -20,6 +24,7 @@ struct IdempotencyRecord: Sendable, Hashable, Codable {
             case .start: "the start"
             case .update: "an update"
             case .end: "the end"
+            case .answer: "an answer"
             }
         }
     }
@@ -30,13 +35,20 @@ struct IdempotencyRecord: Sendable, Hashable, Codable {
     var fingerprint: UInt64
     /// The order records were made in, so a task's oldest update record is the one dropped.
     var sequence: UInt64
+    /// For an `.answer`: the answer the request was answered with (the one it recorded, or the stop or
+    /// dismissal already recorded), so a retry gets the same.
+    var answer: TaskAnswer?
 
-    init(key: String, operation: Operation = .start, requestID: String, fingerprint: UInt64, sequence: UInt64 = 0) {
+    init(
+        key: String, operation: Operation = .start, requestID: String, fingerprint: UInt64, sequence: UInt64 = 0,
+        answer: TaskAnswer? = nil
+    ) {
         self.key = key
         self.operation = operation
         self.requestID = requestID
         self.fingerprint = fingerprint
         self.sequence = sequence
+        self.answer = answer
     }
 
     enum CodingKeys: String, CodingKey {
@@ -45,6 +57,13 @@ struct IdempotencyRecord: Sendable, Hashable, Codable {
         case requestID = "request_id"
         case fingerprint
         case sequence
+        case answer
+    }
+
+    /// The record key of the answer `answerID`: a space cannot be in an `Idempotency-Key` (visible ASCII) nor in
+    /// an `answer_id` (`IdentifierRule`), so an agent's key and a phone's answer id never meet.
+    static func answerKey(_ answerID: String) -> String {
+        "answer " + answerID
     }
 
     /// Records written before updates and ends had keys hold only starts: `operation` and `sequence` default.
@@ -55,6 +74,7 @@ struct IdempotencyRecord: Sendable, Hashable, Codable {
         requestID = try container.decode(String.self, forKey: .requestID)
         fingerprint = try container.decode(UInt64.self, forKey: .fingerprint)
         sequence = try container.decodeIfPresent(UInt64.self, forKey: .sequence) ?? 0
+        answer = try container.decodeIfPresent(TaskAnswer.self, forKey: .answer)
     }
 
     /// Whether `other` (a new request under the same key) is the request this record was made for.
@@ -65,8 +85,13 @@ struct IdempotencyRecord: Sendable, Hashable, Codable {
 
     /// The refusal of this record's key reused for another request, `operation`.
     func conflict(reusedFor operation: Operation) -> TaskStoreError {
-        let key = TaskValidationError.quoted(key)
         let task = TaskValidationError.quoted(requestID)
+        if operation == .answer || self.operation == .answer {
+            let id = TaskValidationError.quoted(String(key.dropFirst(Self.answerKey("").count)))
+            return .conflict(
+                "answer_id \(id) was already used for another answer (task \(task)); use a new id for each press")
+        }
+        let key = TaskValidationError.quoted(key)
         guard operation == self.operation else {
             return .conflict(
                 "Idempotency-Key \(key) was already used for \(self.operation.noun) of task \(task); "

@@ -1,15 +1,21 @@
 import WireFormat
 
 /// The body of an end (`POST /v1/tasks/{request_id}/end`): a terminal `status`, an optional
-/// `last_error` (kept as it was when absent) and an optional `expected_revision`.
+/// `last_error` (kept as it was when absent), an optional `dismiss_after_seconds` (how long the ended card
+/// stays: nil is the board's retention, 0 gone at once) and an optional `expected_revision`.
 package struct TaskEnd: Sendable, Hashable {
     package var status: TaskStatus
     package var lastError: String?
+    package var dismissAfterSeconds: Int?
     package var expectedRevision: UInt64?
 
-    package init(status: TaskStatus, lastError: String? = nil, expectedRevision: UInt64? = nil) {
+    package init(
+        status: TaskStatus, lastError: String? = nil, dismissAfterSeconds: Int? = nil,
+        expectedRevision: UInt64? = nil
+    ) {
         self.status = status
         self.lastError = lastError
+        self.dismissAfterSeconds = dismissAfterSeconds
         self.expectedRevision = expectedRevision
     }
 
@@ -20,7 +26,9 @@ package struct TaskEnd: Sendable, Hashable {
             throw TaskField.status.error("is required (one of \(TaskField.list(TaskStatus.terminal)))")
         }
         return TaskEnd(
-            status: status, lastError: try body.string(.lastError), expectedRevision: try body.expectedRevision())
+            status: status, lastError: try body.string(.lastError),
+            dismissAfterSeconds: try body.seconds(.dismissAfterSeconds, in: TaskLimits.dismissAfterRange),
+            expectedRevision: try body.expectedRevision())
     }
 
     /// The same rules as `decode`, for values built in code; the store calls it on every end.
@@ -28,6 +36,9 @@ package struct TaskEnd: Sendable, Hashable {
         try TaskField.status.checkStatus(status, allowed: TaskStatus.terminal)
         if let lastError {
             try TaskField.lastError.check(lastError)
+        }
+        if let dismissAfterSeconds {
+            try TaskField.dismissAfterSeconds.checkSeconds(dismissAfterSeconds, in: TaskLimits.dismissAfterRange)
         }
     }
 }
@@ -37,6 +48,7 @@ extension TaskEnd: Encodable {
         var container = encoder.container(keyedBy: JSONKey.self)
         try container.encode(status, forKey: TaskField.status.key)
         try container.encodeIfPresent(lastError, forKey: TaskField.lastError.key)
+        try container.encodeIfPresent(dismissAfterSeconds, forKey: TaskField.dismissAfterSeconds.key)
         try container.encodeIfPresent(expectedRevision, forKey: TaskField.expectedRevision.key)
     }
 }

@@ -23,6 +23,7 @@ package enum TaskField: Sendable, CaseIterable {
     case requiresApp
     case staleAfterSeconds
     case abandonAfterSeconds
+    case dismissAfterSeconds
     case expectedRevision
 
     /// The member's key in the wire vocabulary.
@@ -45,6 +46,7 @@ package enum TaskField: Sendable, CaseIterable {
         case .requiresApp: JSONKey(SnapshotKey.requiresApp)
         case .staleAfterSeconds: JSONKey(SnapshotKey.staleAfterSeconds)
         case .abandonAfterSeconds: JSONKey(SnapshotKey.abandonAfterSeconds)
+        case .dismissAfterSeconds: JSONKey(SnapshotKey.dismissAfterSeconds)
         case .expectedRevision: JSONKey(WriteKey.expectedRevision)
         }
     }
@@ -63,7 +65,7 @@ package enum TaskField: Sendable, CaseIterable {
             .text(maxLength: TaskLimits.maxShortTextLength, required: false, multiline: false)
         case .lastError: .text(maxLength: TaskLimits.maxErrorLength, required: false, multiline: true)
         case .status, .phase, .progress, .showsProgress, .canStop, .requiresApp, .staleAfterSeconds,
-            .abandonAfterSeconds, .expectedRevision:
+            .abandonAfterSeconds, .dismissAfterSeconds, .expectedRevision:
             nil
         }
     }

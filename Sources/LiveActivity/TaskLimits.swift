@@ -18,8 +18,13 @@ package enum TaskLimits {
     /// the task's `stale_after_seconds`.
     package static let defaultAbandonAfterSeconds = 3600
     package static let maxAbandonAfterSeconds = 604_800
+    /// `dismiss_after_seconds` at the end: 0 (gone at once) to a day; the board's retention still caps it.
+    package static let dismissAfterRange = 0...86_400
     /// `Idempotency-Key`: visible ASCII (0x21...0x7E).
     package static let maxIdempotencyKeyLength = 255
     /// Update records a running task keeps (its newest); a retry comes right after the write it repeats.
     package static let updateRecordsPerTask = 4
+    /// Answer records a task keeps (its newest): a phone retries a press right after it, and a person presses
+    /// a few times at most.
+    package static let answerRecordsPerTask = 8
 }

@@ -2,8 +2,9 @@ import FoundationEssentials
 import WireFormat
 
 /// The JSON of docs/protocol.md §4.1: snake_case keys, dates as ISO-8601 UTC strings, `ended_at` always present
-/// (`null` while the task runs), `stale_since` likewise (`null` while the task has news). Decoding ignores
-/// unknown keys, and takes the defaults for the staleness members a store written before them lacks; it is for trusted input (the state file,
+/// (`null` while the task runs), `stale_since` likewise (`null` while the task has news), `answer` and
+/// `dismissed_at` likewise (`null` until the person answers or dismisses). Decoding ignores
+/// unknown keys, and takes the defaults for the staleness, dismissal and answer members a store written before them lacks; it is for trusted input (the state file,
 /// the board's own answers); agent input goes through `TaskDraft`/`TaskPatch`/`TaskEnd`, which validate.
 /// The member names are `SnapshotKey`'s, which the phone's and aidenctl's `SnapshotView` read too.
 extension TaskSnapshot: Codable {
@@ -37,7 +38,15 @@ extension TaskSnapshot: Codable {
         startedAt = try container.decodeTimestamp(forKey: .startedAt)
         updatedAt = try container.decodeTimestamp(forKey: .updatedAt)
         endedAt = try container.decodeNil(forKey: .endedAt) ? nil : container.decodeTimestamp(forKey: .endedAt)
+        dismissAfterSeconds = try container.decodeIfPresent(Int.self, forKey: .dismissAfterSeconds)
+        if container.contains(.dismissedAt), try !container.decodeNil(forKey: .dismissedAt) {
+            dismissedAt = try container.decodeTimestamp(forKey: .dismissedAt)
+        } else {
+            dismissedAt = nil
+        }
         revision = try container.decode(UInt64.self, forKey: .revision)
+        // Absent from a store written before the person could answer.
+        answer = try container.decodeIfPresent(TaskAnswer.self, forKey: .answer)
     }
 
     /// Every key, in `SnapshotKey` order; the switch makes a new key a compile error until it is written.
@@ -76,7 +85,25 @@ extension TaskSnapshot: Codable {
                 } else {
                     try container.encodeNil(forKey: key)
                 }
+            case .dismissAfterSeconds:
+                if let dismissAfterSeconds {
+                    try container.encode(dismissAfterSeconds, forKey: key)
+                } else {
+                    try container.encodeNil(forKey: key)
+                }
+            case .dismissedAt:
+                if let dismissedAt {
+                    try container.encode(Timestamp.format(dismissedAt), forKey: key)
+                } else {
+                    try container.encodeNil(forKey: key)
+                }
             case .revision: try container.encode(revision, forKey: key)
+            case .answer:
+                if let answer {
+                    try container.encode(answer, forKey: key)
+                } else {
+                    try container.encodeNil(forKey: key)
+                }
             }
         }
     }

@@ -31,9 +31,19 @@ package struct TaskSnapshot: Sendable, Hashable {
     package var updatedAt: Date
     /// Set exactly when `status` is terminal.
     package var endedAt: Date?
+    /// How long after `endedAt` the card stays, as the agent asked at the end (nil: the board's retention;
+    /// 0: gone at once). Never longer than the retention.
+    package var dismissAfterSeconds: Int?
+    /// When the person dismissed the ended task's card on the phone; set by the store only, on an ended
+    /// task. A dismissed task is no longer shown.
+    package var dismissedAt: Date?
     /// The store revision at this task's last change: orders tasks by recency and lets writers detect
     /// that someone else changed the task (`expected_revision`).
     package var revision: UInt64
+    /// The person's latest answer from the phone (`stop`, `done` or `refuse`; never `dismiss`), nil for none.
+    /// Set by the store only (`TaskStore.answer`): `done` and `refuse` are cleared when the task next enters a
+    /// waiting state (a new request for input), `stop` stays; every answer is cleared when the task ends.
+    package var answer: TaskAnswer?
 
     package init(
         requestID: String, phoneID: String = "", status: TaskStatus = .running, phase: TaskPhase = .planning,
@@ -42,7 +52,8 @@ package struct TaskSnapshot: Sendable, Hashable {
         showsProgress: Bool = false, canStop: Bool = false, requiresApp: Bool = false,
         staleAfterSeconds: Int = TaskLimits.defaultStaleAfterSeconds,
         abandonAfterSeconds: Int = TaskLimits.defaultAbandonAfterSeconds, staleSince: Date? = nil,
-        startedAt: Date, updatedAt: Date, endedAt: Date? = nil, revision: UInt64
+        startedAt: Date, updatedAt: Date, endedAt: Date? = nil, dismissAfterSeconds: Int? = nil,
+        dismissedAt: Date? = nil, revision: UInt64, answer: TaskAnswer? = nil
     ) {
         self.requestID = requestID
         self.phoneID = phoneID
@@ -65,12 +76,21 @@ package struct TaskSnapshot: Sendable, Hashable {
         self.startedAt = startedAt
         self.updatedAt = updatedAt
         self.endedAt = endedAt
+        self.dismissAfterSeconds = dismissAfterSeconds
+        self.dismissedAt = dismissedAt
         self.revision = revision
+        self.answer = answer
     }
 
     /// A person must act on the phone (the `handoff` transition fires when a task enters this state).
     package var isAwaitingUser: Bool {
         Handoff.isAwaitingUser(phase: phase, currentAction: currentAction)
+    }
+
+    /// The task waits for the person: active, and handed over (`isAwaitingUser`) or `needs_app`. What `done`
+    /// and `refuse` answer, and what selection puts first.
+    package var isWaitingForPerson: Bool {
+        status == .needsApp || (status.isActive && isAwaitingUser)
     }
 
     /// Whether phone `phoneID` may show this task: the task names that phone or no phone.

@@ -39,6 +39,7 @@ extension TaskStore: Codable {
         idempotencyRecords = Dictionary(records.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let news = try container.decodeIfPresent([String: String].self, forKey: .news) ?? [:]
         lastNews = [:]
+        monotonicAnchors = [:]
         for (id, snapshot) in snapshots where snapshot.status.isActive {
             lastNews[id] = news[id].flatMap(Timestamp.parse) ?? snapshot.updatedAt
         }

@@ -2,9 +2,11 @@ import FoundationEssentials
 
 extension TaskStore {
     /// Ends task `id` with a terminal status (`POST /v1/tasks/{id}/end`); `ended_at` and `updated_at`
-    /// become `now`.
+    /// become `now`, and `dismiss_after_seconds` is the end's (nil: the board's retention).
     ///
-    /// Ending is final. Repeating an end with the same status (and the same or no `last_error`) returns the
+    /// Ending is final, and clears the person's `answer` (a stop it honoured, a done it no longer waits for).
+    /// Repeating an end with the same status (and the same or no `last_error` and
+    /// `dismiss_after_seconds`) returns the
     /// ended task unchanged, so a retried end succeeds; `expected_revision` is not checked on that repeat,
     /// because the first end moved the revision on. Any other end of an ended task is a conflict.
     ///
@@ -30,7 +32,9 @@ extension TaskStore {
             throw .notFound(id: id)
         }
         if current.status.isTerminal {
-            if current.status == end.status, end.lastError == nil || end.lastError == current.lastError {
+            if current.status == end.status, end.lastError == nil || end.lastError == current.lastError,
+                end.dismissAfterSeconds == nil || end.dismissAfterSeconds == current.dismissAfterSeconds
+            {
                 return TaskChange(snapshot: current, durability: .unchanged)
             }
             throw .conflict(
@@ -44,6 +48,8 @@ extension TaskStore {
         candidate.lastError = end.lastError ?? current.lastError
         candidate.updatedAt = time
         candidate.endedAt = time
+        candidate.dismissAfterSeconds = end.dismissAfterSeconds
+        candidate.answer = nil  // an ended task waits for no answer
         candidate.revision = revision + 1
         try Self.checkEncodedSize(candidate)
 

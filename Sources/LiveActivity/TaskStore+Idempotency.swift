@@ -15,18 +15,26 @@ extension TaskStore {
         return existing
     }
 
-    /// Files the record of a write that succeeded under `key`. A task keeps only its newest
-    /// `TaskLimits.updateRecordsPerTask` update records.
+    /// Files the record of a write that succeeded under `key` (for an answer, with the answer it was answered
+    /// with). A task keeps only its newest `TaskLimits.updateRecordsPerTask` update records and
+    /// `TaskLimits.answerRecordsPerTask` answer records.
     mutating func record(
-        _ key: String?, _ operation: IdempotencyRecord.Operation, requestID: String, fingerprint: UInt64
+        _ key: String?, _ operation: IdempotencyRecord.Operation, requestID: String, fingerprint: UInt64,
+        answer: TaskAnswer? = nil
     ) {
         guard let key else { return }
         let sequence = (idempotencyRecords.values.map(\.sequence).max() ?? 0) + 1
         idempotencyRecords[key] = IdempotencyRecord(
-            key: key, operation: operation, requestID: requestID, fingerprint: fingerprint, sequence: sequence)
-        guard operation == .update else { return }
-        let updates = idempotencyRecords.values.filter { $0.requestID == requestID && $0.operation == .update }
-        for stale in updates.sorted(by: { $0.sequence > $1.sequence }).dropFirst(TaskLimits.updateRecordsPerTask) {
+            key: key, operation: operation, requestID: requestID, fingerprint: fingerprint, sequence: sequence,
+            answer: answer)
+        let kept: Int
+        switch operation {
+        case .update: kept = TaskLimits.updateRecordsPerTask
+        case .answer: kept = TaskLimits.answerRecordsPerTask
+        case .start, .end: return
+        }
+        let same = idempotencyRecords.values.filter { $0.requestID == requestID && $0.operation == operation }
+        for stale in same.sorted(by: { $0.sequence > $1.sequence }).dropFirst(kept) {
             idempotencyRecords[stale.key] = nil
         }
     }

@@ -22,6 +22,13 @@ extension TaskStore {
                 let endedAt = snapshot.endedAt.map(Timestamp.format) ?? "null"
                 problems.append("task \(id) is \(snapshot.status.rawValue) but ended_at is \(endedAt)")
             }
+            if let answer = snapshot.answer, snapshot.status.isTerminal || !answer.answer.isKeptOnTask {
+                problems.append(
+                    "task \(id) is \(snapshot.status.rawValue) and keeps the answer \(answer.answer.rawValue)")
+            }
+            if snapshot.dismissedAt != nil, snapshot.status.isActive {
+                problems.append("task \(id) is \(snapshot.status.rawValue) but has dismissed_at")
+            }
         }
         for (id, snapshot) in snapshots where snapshot.status.isActive != (lastNews[id] != nil) {
             let news = lastNews[id].map(Timestamp.format) ?? "unknown"
@@ -43,6 +50,9 @@ extension TaskStore {
             if record.operation == .update, task.status.isTerminal {
                 problems.append("ended task \(record.requestID) keeps the update record \(key)")
             }
+            if (record.operation == .answer) != (record.answer != nil) {
+                problems.append("idempotency record \(key) (\(record.operation.rawValue)) and its answer do not match")
+            }
         }
         for (id, counts) in recordCounts {
             if counts[.start, default: 0] > 1 {
@@ -51,6 +61,9 @@ extension TaskStore {
             if counts[.end, default: 0] > 1 { problems.append("task \(id) has two idempotency records for its end") }
             if counts[.update, default: 0] > TaskLimits.updateRecordsPerTask {
                 problems.append("task \(id) keeps \(counts[.update, default: 0]) update records")
+            }
+            if counts[.answer, default: 0] > TaskLimits.answerRecordsPerTask {
+                problems.append("task \(id) keeps \(counts[.answer, default: 0]) answer records")
             }
         }
         return problems + transitions.consistencyProblems()

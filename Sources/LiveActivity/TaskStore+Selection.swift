@@ -1,36 +1,61 @@
 import FoundationEssentials
 
 extension TaskStore {
-    /// The task phone `phoneID` should show (docs/protocol.md §3.4): the most recently changed active task whose
-    /// `phone_id` is `phoneID` or empty, one with news before a stale one (marking a task stale gives it a
-    /// new revision, which must not put it ahead of a live task); else the most recently ended such task
-    /// whose `ended_at` is less than `retention` before `now`; else nil. "Most recent" is by revision.
-    package func current(forPhone phoneID: String, now: Date, retention: Duration) -> TaskSnapshot? {
-        var bestActive: TaskSnapshot?
-        var bestEnded: TaskSnapshot?
+    /// The task phone `phoneID` should show first (docs/protocol.md §3.4), among the tasks it may see (`phone_id` its own or empty),
+    /// and how many others it may see are active and waiting. Order: waiting for the person (a handoff or
+    /// `needs_app`), then active with news, then active stale, then ended and still shown (`isShown`); within
+    /// each, the most recently changed first, by revision, which follows the order of changes and not the wall
+    /// clock. Among waiting tasks too one with news goes first: marking a task stale gives it a new revision,
+    /// which must not put it ahead of a live one. nil when nothing is shown.
+    package func selection(
+        forPhone phoneID: String, now: Date, instant: Duration? = nil, retention: Duration
+    ) -> PhoneSelection {
+        var best: (rank: (Int, UInt64), snapshot: TaskSnapshot)?
+        var active = 0
+        var waiting = 0
         for snapshot in snapshots.values where snapshot.isVisible(toPhone: phoneID) {
+            let rank: (Int, UInt64)
             if snapshot.status.isActive {
-                if bestActive.map({ Self.liveness(snapshot) > Self.liveness($0) }) ?? true {
-                    bestActive = snapshot
+                let fresh = snapshot.staleSince == nil
+                if snapshot.isWaitingForPerson {
+                    waiting += 1
+                    rank = (fresh ? 4 : 3, snapshot.revision)
+                } else {
+                    active += 1
+                    rank = (fresh ? 2 : 1, snapshot.revision)
                 }
-            } else if !Self.isExpired(snapshot, now: now, retention: retention),
-                snapshot.revision > bestEnded?.revision ?? 0
-            {
-                bestEnded = snapshot
+            } else if isShown(snapshot, now: now, instant: instant, retention: retention) {
+                rank = (0, snapshot.revision)
+            } else {
+                continue
             }
+            if best.map({ rank > $0.rank }) ?? true { best = (rank, snapshot) }
         }
-        return bestActive ?? bestEnded
+        guard let chosen = best?.snapshot else { return PhoneSelection(current: nil, others: OtherTasks()) }
+        if chosen.status.isActive {
+            if chosen.isWaitingForPerson { waiting -= 1 } else { active -= 1 }
+        }
+        return PhoneSelection(current: chosen, others: OtherTasks(active: active, waiting: waiting))
     }
 
-    /// Orders active tasks for the card: with news first, then by revision.
-    private static func liveness(_ snapshot: TaskSnapshot) -> (Int, UInt64) {
-        (snapshot.staleSince == nil ? 1 : 0, snapshot.revision)
+    /// The task phone `phoneID` should show first (`selection(forPhone:…).current`).
+    package func current(
+        forPhone phoneID: String, now: Date, instant: Duration? = nil, retention: Duration
+    ) -> TaskSnapshot? {
+        selection(forPhone: phoneID, now: now, instant: instant, retention: retention).current
     }
 
-    /// An ended task expires at exactly `ended_at + retention`: shown before that instant, pruned from it.
-    static func isExpired(_ snapshot: TaskSnapshot, now: Date, retention: Duration) -> Bool {
-        guard let endedAt = snapshot.endedAt else { return false }
-        return now >= endedAt.addingTimeInterval(retention.seconds)
+    /// Whether an ended task is still on the card: not dismissed by the person, and less than its dismissal
+    /// time (`dismissAfter`) since it ended. Active tasks are always shown.
+    func isShown(_ snapshot: TaskSnapshot, now: Date, instant: Duration?, retention: Duration) -> Bool {
+        guard snapshot.status.isTerminal else { return true }
+        return snapshot.dismissedAt == nil && !isExpired(snapshot, now: now, instant: instant, retention: retention)
+    }
+
+    /// Seconds after its end that an ended task leaves the card and the store: the agent's
+    /// `dismiss_after_seconds`, never more than the board's retention.
+    static func dismissAfter(_ snapshot: TaskSnapshot, retention: Duration) -> Double {
+        min(Double(snapshot.dismissAfterSeconds ?? Int.max), retention.seconds)
     }
 }
 

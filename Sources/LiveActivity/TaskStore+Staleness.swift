@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// A task can't be left running forever: an agent that crashed or was killed stops sending news, its task is
 /// shown as stale after `stale_after_seconds` and ended `failed` by the board after `abandon_after_seconds`.
-/// Time is passed in; the shell calls `sweepStale(now:)` at `nextStaleDeadline`.
+/// Time is passed in; silence is measured on the monotonic clock (`instant`, see `anchorClocks`), and the
+/// shell calls `sweepStale(now:instant:)` at `nextStaleDeadline`.
 extension TaskStore {
     /// What `last_error` says when the board ends a task whose agent went silent.
     package static let abandonedError = "the agent stopped reporting"
@@ -32,26 +33,26 @@ extension TaskStore {
     /// Marks tasks without news for `stale_after_seconds` stale (`stale_since` = last news + that) and ends
     /// `failed` those without news for `abandon_after_seconds`, with `last_error` `abandonedError`: a
     /// `failed` transition that alerts like any failure. Order: oldest revision first, so ids follow.
-    package mutating func sweepStale(now: Date) -> StaleSweep {
+    package mutating func sweepStale(now: Date, instant: Duration? = nil) -> StaleSweep {
         var sweep = StaleSweep()
         let time = Timestamp.normalized(now)
         let active = snapshots.values.filter(\.status.isActive).sorted { $0.revision < $1.revision }
         for current in active {
             guard let news = lastNews[current.requestID] else { continue }
-            if time >= news.addingTimeInterval(Double(current.abandonAfterSeconds)) {
+            let silent = elapsed(since: news, of: current.requestID, now: time, instant: instant)
+            if silent >= Double(current.abandonAfterSeconds) {
                 var ended = current
                 ended.status = .failed
                 ended.lastError = Self.abandonedError
                 ended.staleSince = current.staleSince ?? news.addingTimeInterval(Double(current.staleAfterSeconds))
                 ended.updatedAt = time
                 ended.endedAt = time
+                ended.answer = nil
                 let events = commit(ended, replacing: current, now: time)
                 sweep.abandoned.append(
                     TaskChange(
                         snapshot: snapshots[current.requestID] ?? ended, durability: .immediate, transitions: events))
-            } else if current.staleSince == nil,
-                time >= news.addingTimeInterval(Double(current.staleAfterSeconds))
-            {
+            } else if current.staleSince == nil, silent >= Double(current.staleAfterSeconds) {
                 var marked = current
                 marked.staleSince = news.addingTimeInterval(Double(current.staleAfterSeconds))
                 let events = commit(marked, replacing: current, now: time)
@@ -64,12 +65,13 @@ extension TaskStore {
         return sweep
     }
 
-    /// When `sweepStale` has something to do next (nil: no active task), so the shell arms one timer.
-    package func nextStaleDeadline() -> Date? {
-        snapshots.values.compactMap { snapshot -> Date? in
+    /// When `sweepStale` has something to do next, on the monotonic clock (nil: no active task), so the shell
+    /// arms one timer.
+    package func nextStaleDeadline(now: Date, instant: Duration) -> Duration? {
+        snapshots.values.compactMap { snapshot -> Duration? in
             guard snapshot.status.isActive, let news = lastNews[snapshot.requestID] else { return nil }
             let limit = snapshot.staleSince == nil ? snapshot.staleAfterSeconds : snapshot.abandonAfterSeconds
-            return news.addingTimeInterval(Double(limit))
+            return deadline(after: Double(limit), from: news, of: snapshot.requestID, now: now, instant: instant)
         }.min()
     }
 

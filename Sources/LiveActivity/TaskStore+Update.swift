@@ -45,6 +45,10 @@ extension TaskStore {
             throw .invalid(error)
         }
         candidate.staleSince = nil
+        // A new request for input: a done or refuse answered the last one; a stop stays.
+        if candidate.isWaitingForPerson, !current.isWaitingForPerson, candidate.answer?.answer != .stop {
+            candidate.answer = nil
+        }
         guard candidate != current else {
             lastNews[id] = Timestamp.normalized(now)
             record(idempotencyKey, .update, requestID: id, fingerprint: fingerprint)

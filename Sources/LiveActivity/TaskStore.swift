@@ -22,6 +22,8 @@ package struct TaskStore: Sendable, Hashable {
     /// When each active task last had news from its agent (a start, any update, a heartbeat). Not part of the
     /// snapshot, so a heartbeat that finds the task fresh changes no revision and sends no Wake.
     var lastNews: [String: Date]
+    /// Each task's clock stamp on the monotonic clock (`anchorClocks`); not persisted.
+    var monotonicAnchors: [String: MonotonicAnchor]
 
     /// An empty store whose transition ring has `generation` (e.g. derived from the board epoch).
     package init(
@@ -34,6 +36,7 @@ package struct TaskStore: Sendable, Hashable {
         self.snapshots = [:]
         self.idempotencyRecords = [:]
         self.lastNews = [:]
+        self.monotonicAnchors = [:]
     }
 
     package func task(id: String) -> TaskSnapshot? {
@@ -73,7 +76,7 @@ package struct TaskStore: Sendable, Hashable {
         snapshots[stored.requestID] = stored
         lastNews[stored.requestID] = stored.status.isActive ? lastNews[stored.requestID] ?? now : nil
         return Transition.changes(from: old, to: stored).map {
-            transitions.append(requestID: stored.requestID, transition: $0, at: now)
+            transitions.append(requestID: stored.requestID, transition: $0, at: now, phoneID: stored.phoneID)
         }
     }
 
@@ -81,6 +84,7 @@ package struct TaskStore: Sendable, Hashable {
     mutating func removeTask(id: String) {
         snapshots[id] = nil
         lastNews[id] = nil
+        monotonicAnchors[id] = nil
         idempotencyRecords = idempotencyRecords.filter { $0.value.requestID != id }
     }
 

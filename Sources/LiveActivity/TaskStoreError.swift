@@ -9,14 +9,17 @@ package enum TaskStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case invalid(TaskValidationError)
     /// Every slot holds an active task, so none can be evicted for a new one.
     case capacityExceeded(capacity: Int)
+    /// An answer of the person's does not fit the task's state.
+    case answerRefused(AnswerRefusal)
 
-    /// `not_found`, `conflict`, `invalid` or `capacity_exceeded`.
+    /// `not_found`, `conflict`, `invalid`, `capacity_exceeded`, or the answer refusal's own code.
     package var code: String {
         switch self {
         case .notFound: "not_found"
         case .conflict: "conflict"
         case .invalid: "invalid"
         case .capacityExceeded: "capacity_exceeded"
+        case .answerRefused(let refusal): refusal.code
         }
     }
 
@@ -38,6 +41,8 @@ package enum TaskStoreError: Error, Sendable, Hashable, CustomStringConvertible 
             error.description
         case .capacityExceeded(let capacity):
             "the store already holds \(capacity) active tasks, its capacity; end a task before starting another"
+        case .answerRefused(let refusal):
+            refusal.description
         }
     }
 }

@@ -1,23 +1,34 @@
 import FoundationEssentials
 import WireFormat
 
-/// One entry of the transition ring: `{"id":43,"request_id":"…","transition":"handoff","at":"…"}`.
+/// One entry of the transition ring:
+/// `{"id":43,"request_id":"…","transition":"handoff","at":"…","phone_id":"…"}`.
 package struct TransitionEvent: Sendable, Hashable {
     /// The cursor: 1 for the first event of a generation, then one more for each event.
     package var id: UInt64
     package var requestID: String
     package var transition: Transition
     package var at: Date
+    /// The task's `phone_id` when the transition happened ("": any phone), so each phone alerts only for
+    /// the tasks it may show.
+    package var phoneID: String
+    /// On an `answered` event: what the person answered (`done` or `refuse`); nil on every other.
+    package var answer: Answer?
 
-    package init(id: UInt64, requestID: String, transition: Transition, at: Date) {
+    package init(
+        id: UInt64, requestID: String, transition: Transition, at: Date, phoneID: String = "", answer: Answer? = nil
+    ) {
         self.id = id
         self.requestID = requestID
         self.transition = transition
         self.at = at
+        self.phoneID = phoneID
+        self.answer = answer
     }
 }
 
-/// Member names from `EventKey`, which the phone's `BoardEvent` reads too.
+/// Member names from `EventKey`, which the phone's `BoardEvent` reads too. A ring written before
+/// `phone_id` existed loads with "" (any phone).
 extension TransitionEvent: Codable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: EventKey.self)
@@ -25,6 +36,8 @@ extension TransitionEvent: Codable {
         requestID = try container.decode(String.self, forKey: .requestID)
         transition = try container.decode(Transition.self, forKey: .transition)
         at = try container.decodeTimestamp(forKey: .at)
+        phoneID = try container.decodeIfPresent(String.self, forKey: .phoneID) ?? ""
+        answer = try container.decodeIfPresent(Answer.self, forKey: .answer)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -33,5 +46,7 @@ extension TransitionEvent: Codable {
         try container.encode(requestID, forKey: .requestID)
         try container.encode(transition, forKey: .transition)
         try container.encode(Timestamp.format(at), forKey: .at)
+        try container.encode(phoneID, forKey: .phoneID)
+        try container.encodeIfPresent(answer, forKey: .answer)
     }
 }

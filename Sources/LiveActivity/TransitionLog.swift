@@ -23,9 +23,12 @@ package struct TransitionLog: Sendable, Hashable {
     }
 
     @discardableResult
-    package mutating func append(requestID: String, transition: Transition, at date: Date) -> TransitionEvent {
+    package mutating func append(
+        requestID: String, transition: Transition, at date: Date, phoneID: String = "", answer: Answer? = nil
+    ) -> TransitionEvent {
         lastID += 1
-        let event = TransitionEvent(id: lastID, requestID: requestID, transition: transition, at: date)
+        let event = TransitionEvent(
+            id: lastID, requestID: requestID, transition: transition, at: date, phoneID: phoneID, answer: answer)
         events.append(event)
         if events.count > capacity {
             events.removeFirst(events.count - capacity)

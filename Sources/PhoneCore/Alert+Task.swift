@@ -18,6 +18,7 @@ extension Alert {
         var alert = self
         alert.title = BoardText.line(task.taskTitle, limit: Self.titleLimit)
         guard transition.isShown(by: task) else { return alert }
+        alert.canStop = task.canStop == true && task.status?.known?.isTerminal != true
         switch transition {
         case .handoff:
             alert.step = BoardText.line(task.currentStep, limit: Self.stepLimit)

@@ -11,6 +11,8 @@ package struct Alert: Sendable, Equatable {
     package var eventID: UInt64?
     /// When the board recorded the transition (board clock, as sent).
     package var boardTime: String?
+    /// The generation of the ring the event came from (part of the key), when the board named it.
+    package var generation: String?
     /// What the alert says about the task, from its snapshot (`describing(_:)`), each cleaned and
     /// bounded by `BoardText`: nil when the client had no snapshot of the task or it did not say.
     package var title: String?
@@ -20,6 +22,9 @@ package struct Alert: Sendable, Equatable {
     package var action: String?
     /// For a failure: the task's `last_error`.
     package var error: String?
+    /// The task can be stopped (`can_stop` of an active task, from its snapshot): its notification offers
+    /// a Stop button.
+    package var canStop = false
 
     package init(
         transition: AlertTransition, requestID: String? = nil, connectionID: String? = nil, epoch: UInt16? = nil,
@@ -38,12 +43,24 @@ package struct Alert: Sendable, Equatable {
         self.error = error
     }
 
+    /// The answers its notification offers (issue #15 §8): `done` and `refuse` on a handoff or a
+    /// foreground recovery (after `stop` when the task can be stopped), `dismiss` on an ended task.
+    package var answers: [PersonAnswer] {
+        switch transition {
+        case .connected: []
+        case .handoff, .foregroundRecovery: (canStop ? [.stop] : []) + [.done, .refuse]
+        case .completed, .failed: [.dismiss]
+        }
+    }
+
     /// What the alert is deduplicated by.
     package var key: AlertKey {
         switch transition {
         case .connected: .connection(connectionID ?? "")
         case .handoff, .foregroundRecovery, .completed, .failed:
-            .task(epoch: epoch ?? 0, requestID: requestID ?? "", transition: transition)
+            .task(
+                epoch: epoch ?? 0, requestID: requestID ?? "", transition: transition, eventID: eventID ?? 0,
+                generation: generation)
         }
     }
 }

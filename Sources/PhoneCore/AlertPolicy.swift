@@ -1,4 +1,4 @@
-/// Decides which alerts to give, once each (docs/protocol.md §5.3), and keeps the events cursor.
+/// Decides which alerts to give, once per board event (docs/protocol.md §5.3), and keeps the events cursor.
 ///
 /// The client reads the board's events ring after every fetch trigger and passes each answer to
 /// `receive(_:)`. Because the ring holds every alert-worthy transition, a handoff that began and
@@ -26,10 +26,13 @@ package struct AlertPolicy: Sendable, Equatable {
 
     package private(set) var record: AlertRecord
     package let firstRead: FirstRead
+    /// This phone's id: a transition addressed to another phone does not alert here. nil alerts for all.
+    package let phoneID: String?
 
-    package init(record: AlertRecord = AlertRecord(), firstRead: FirstRead = .recordSilently) {
+    package init(record: AlertRecord = AlertRecord(), firstRead: FirstRead = .recordSilently, phoneID: String? = nil) {
         self.record = record
         self.firstRead = firstRead
+        self.phoneID = phoneID
     }
 
     /// The `since` and `generation` to send with the next events read.
@@ -67,12 +70,14 @@ package struct AlertPolicy: Sendable, Equatable {
             outputs.append(.eventsMissed)
         }
         let epoch = answer.epoch ?? cursor.epoch ?? 0
+        let generation = answer.generation ?? cursor.generation
         for event in answer.events {
-            guard let transition = AlertTransition(event.transition) else { continue }
-            let alert = Alert(
+            guard let transition = AlertTransition(event.transition), isForThisPhone(event) else { continue }
+            var alert = Alert(
                 transition: transition, requestID: event.requestID, epoch: epoch, eventID: event.id,
                 boardTime: event.at)
-            guard record.insert(alert.key), !silent else { continue }
+            alert.generation = generation
+            guard !record.covers(alert.key), record.insert(alert.key), !silent else { continue }
             outputs.append(.alert(alert))
         }
         record.cursor = EventCursor(
@@ -81,6 +86,12 @@ package struct AlertPolicy: Sendable, Equatable {
             epoch: answer.epoch ?? cursor.epoch)
         record.hasReadEvents = true
         return outputs
+    }
+
+    /// A transition with no `phone_id` (an older board), an empty one (any phone) or this phone's.
+    private func isForThisPhone(_ event: BoardEvent) -> Bool {
+        guard let target = event.phoneID, !target.isEmpty, let phoneID else { return true }
+        return target == phoneID
     }
 
     /// The answer is not a continuation of `cursor`: the board says so, or its generation or epoch

@@ -12,6 +12,11 @@ package struct AlertRecord: Sendable, Equatable {
     package var cursor: EventCursor
     /// Whether an events answer was ever taken in; false means a first start (see `AlertPolicy`).
     package var hasReadEvents: Bool
+    /// Set when the record was written by a client that keyed task alerts by
+    /// `(epoch, request id, transition)`: the cursor it had then. That client read every event up to it,
+    /// so those events count as given (`covers(_:)`) whatever their keys say; later ones are keyed by
+    /// their event id.
+    package var legacyCursor: EventCursor?
 
     package init(capacity: Int = AlertRecord.defaultCapacity) {
         self.capacity = max(1, capacity)
@@ -19,9 +24,20 @@ package struct AlertRecord: Sendable, Equatable {
         self.index = []
         self.cursor = EventCursor()
         self.hasReadEvents = false
+        self.legacyCursor = nil
     }
 
     package func contains(_ key: AlertKey) -> Bool { index.contains(key) }
+
+    /// Whether the alert for `key` (a task key with an event id) was given: recorded, or read by the
+    /// older client this record came from (at or before its cursor, in its epoch).
+    package func covers(_ key: AlertKey) -> Bool {
+        if contains(key) { return true }
+        guard let legacy = legacyCursor, let eventID = key.eventID, let epoch = key.epoch else { return false }
+        let sameRing = legacy.epoch.map { $0 == epoch } ?? true
+        let sameGeneration = legacy.generation.flatMap { known in key.generation.map { $0 == known } } ?? true
+        return sameRing && sameGeneration && eventID <= legacy.since
+    }
 
     /// Records `key`; false if it was already recorded.
     @discardableResult
@@ -37,7 +53,8 @@ package struct AlertRecord: Sendable, Equatable {
     }
 }
 
-/// `{"capacity":512,"cursor":{…},"has_read_events":true,"keys":[{"epoch":…,"subject":…,"transition":…}]}`.
+/// `{"capacity":512,"cursor":{…},"has_read_events":true,"keys":[{"epoch":…,"event_id":…,"subject":…,"transition":…}]}`,
+/// and `legacy_cursor` for a record first written by an older client.
 /// Decoding keeps the newest `capacity` distinct keys, so a hand-edited or older file still loads.
 extension AlertRecord: Codable {
     enum CodingKeys: String, CodingKey {
@@ -45,6 +62,7 @@ extension AlertRecord: Codable {
         case keys
         case cursor
         case hasReadEvents = "has_read_events"
+        case legacyCursor = "legacy_cursor"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -55,6 +73,11 @@ extension AlertRecord: Codable {
         }
         cursor = try container.decodeIfPresent(EventCursor.self, forKey: .cursor) ?? EventCursor()
         hasReadEvents = try container.decodeIfPresent(Bool.self, forKey: .hasReadEvents) ?? !keys.isEmpty
+        legacyCursor = try container.decodeIfPresent(EventCursor.self, forKey: .legacyCursor)
+        // Written before task alerts were keyed by event id: what it read up to counts as given.
+        if legacyCursor == nil, keys.contains(where: { $0.transition != .connected && $0.eventID == nil }) {
+            legacyCursor = cursor
+        }
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -63,5 +86,6 @@ extension AlertRecord: Codable {
         try container.encode(keys, forKey: .keys)
         try container.encode(cursor, forKey: .cursor)
         try container.encode(hasReadEvents, forKey: .hasReadEvents)
+        try container.encodeIfPresent(legacyCursor, forKey: .legacyCursor)
     }
 }

@@ -10,14 +10,17 @@ package enum AlertTransition: String, Sendable, Hashable, Codable, CaseIterable 
     case completed
     case failed
 
-    /// The alert for a board transition, nil for those that update the card silently.
+    /// The alert for a board transition, nil for those that update the card silently: `started` and
+    /// `canceled`, the person's own answers (`stop_requested`, `answered`, `dismissed`: the person caused
+    /// them) and any name this build does not know. The switch is exhaustive, so a transition added to the
+    /// vocabulary does not build until it is placed here.
     package init?(_ transition: OpenEnum<Transition>) {
         switch transition.known {
         case .handoff?: self = .handoff
         case .foregroundRecovery?: self = .foregroundRecovery
         case .completed?: self = .completed
         case .failed?: self = .failed
-        case .started?, .canceled?, nil: return nil
+        case .started?, .canceled?, .stopRequested?, .answered?, .dismissed?, nil: return nil
         }
     }
 

@@ -9,6 +9,18 @@ package enum BoardAnswer {
         try decode(CurrentEnvelope.self, from: body).answer
     }
 
+    /// What the same body says beside the snapshot's fields (`answer`, `dismissed_at`, `others`): read
+    /// leniently, so a body `current(from:)` takes never fails here; empty when it is not JSON.
+    package static func currentExtras(from body: [UInt8]) -> CardExtras {
+        (try? JSONDecoder().decode(ExtrasEnvelope.self, from: Data(body)))?.extras ?? CardExtras()
+    }
+
+    /// Parses a `200` body of `POST /api/live-activity/tasks/{id}/answer`:
+    /// `{"ok":true,"answer":{…},"task":{…}}`.
+    package static func answered(from body: [UInt8]) throws(BoardAnswerError) -> AnswerReceipt {
+        try decode(AnswerReceipt.self, from: body)
+    }
+
     /// Parses a `200` body of `GET /api/live-activity/events`.
     package static func events(from body: [UInt8]) throws(BoardAnswerError) -> EventsAnswer {
         try decode(EventsEnvelope.self, from: body).answer
@@ -51,6 +63,11 @@ package enum BoardAnswer {
     /// The `error.message` of the board's error body, if the body is one.
     static func errorMessage(in body: [UInt8]) -> String? {
         (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.message
+    }
+
+    /// The `error.code` of the board's error body (`not_stoppable`, `task_ended`, …), if the body is one.
+    package static func errorCode(in body: [UInt8]) -> String? {
+        (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.code
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(BoardAnswerError) -> T {
@@ -118,6 +135,17 @@ private struct CurrentEnvelope: Decodable {
             answer = .snapshot(try container.decode(SnapshotView.self, forKey: .liveActivity))
         default: answer = .notFound
         }
+    }
+}
+
+private struct ExtrasEnvelope: Decodable {
+    var extras: CardExtras
+
+    init(from decoder: any Decoder) throws {
+        let envelope = try decoder.container(keyedBy: CardExtras.Key.self)
+        let outer = try decoder.container(keyedBy: EnvelopeKey.self)
+        let snapshot = try? outer.nestedContainer(keyedBy: CardExtras.Key.self, forKey: .liveActivity)
+        extras = CardExtras(snapshot: snapshot, envelope: envelope)
     }
 }
 

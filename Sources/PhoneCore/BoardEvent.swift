@@ -9,12 +9,22 @@ package struct BoardEvent: Sendable, Equatable {
     package var transition: OpenEnum<Transition>
     /// When the board recorded it (ISO-8601, board clock), as sent.
     package var at: String?
+    /// The phone the task is addressed to ("" for any phone); nil from a board that does not say.
+    package var phoneID: String?
 
-    package init(id: UInt64, requestID: String, transition: OpenEnum<Transition>, at: String? = nil) {
+    package init(
+        id: UInt64, requestID: String, transition: OpenEnum<Transition>, at: String? = nil, phoneID: String? = nil
+    ) {
         self.id = id
         self.requestID = requestID
         self.transition = transition
         self.at = at
+        self.phoneID = phoneID
+    }
+
+    /// Members read here beside `EventKey`'s (issue #15).
+    private enum AddressKey: String, CodingKey {
+        case phoneID = "phone_id"
     }
 }
 
@@ -29,6 +39,7 @@ extension BoardEvent: Decodable {
             id: try container.decode(UInt64.self, forKey: .id),
             requestID: try container.decodeRequestID(forKey: .requestID),
             transition: OpenEnum(rawValue: try container.decode(String.self, forKey: .transition)),
-            at: container.lenient(String.self, forKey: .at))
+            at: container.lenient(String.self, forKey: .at),
+            phoneID: try? decoder.container(keyedBy: AddressKey.self).lenient(String.self, forKey: .phoneID))
     }
 }

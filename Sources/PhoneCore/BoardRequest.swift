@@ -1,3 +1,4 @@
+import FoundationEssentials
 import WireFormat
 
 /// One HTTP request the phone makes to the board, as a value: the pure session decides which one,
@@ -16,15 +17,21 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// the card does not show as the alert's transition left it.
     case task(requestID: String)
     /// `POST /api/phone/app-state` with
-    /// `{"state":…,"return_entry":…,"return_entry_available":…,"phone_id":…}`.
-    case appState(AppState, returnEntry: ReturnEntry?, phoneID: String)
+    /// `{"state":…,"return_entry":…,"return_entry_available":…,"phone_id":…,"phone_time":…}`. `phoneTime`
+    /// (the phone's wall clock, RFC 3339) is stamped by the shell as it sends (`stamped(at:)`): the board
+    /// takes its time from it when its own clock is unset or far off.
+    case appState(AppState, returnEntry: ReturnEntry?, phoneID: String, phoneTime: String? = nil)
+    /// `POST /api/live-activity/tasks/{request_id}/answer` with
+    /// `{"answer":…,"answer_id":…,"phone_id":…}`: the person's answer. `answerID` is chosen once per
+    /// press and sent again unchanged on a retry, so the board records the answer once.
+    case answer(requestID: String, PersonAnswer, answerID: String, phoneID: String)
     /// `POST /api/bluetooth/pairing/start` with `{"seconds":N,"phone_address":"AA:…"}`: the board's pairing
     /// window, for bonding; the phone names its own adapter, so the board forgets a stale bond with it.
     case openPairingWindow(seconds: Int, phoneAddress: String?)
 
     package var method: String {
         switch self {
-        case .appState, .openPairingWindow: "POST"
+        case .appState, .openPairingWindow, .answer: "POST"
         default: "GET"
         }
     }
@@ -48,20 +55,22 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
             return "/api/phone/app-state"
         case .openPairingWindow:
             return "/api/bluetooth/pairing/start"
+        case let .answer(requestID, _, _, _):
+            return "/api/live-activity/tasks/" + Self.percentEncoded(requestID) + "/answer"
         }
     }
 
     package var headers: [(String, String)] {
         switch self {
         case let .current(_, etag?): [("If-None-Match", etag)]
-        case .appState, .openPairingWindow: [("Content-Type", "application/json")]
+        case .appState, .openPairingWindow, .answer: [("Content-Type", "application/json")]
         default: []
         }
     }
 
     package var body: [UInt8] {
         switch self {
-        case let .appState(state, returnEntry, phoneID):
+        case let .appState(state, returnEntry, phoneID, phoneTime):
             // Every value is from a fixed alphabet (the state and entry names, the phone-id alphabet): no
             // escaping needed, but quote properly anyway so a future id rule cannot break the JSON. Both
             // return-entry fields are always sent: "none available" is said, not left to a default.
@@ -69,6 +78,12 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
                 #"{"state":"# + JSONString.quote(state.rawValue)
                 + #","return_entry":"# + JSONString.quote(returnEntry?.rawValue ?? "")
                 + #","return_entry_available":"# + (returnEntry == nil ? "false" : "true")
+                + #","phone_id":"# + JSONString.quote(phoneID)
+                + (phoneTime.map { #","phone_time":"# + JSONString.quote($0) } ?? "") + "}"
+            return Array(text.utf8)
+        case let .answer(_, answer, answerID, phoneID):
+            let text =
+                #"{"answer":"# + JSONString.quote(answer.rawValue) + #","answer_id":"# + JSONString.quote(answerID)
                 + #","phone_id":"# + JSONString.quote(phoneID) + "}"
             return Array(text.utf8)
         case let .openPairingWindow(seconds, phoneAddress):
@@ -80,6 +95,18 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var description: String { "\(method) \(target)" }
+
+    /// This request as sent at wall-clock `date`: an app-state report carries it as `phone_time`
+    /// (whole seconds, `2026-06-12T07:00:05Z`); every other request is unchanged.
+    package func stamped(at date: Date) -> BoardRequest {
+        guard case let .appState(state, returnEntry, phoneID, _) = self else { return self }
+        return .appState(state, returnEntry: returnEntry, phoneID: phoneID, phoneTime: Self.rfc3339(date))
+    }
+
+    /// `2026-06-12T07:00:05Z`: RFC 3339 in UTC, whole seconds (rounded down).
+    static func rfc3339(_ date: Date) -> String {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)).formatted(.iso8601)
+    }
 
     /// Percent-encodes everything but RFC 3986 unreserved characters.
     static func percentEncoded(_ text: String) -> String {

@@ -10,20 +10,29 @@ package struct Card: Sendable, Equatable {
     /// Why the last fetch failed. When set, `snapshot` is the last good one and may be stale.
     package var problem: BoardProblem?
     package var link: LinkState
+    /// The person's recorded answer, the dismissal and the other tasks, as the board said them with the
+    /// snapshot (empty with no snapshot).
+    package var extras: CardExtras
 
-    package init(state: CardState, snapshot: SnapshotView? = nil, problem: BoardProblem? = nil, link: LinkState) {
+    package init(
+        state: CardState, snapshot: SnapshotView? = nil, problem: BoardProblem? = nil, link: LinkState,
+        extras: CardExtras = CardExtras()
+    ) {
         self.state = state
         self.snapshot = snapshot
         self.problem = problem
         self.link = link
+        self.extras = extras
     }
 
     /// The card for `link`, the last good `answer` (nil: none yet) and the last fetch's `problem`
-    /// (nil: it succeeded).
+    /// (nil: it succeeded), with what the board said beside the snapshot (`extras`).
     ///
     /// A terminal task stays on the card for as long as the board returns it (its retention window),
     /// because the card only ever shows the last answer.
-    package static func derive(link: LinkState, answer: CurrentAnswer?, problem: BoardProblem?) -> Card {
+    package static func derive(
+        link: LinkState, answer: CurrentAnswer?, problem: BoardProblem?, extras: CardExtras = CardExtras()
+    ) -> Card {
         // Without the cable whatever was fetched is stale, and fetch errors are expected: say only that.
         if link.usb == .down {
             return Card(state: .disconnected, link: link)
@@ -34,7 +43,8 @@ package struct Card: Sendable, Equatable {
         case .notFound?:
             return Card(state: .standby, problem: problem, link: link)
         case .snapshot(let snapshot)?:
-            return Card(state: CardState(snapshot: snapshot), snapshot: snapshot, problem: problem, link: link)
+            return Card(
+                state: CardState(snapshot: snapshot), snapshot: snapshot, problem: problem, link: link, extras: extras)
         }
     }
 }

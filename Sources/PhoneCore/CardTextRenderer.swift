@@ -3,7 +3,8 @@ import WireFormat
 /// Renders a `Card` as a few terminal lines for people. Pure: the shell decides the width and
 /// whether to use color (isatty, `NO_COLOR`) and redraws the lines in place.
 ///
-/// Only ASCII is added around the board's text, so the card reads the same under `LANG=C`. Text from
+/// Only ASCII is added around the board's text (but for the `·` and `—` of the lines issue #15 names:
+/// "+2 running · 1 waiting", "Stop requested — waiting for the agent"). Text from
 /// the board is cleaned (`BoardText.clean`), so a task title cannot move the cursor, recolor the
 /// terminal or reorder the card. Widths are terminal cells (`TerminalCellWidth`): a CJK or emoji title is cut and
 /// padded on whole characters, so no line is wider than the card and the in-place redraw holds.
@@ -13,13 +14,16 @@ package struct CardTextRenderer: Sendable {
         package var width: Int
         /// ANSI SGR colors on the badge, the problem line and the link line.
         package var color: Bool
+        /// Whether the card lists the keys that answer the task (`s` stop, …): only where keys are read.
+        package var keys: Bool
 
         /// The narrowest card: the widest badge (`[DISCONNECTED]`) still leaves 5 cells of title.
         package static let minimumWidth = 20
 
-        package init(width: Int = 60, color: Bool = false) {
+        package init(width: Int = 60, color: Bool = false, keys: Bool = false) {
             self.width = max(Self.minimumWidth, width)
             self.color = color
+            self.keys = keys
         }
     }
 
@@ -37,6 +41,10 @@ package struct CardTextRenderer: Sendable {
     package func lines(for card: Card) -> [String] {
         var lines = [header(for: card)]
         lines += body(for: card).map(fit)
+        if card.snapshot != nil, let others = card.extras.others?.cardLine { lines.append(fit(others)) }
+        if options.keys, case let answers = PersonAnswer.available(on: card), !answers.isEmpty {
+            lines.append(fit("Keys: " + answers.map { "\($0.key) \($0.verb.lowercased())" }.joined(separator: ", ")))
+        }
         if let problem = card.problem {
             // The one line people must read in full: wrapped, not cut.
             lines += wrap("! " + BoardText.clean(problem.description)).map { paint($0, .problem) }
@@ -85,8 +93,8 @@ package struct CardTextRenderer: Sendable {
             } else {
                 lines += field("Phase", snapshot?.phase.map { Self.humanize($0.rawValue) })
             }
-            // `can_stop` is not shown: nothing on this client can stop a task yet, and a line saying
-            // "available" would promise what no key or button delivers.
+            // The person's answer, while the agent has not acted on it yet.
+            if let recorded = card.extras.answer { lines.append(recorded.cardLine) }
             if snapshot?.showsProgress == true, let progress = snapshot?.progress {
                 lines.append(progressBar(progress))
             }

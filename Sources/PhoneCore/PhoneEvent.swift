@@ -9,6 +9,8 @@ package enum PhoneEvent: Sendable, Equatable {
     /// Something went wrong; `kind` is a stable machine name (`unreachable`, `forbidden`, `http_status`,
     /// `malformed`, `events_missed`, …), nil when there is none.
     case error(kind: String?, message: String)
+    /// How the board took one of the person's answers.
+    case answered(AnswerOutcome)
 
     /// The `error` event for a fetch problem.
     package static func problem(_ problem: BoardProblem) -> PhoneEvent {

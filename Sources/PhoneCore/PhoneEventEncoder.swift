@@ -51,6 +51,7 @@ package struct PhoneEventEncoder: Sendable {
         case .error(let kind, let message):
             ["event": "error", "message": .string(message), "kind": kind.map(JSONValue.string)]
                 .compactMapValues { $0 }
+        case .answered(let outcome): Self.fields(outcome)
         }
     }
 
@@ -75,6 +76,13 @@ package struct PhoneEventEncoder: Sendable {
             set(.updatedAt, snapshot.updatedAt.map(JSONValue.string))
             set(.endedAt, snapshot.endedAt.map(JSONValue.string))
         }
+        if let recorded = card.extras.answer {
+            object["answer"] = .string(recorded.answer)
+        }
+        object["dismissed_at"] = card.extras.dismissedAt.map(JSONValue.string)
+        if let others = card.extras.others {
+            object["others"] = .object(["active": JSONValue(others.active), "waiting": JSONValue(others.waiting)])
+        }
         if let problem = card.problem {
             object["problem"] = .string(problem.description)
             object["problem_kind"] = .string(problem.kind)
@@ -96,6 +104,27 @@ package struct PhoneEventEncoder: Sendable {
             "action": alert.action.map(JSONValue.string),
             "error": alert.error.map(JSONValue.string),
         ]
+        return object.compactMapValues { $0 }
+    }
+
+    /// `{"event":"answer","answer":"stop","answer_id":…,"request_id":…,"ok":true,"message":…}`, with
+    /// `error_code` when the board named one.
+    private static func fields(_ outcome: AnswerOutcome) -> [String: JSONValue] {
+        var object: [String: JSONValue?] = [
+            "event": "answer",
+            "answer": .string(outcome.answer.rawValue),
+            "answer_id": .string(outcome.answerID),
+            "request_id": .string(outcome.requestID),
+            "ok": .bool(outcome.succeeded),
+            "message": .string(outcome.line),
+        ]
+        switch outcome.result {
+        case let .recorded(receipt):
+            object["answered_at"] = receipt.answer?.answeredAt.map(JSONValue.string)
+        case let .refused(problem, code):
+            object["error_code"] = code.map(JSONValue.string)
+            object["problem_kind"] = .string(problem.kind)
+        }
         return object.compactMapValues { $0 }
     }
 

@@ -83,7 +83,7 @@ extension PhoneSession {
         return cardSnapshot(of: requestID)
     }
 
-    private func cardSnapshot(of requestID: String) -> SnapshotView? {
+    func cardSnapshot(of requestID: String) -> SnapshotView? {
         guard case let .snapshot(task)? = answer, task.requestID == requestID else { return nil }
         return task
     }

@@ -94,6 +94,7 @@ extension PhoneSession {
             switch BoardAnswer.current(status: status, body: body) {
             case let .success(current):
                 answer = current
+                extras = BoardAnswer.currentExtras(from: body)
                 etag = responseETag
             case let .failure(problem):
                 finishFetch(problem: problem, at: now, &effects)

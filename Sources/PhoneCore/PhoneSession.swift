@@ -27,12 +27,16 @@ package struct PhoneSession: Sendable {
         /// The ways back to the task this client offers from the start (the card, when it is drawn on
         /// a terminal); more come with `.returnEntryOffered`.
         package var returnEntries: Set<ReturnEntry>
+        /// How many times one answer is sent when no HTTP answer comes back (same `answer_id` each time).
+        package var maximumAnswerAttempts: Int
 
         package init(
             phoneID: String, usbMonitored: Bool = false,
             scheduler: FetchScheduler.Configuration = FetchScheduler.Configuration(),
-            maximumEventRereads: Int = 3, maximumTaskReads: Int = 16, returnEntries: Set<ReturnEntry> = []
+            maximumEventRereads: Int = 3, maximumTaskReads: Int = 16, returnEntries: Set<ReturnEntry> = [],
+            maximumAnswerAttempts: Int = 3
         ) {
+            self.maximumAnswerAttempts = max(1, maximumAnswerAttempts)
             self.phoneID = phoneID
             self.usbMonitored = usbMonitored
             self.scheduler = scheduler
@@ -62,6 +66,9 @@ package struct PhoneSession: Sendable {
         /// The client now offers this way back to the task (the desktop notifier found a server):
         /// the app state is reported again if the return entry changes.
         case returnEntryOffered(ReturnEntry)
+        /// The person answered (a key on the card, a notification's action): post it to the board.
+        /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`).
+        case personAnswered(PersonAnswer, requestID: String, answerID: String)
     }
 
     /// What the shell must do, in order.
@@ -78,7 +85,8 @@ package struct PhoneSession: Sendable {
         /// alerts wait for their task's snapshot it holds only the keys of the alerts already given, so
         /// a restart meanwhile gives the waiting ones.
         case saveRecord(AlertRecord)
-        case log(LogLevel, String)
+        /// A log line, with the journal fields that let an operator select it (`WAKE_SEQ` for a Wake).
+        case log(LogLevel, String, fields: [LogField: String] = [:])
     }
 
     /// Running totals, for logs and tests.
@@ -120,6 +128,10 @@ package struct PhoneSession: Sendable {
     var started = false
     /// The last good `current` answer and its ETag (for `If-None-Match`).
     var answer: CurrentAnswer?
+    /// What that answer said beside the snapshot (`answer`, `dismissed_at`, `others`).
+    var extras = CardExtras()
+    /// The person's answers sent and not answered yet, by `answer_id`.
+    var pendingAnswers: [String: PendingAnswer] = [:]
     var etag: String?
     /// Why the last fetch failed; nil after a success.
     var problem: BoardProblem?
@@ -145,10 +157,21 @@ package struct PhoneSession: Sendable {
 
     package init(settings: Settings, record: AlertRecord = AlertRecord()) {
         self.settings = settings
-        self.policy = AlertPolicy(record: record)
+        self.policy = AlertPolicy(record: record, phoneID: settings.phoneID)
         self.scheduler = FetchScheduler(configuration: settings.scheduler)
         self.link = LinkState(usb: settings.usbMonitored ? .down : .unmonitored, wake: .connecting)
         self.offeredEntries = settings.returnEntries
+    }
+
+    /// When the last well-formed Wake envelope came in (nil: none yet), for the live status.
+    package internal(set) var lastWakeAt: Duration?
+
+    /// The board followed, as `board-<instance_id>` (nil: not known, empty: the board names no instance).
+    package var boardID: String? { boardConnectionID }
+
+    /// The live status line (`PhoneStatusLine`) at `now`.
+    package func statusLine(at now: Duration) -> String {
+        PhoneStatusLine.text(board: boardConnectionID, card: shownCard, lastWakeAt: lastWakeAt, now: now)
     }
 
     /// The card as it was last shown (nil before `.started`).
@@ -171,8 +194,10 @@ package struct PhoneSession: Sendable {
         case let .usb(event):
             usbEvent(event, at: now, &effects)
         case let .answer(request, response):
-            if case let .appState(state, returnEntry, _) = request {
+            if case let .appState(state, returnEntry, _, _) = request {
                 appStateAnswered(AppStateReport(state: state, returnEntry: returnEntry), response, &effects)
+            } else if case .answer = request {
+                answerAnswered(request, response, at: now, &effects)
             } else {
                 answered(request, response, at: now, &effects)
             }
@@ -184,6 +209,8 @@ package struct PhoneSession: Sendable {
         case let .returnEntryOffered(entry):
             offeredEntries.insert(entry)
             sendAppStateIfNeeded(&effects)
+        case let .personAnswered(answer, requestID, answerID):
+            personAnswered(answer, requestID: requestID, answerID: answerID, at: now, &effects)
         }
         return effects
     }
@@ -213,6 +240,7 @@ package struct PhoneSession: Sendable {
                             + "\(WakeEnvelope.byteCount) bytes (\(counters.malformedWakes) dropped so far)")))
             return
         }
+        lastWakeAt = now
         let verdict = filter.receive(epoch: envelope.epoch, sequence: envelope.sequence)
         effects.append(
             .emit(
@@ -224,7 +252,8 @@ package struct PhoneSession: Sendable {
             .log(
                 .debug,
                 "Wake \(envelope.reason.name) epoch=\(envelope.epoch) seq=\(envelope.sequence): "
-                    + (verdict.isNew ? "new" : "duplicate")))
+                    + (verdict.isNew ? "new" : "duplicate"),
+                fields: [.wakeSequence: "\(envelope.sequence)"]))
         guard verdict.isNew else { return }
         if case .newEpoch = verdict {
             // The board's sequence space and its events ring were reset (state wiped, another board):
@@ -265,7 +294,7 @@ package struct PhoneSession: Sendable {
     /// Emits the card when it differs from the one shown.
     mutating func showCard(_ effects: inout [Effect]) {
         guard started else { return }
-        let card = Card.derive(link: link, answer: answer, problem: problem)
+        let card = Card.derive(link: link, answer: answer, problem: problem, extras: extras)
         guard card != shownCard else { return }
         shownCard = card
         effects.append(.emit(.card(card)))

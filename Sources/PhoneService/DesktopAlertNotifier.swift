@@ -21,10 +21,21 @@ package final class DesktopAlertNotifier: AlertNotifier {
         /// Not connected (yet, or any more): the next alert tries again.
         case idle(address: String)
         /// A connection attempt is under way; alerts meanwhile wait for it.
-        case connecting(address: String, pending: [DesktopNotification])
+        case connecting(address: String, pending: [(DesktopNotification, Alert)])
         /// The bus connection is kept open by staying here.
         case connected(notifier: DesktopNotifier, bus: DBusConnection)
     }
+
+    /// A notification on the screen that offers answers: its task and its buttons.
+    struct Shown: Sendable, Equatable {
+        var requestID: String
+        var answers: [PersonAnswer]
+    }
+
+    /// By the server's notification id; an entry goes when the server says the notification closed.
+    private let shown = Mutex<[UInt32: Shown]>([:])
+    /// Told when the person presses an answer's button (the client posts it, as for a key).
+    private let answered = Mutex<(@Sendable (PersonAnswer, String) -> Void)?>(nil)
 
     /// Alerts kept while a connection attempt runs (they are on the terminal and in `--json` anyway).
     static let pendingLimit = 8
@@ -39,6 +50,32 @@ package final class DesktopAlertNotifier: AlertNotifier {
 
     package init(logger: Logger) {
         self.logger = logger
+    }
+
+    /// `handler` gets each answer pressed on a notification: the answer and the task's request id.
+    package func onAnswer(_ handler: @escaping @Sendable (PersonAnswer, String) -> Void) {
+        answered.withLock { $0 = handler }
+    }
+
+    /// A signal from the server about one of this notifier's notifications (already checked by
+    /// `DesktopNotifier.subscribe` to come from the server, about its own id).
+    func received(_ signal: DesktopNotifier.Signal) {
+        switch signal {
+        case let .actionInvoked(id, key):
+            guard let entry = shown.withLock({ $0[id] }), let answer = PersonAnswer(rawValue: key),
+                entry.answers.contains(answer)
+            else {
+                logger.debug(
+                    "notification \(id): action \(BoardText.printable(key, limit: 32)) is not an answer it offers")
+                return
+            }
+            // One answer per notification: a second press (or a server that repeats itself) sends nothing.
+            shown.withLock { $0[id] = nil }
+            logger.info("notification \(id): \(answer.rawValue) pressed for task \(entry.requestID)")
+            answered.withLock { $0 }?(answer, entry.requestID)
+        case let .closed(id, _):
+            shown.withLock { $0[id] = nil }
+        }
     }
 
     /// Looks for a session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`) and a notification
@@ -70,16 +107,16 @@ package final class DesktopAlertNotifier: AlertNotifier {
                 return .notify(notifier)
             case let .connecting(address, pending):
                 link = .connecting(
-                    address: address, pending: Array((pending + [notification]).suffix(Self.pendingLimit)))
+                    address: address, pending: Array((pending + [(notification, alert)]).suffix(Self.pendingLimit)))
                 return .nothing
             case let .idle(address):
-                link = .connecting(address: address, pending: [notification])
+                link = .connecting(address: address, pending: [(notification, alert)])
                 return .connect(address)
             }
         }
         switch step {
         case .nothing: break
-        case let .notify(notifier): show(notification, with: notifier)
+        case let .notify(notifier): show(notification, for: alert, with: notifier)
         case let .connect(address): attempt(address)
         }
     }
@@ -102,15 +139,20 @@ package final class DesktopAlertNotifier: AlertNotifier {
             }
             switch outcome {
             case let .success((desktop, bus)):
-                let pending = link.withLock { link -> [DesktopNotification] in
+                let pending = link.withLock { link -> [(DesktopNotification, Alert)] in
                     guard case let .connecting(_, pending) = link else { return [] }
                     link = .connected(notifier: desktop, bus: bus)
                     return pending
                 }
                 saidAbsent.store(false, ordering: .relaxed)
                 logger.info("desktop notifications via \(desktop.server)")
+                do {
+                    _ = try await desktop.subscribe { [weak self] signal in self?.received(signal) }
+                } catch {
+                    logger.warning("notification buttons will do nothing: cannot follow the server's signals: \(error)")
+                }
                 connected.withLock { $0 }?()
-                for notification in pending { show(notification, with: desktop) }
+                for (notification, alert) in pending { show(notification, for: alert, with: desktop) }
             case let .failure(error):
                 let dropped = link.withLock { link -> Int in
                     guard case let .connecting(_, pending) = link else { return 0 }
@@ -129,11 +171,14 @@ package final class DesktopAlertNotifier: AlertNotifier {
         }
     }
 
-    private func show(_ notification: DesktopNotification, with desktop: DesktopNotifier) {
+    private func show(_ notification: DesktopNotification, for alert: Alert, with desktop: DesktopNotifier) {
         let logger = logger
         Task {
             do {
-                try await desktop.notify(notification)
+                let id = try await desktop.notify(notification)
+                if let requestID = alert.requestID, !alert.answers.isEmpty {
+                    shown.withLock { $0[id] = Shown(requestID: requestID, answers: alert.answers) }
+                }
             } catch {
                 logger.warning("desktop notification failed: \(error)")
             }
@@ -156,8 +201,13 @@ package final class DesktopAlertNotifier: AlertNotifier {
         }
         // The summary is fixed words; the board's text goes only in the body, cleaned of control, separator
         // and format characters (`AlertText`) and escaped by the notifier for servers that render body markup.
+        // Buttons for the answers the alert's task can take (spec of issue #15: stop, done and refuse,
+        // dismiss); the keys are the wire's names, sent back in `ActionInvoked`.
+        let actions =
+            alert.requestID == nil
+            ? [] : alert.answers.map { DesktopNotification.Action(key: $0.rawValue, label: $0.verb) }
         return DesktopNotification(
             summary: AlertText.headline(alert), body: AlertText.body(alert), urgency: urgency,
-            category: category)
+            category: category, actions: actions)
     }
 }

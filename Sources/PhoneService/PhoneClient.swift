@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 import PhoneCore
 import Platform
 import Synchronization
@@ -18,6 +19,9 @@ package final class PhoneClient: Sendable {
         var timer: (any ScheduledWork)?
         /// When the current step began (nil: idle), for the watchdog.
         var busySince: Duration?
+        /// Where the live status goes (`reportStatus`) and the text sent last.
+        var statusSend: (@Sendable (String) -> Void)?
+        var lastStatus: String?
     }
 
     /// How long one step may take before the client counts as wedged.
@@ -74,11 +78,44 @@ package final class PhoneClient: Sendable {
         }
         effects.forEach(perform)
         state.withLock { $0.busySince = nil }
+        sendStatus(always: false)
+    }
+
+    /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now, after each step that
+    /// changes it, and every `interval` (the Wake's age moves): all on the executor.
+    package func reportStatus(every interval: Duration = .seconds(10), _ send: @escaping @Sendable (String) -> Void) {
+        runtime.enqueue { [self] in
+            state.withLock { $0.statusSend = send }
+            sendStatus(always: true)
+        }
+        scheduleStatusTick(interval)
+    }
+
+    private func scheduleStatusTick(_ interval: Duration) {
+        runtime.schedule(after: interval) { [weak self] in
+            self?.sendStatus(always: true)
+            self?.scheduleStatusTick(interval)
+        }
+    }
+
+    /// On the executor: the status line to the daemon, when it changed (or `always`).
+    private func sendStatus(always: Bool) {
+        let now = runtime.monotonicNow()
+        let due = state.withLock { state -> (String, @Sendable (String) -> Void)? in
+            guard let send = state.statusSend else { return nil }
+            let text = state.session.statusLine(at: now)
+            guard always || text != state.lastStatus else { return nil }
+            state.lastStatus = text
+            return (text, send)
+        }
+        if let (text, send) = due { send(text) }
     }
 
     private func perform(_ effect: PhoneSession.Effect) {
         switch effect {
-        case let .send(request):
+        case let .send(unstamped):
+            // An app-state report carries the phone's wall clock as it leaves (`phone_time`).
+            let request = unstamped.stamped(at: runtime.wallNow())
             transport.send(request) { [weak self] response in self?.submit(.answer(request, response)) }
         case let .scheduleDeadline(at):
             let timer = runtime.schedule(at: at) { [weak self] in self?.step(.deadlineReached) }
@@ -90,12 +127,14 @@ package final class PhoneClient: Sendable {
         case let .emit(event):
             output.emit(event, at: runtime.wallNow())
         case let .alert(alert):
-            logger.notice("alert: \(AlertText.line(alert))")
+            var fields: [LogField: String] = [.transition: alert.transition.rawValue]
+            if let requestID = alert.requestID { fields[.requestID] = requestID }
+            logger.notice("alert: \(AlertText.line(alert))", fields: fields)
             notifiers.forEach { $0.deliver(alert) }
         case let .saveRecord(record):
             recordWriter.save(record)
-        case let .log(level, message):
-            logger.log(level, message)
+        case let .log(level, message, fields):
+            logger.log(level, message, fields: fields)
         }
     }
 

@@ -1,4 +1,6 @@
 import CommandLineSyntax
+import PhoneCore
+import WireFormat
 
 /// What `aiden-phone` was asked to do (docs/protocol.md §8.2). Parsing is apart from running so it is
 /// tested as a table.
@@ -8,7 +10,11 @@ package enum PhoneCommand: Equatable, Sendable {
     case run(configPath: String?, json: Bool)
     /// `aiden-phone doctor`: check this host's side and say how to fix what is wrong (`configPath` as for
     /// `run`).
-    case doctor(configPath: String?)
+    /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
+    case doctor(configPath: String?, json: Bool)
+    /// `aiden-phone stop|done|refuse|dismiss [ID]`: post the person's answer once (`PhoneAnswerCommand`);
+    /// `requestID` nil: the card's current task.
+    case answer(PersonAnswer, requestID: String?, configPath: String?)
     case help
     case version
 }
@@ -28,13 +34,19 @@ enum PhoneOption: String, CaseIterable, CommandLineOption {
 package enum PhoneCommandLine {
     package static let usage = """
         usage: aiden-phone [--config FILE] [--json]
-               aiden-phone doctor [--config FILE]
+               aiden-phone doctor [--json] [--config FILE]
+               aiden-phone stop|done|refuse|dismiss [ID] [--config FILE]
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
         'doctor' checks the USB link and its address, the udev rule and USB device, libusb hotplug,
         the board's /status, bluetoothd and the bond with the board, and desktop notifications; one
-        line per finding with its fix; exit 0 when nothing is wrong, 1 when something is.
+        line per finding with its fix (with --json: one JSON object, every check in it); exit 0 when
+        nothing is wrong, 1 when something is.
+        'stop', 'done', 'refuse' and 'dismiss' answer task ID (default: the card's current task)
+        once, print one line, and exit 0 when the board recorded it, 1 when it refused (its error
+        is printed), 3 when there is no current task, 69 when the board did not answer.
+        On the card the keys are s (stop), d (done), r (refuse), x (dismiss), each confirmed with y.
 
           --config FILE   the configuration; without it, as root /etc/aiden/phone.toml, otherwise
                           $XDG_CONFIG_HOME/aiden/phone.toml (~/.config/aiden/phone.toml), else
@@ -62,13 +74,22 @@ package enum PhoneCommandLine {
         var words = tokens.words[...]
         let doctor = words.first == "doctor"
         if doctor { words = words.dropFirst() }
-        if let word = words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
         let config = tokens.value(.config)
+        if let word = words.first, let answer = PersonAnswer(rawValue: word) {
+            words = words.dropFirst()
+            let id = words.popFirst()
+            if let word = words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
+            if let id, !IdentifierRule.isValid(id) {
+                throw PhoneUsageError(message: "task id '\(id)' \(IdentifierRule.expectation())")
+            }
+            if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }
+            if tokens.flags.contains(.json) { throw PhoneUsageError(message: "\(answer.rawValue) takes no --json") }
+            return .answer(answer, requestID: id, configPath: config)
+        }
+        if let word = words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
         if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }
         if doctor {
-            // The doctor prints findings for people; scripts read its exit status.
-            if tokens.flags.contains(.json) { throw PhoneUsageError(message: "doctor takes no --json") }
-            return .doctor(configPath: config)
+            return .doctor(configPath: config, json: tokens.flags.contains(.json))
         }
         return .run(configPath: config, json: tokens.flags.contains(.json))
     }

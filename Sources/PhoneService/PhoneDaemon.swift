@@ -4,6 +4,7 @@ import Logging
 import PhoneCore
 import Platform
 import ServiceManager
+import Synchronization
 import USBLink
 import WireFormat
 
@@ -24,7 +25,7 @@ package enum PhoneDaemon {
     /// `configPath`: what `--config` named (it must exist); nil: the standard places (`PhonePaths`).
     package static func run(configPath: String?, json: Bool, environment: [String: String]) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let bootstrap = Logger(component: "aiden-phone")
+        let bootstrap = Logger(component: "aiden-phone", entries: standardErrorSink())
         // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
         // none is lost, whenever it comes.
         let signals = SignalWaiter.block(SignalWaiter.stopping + [SIGUSR1, SIGUSR2, SIGWINCH])
@@ -37,17 +38,22 @@ package enum PhoneDaemon {
             return configurationExitCode
         }
         let configuration = loaded.configuration
+        // Keys answer the card's task where the card is drawn in place and standard input is that terminal.
+        let keyReader = TerminalKeyReader()
         let terminal: TerminalOutput? =
             json
             ? nil
-            : TerminalOutput(
-                mode: .detect(channel: .standardOutput, environment: environment))
+            : {
+                var mode = TerminalOutput.Mode.detect(channel: .standardOutput, environment: environment)
+                mode.keys = mode.inPlace && keyReader.isTerminal
+                return TerminalOutput(mode: mode)
+            }()
         let logger = makeLogger(level: configuration.log.level, terminal: terminal)
         let wiring: Wiring
         do {
             wiring = try wire(
                 configuration, file: loaded.file, stateDirectory: configuration.state.directory ?? paths.stateDirectory,
-                json: json, terminal: terminal, logger: logger)
+                json: json, terminal: terminal, keyReader: keyReader, logger: logger)
         } catch {
             logger.error("\(error)")
             return error.exitCode
@@ -71,6 +77,8 @@ package enum PhoneDaemon {
         let watcher: USBHotplugWatcher?
         let configuration: PhoneConfiguration
         let phoneID: String
+        /// Reading keys (the terminal's mode is restored at exit), nil when the card takes none.
+        let keyReader: TerminalKeyReader?
     }
 
     /// The configuration and the file it came from: the explicit one, else the first of the standard
@@ -99,18 +107,22 @@ package enum PhoneDaemon {
         let minimum = LogLevel(name: level.rawValue) ?? .info
         // On a terminal shared by stdout and stderr, log lines go above the card instead of tearing it.
         if let terminal, terminal.mode.inPlace, OutputChannel.standardError.isTerminal {
-            return Logger(component: "aiden-phone", minimumLevel: minimum) { _, line in terminal.printAbove(line) }
+            return Logger(
+                component: "aiden-phone", minimumLevel: minimum, entries: { terminal.printAbove($0.terminalLine) })
         }
-        // Otherwise through stderr's bounded backlog: a stalled reader (a paused terminal, a full
-        // pipe, a stuck journald) must not stall the executor or the bus thread that logs.
-        return Logger(component: "aiden-phone", minimumLevel: minimum) { level, line in
-            OutputChannel.standardError.write(Logger.journalLine(level, line))
-        }
+        return Logger(component: "aiden-phone", minimumLevel: minimum, entries: standardErrorSink())
+    }
+
+    /// Entries with their fields to the journal when stderr is the journal (Journal.sink); otherwise, and when the
+    /// journal does not take one, lines through stderr's bounded backlog: a stalled reader (a paused terminal, a
+    /// full pipe, a stuck journald) must not stall the executor or the bus thread that logs.
+    private static func standardErrorSink() -> Logger.Sink {
+        Journal.sink(identifier: "aiden-phone", fallback: { OutputChannel.standardError.write($0) })
     }
 
     private static func wire(
         _ configuration: PhoneConfiguration, file: String?, stateDirectory: String?, json: Bool,
-        terminal: TerminalOutput?, logger: Logger
+        terminal: TerminalOutput?, keyReader: TerminalKeyReader, logger: Logger
     ) throws(PhoneStartError) -> Wiring {
         guard let stateDirectory else {
             throw .state(
@@ -163,6 +175,11 @@ package enum PhoneDaemon {
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
+        desktop.onAnswer { answer, requestID in
+            var random = SystemRandomNumberGenerator()
+            client.submit(
+                .personAnswered(answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random)))
+        }
         desktop.connect(environment: ProcessEnvironment.current()) { client.submit(.returnEntryOffered(.notification)) }
 
         do {
@@ -183,10 +200,39 @@ package enum PhoneDaemon {
                 + "configuration \(file ?? "built-in"), state \(directory.path)")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
+        let readingKeys =
+            terminal?.mode.keys == true && startKeys(keyReader, client: client, runtime: runtime, terminal: terminal)
+        // From here on the status says what the phone follows (systemctl status aiden-phone).
+        client.reportStatus { Systemd.notifyStatus($0) }
         return Wiring(
             client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher,
             configuration: configuration,
-            phoneID: identity.id)
+            phoneID: identity.id, keyReader: readingKeys ? keyReader : nil)
+    }
+
+    /// The card's keys: each byte goes to the executor, where `AnswerPrompt` decides against the card
+    /// shown; its question and what came of it are printed above the card.
+    private static func startKeys(
+        _ reader: TerminalKeyReader, client: PhoneClient, runtime: SerialRuntime, terminal: TerminalOutput?
+    ) -> Bool {
+        let prompt = Mutex(AnswerPrompt())
+        return reader.start { byte in
+            runtime.enqueue {
+                let card = client.session.card
+                let output = prompt.withLock { $0.press(Character(Unicode.Scalar(byte)), card: card) }
+                switch output {
+                case .none:
+                    break
+                case let .show(line):
+                    terminal?.printAbove(">> " + line)
+                case let .send(answer, requestID):
+                    var random = SystemRandomNumberGenerator()
+                    client.submit(
+                        .personAnswered(
+                            answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random)))
+                }
+            }
+        }
     }
 
     /// The Wake source of `[wake] transport`. Over BlueZ with the board on a cable (not on loopback), a board
@@ -284,6 +330,7 @@ package enum PhoneDaemon {
     static func stop(_ wiring: Wiring, logger: Logger) {
         Systemd.notify("STOPPING=1")
         defer {
+            wiring.keyReader?.restore()
             wiring.wakeSource.stop()
             wiring.watcher?.stop()
             // No new inputs now; let the executor finish what is queued, then write out what it
@@ -297,7 +344,8 @@ package enum PhoneDaemon {
             board: wiring.configuration.board,
             timeout: .init(connectMilliseconds: 500, totalMilliseconds: 1_000))
         // Stopped, the client offers no way back to the task.
-        switch transport.perform(.appState(.inactive, returnEntry: nil, phoneID: wiring.phoneID)) {
+        let inactive = BoardRequest.appState(.inactive, returnEntry: nil, phoneID: wiring.phoneID)
+        switch transport.perform(inactive.stamped(at: wiring.runtime.wallNow())) {
         case let .answered(status, _, _) where (200..<300).contains(status):
             logger.info("reported app state inactive")
         case let .answered(status, _, _):

@@ -38,6 +38,11 @@ extension PhoneDoctor {
     /// Loads the configuration (as the daemon does, from `configPath` or the standard places), looks,
     /// judges. A configuration error is the only finding: nothing else can be checked without it.
     package static func examine(configPath: String?, system: System) -> [DoctorFinding] {
+        checks(configPath: configPath, system: system).map(\.finding)
+    }
+
+    /// As `examine`, each finding with the name of its check (`doctor --json`).
+    package static func checks(configPath: String?, system: System) -> [DoctorCheck] {
         let paths = PhonePaths.resolve(isRoot: system.isRoot, environment: system.environment)
         let candidates = configPath.map { [$0] } ?? paths.configurationFiles
         let loaded: (configuration: PhoneConfiguration, file: String?)
@@ -45,10 +50,10 @@ extension PhoneDoctor {
             loaded = try PhoneDaemon.loadConfiguration(configPath, paths: paths, environment: system.environment)
         } catch {
             let named = error.file == "environment" ? "the environment" : error.file
-            return [.problem("\(error)", fix: "correct \(named)")]
+            return [DoctorCheck("configuration", .problem("\(error)", fix: "correct \(named)"))]
         }
         let state = loaded.configuration.state.directory ?? paths.stateDirectory
-        return findings(
+        return checks(
             look(
                 configPath: loaded.file ?? candidates.joined(separator: " or "), usedDefaults: loaded.file == nil,
                 configuration: loaded.configuration, statePath: state, system: system))

@@ -132,46 +132,69 @@ package enum PhoneDoctor {
     /// The judgement: every finding, in the order a person fixes them (configuration, the cable and its
     /// address, permissions, the board's answer, Bluetooth, the desktop).
     package static func findings(_ facts: Facts) -> [DoctorFinding] {
+        checks(facts).map(\.finding)
+    }
+
+    /// The findings, each with the name of its check (`doctor --json`).
+    package static func checks(_ facts: Facts) -> [DoctorCheck] {
         let configuration = facts.configuration
-        var findings: [DoctorFinding] = [
-            facts.usedDefaults
-                ? .info("no \(facts.configPath): the built-in defaults apply")
-                : .ok("configuration \(facts.configPath) is valid"),
-            facts.stateDirectory.finding(
-                stateDirectory: facts.statePath,
-                fix: "run aiden-phone as the user the directory belongs to (the system unit runs as 'aiden'), "
-                    + "or set [state] directory to one \(facts.user) can write"),
+        var checks: [DoctorCheck] = [
+            DoctorCheck(
+                "configuration",
+                facts.usedDefaults
+                    ? .info("no \(facts.configPath): the built-in defaults apply")
+                    : .ok("configuration \(facts.configPath) is valid")),
+            DoctorCheck(
+                "state_directory",
+                facts.stateDirectory.finding(
+                    stateDirectory: facts.statePath,
+                    fix: "run aiden-phone as the user the directory belongs to (the system unit runs as 'aiden'), "
+                        + "or set [state] directory to one \(facts.user) can write")),
         ]
         switch boardAddress(configuration.board.url) {
         case nil:
-            findings.append(
-                .info(
-                    "the board is on loopback (\(configuration.board.url)): no USB link, udev rule, USB device "
-                        + "or hotplug to check"))
+            checks.append(
+                DoctorCheck(
+                    "usb_link",
+                    .info(
+                        "the board is on loopback (\(configuration.board.url)): no USB link, udev rule, USB device "
+                            + "or hotplug to check")))
         case let address?:
             let link = ecmLink(
                 board: address, interfaces: facts.interfaces, devices: facts.usbDevices,
                 ids: usbID(configuration.usb.vendorID, configuration.usb.productID))
-            findings += link.findings
-            findings += collisions(
-                subnet: link.subnet, linkInterfaces: link.names, interfaces: facts.interfaces, routes: facts.routes)
-            findings.append(
-                udevRule(facts.udevRule, vendorID: configuration.usb.vendorID, productID: configuration.usb.productID))
-            findings += usbDevices(
-                facts.usbDevices, vendorID: configuration.usb.vendorID, productID: configuration.usb.productID)
-            if let hotplug = facts.hotplug { findings.append(self.hotplug(hotplug)) }
+            checks += DoctorCheck.named("usb_link", link.findings)
+            checks += DoctorCheck.named(
+                "subnet_collisions",
+                collisions(
+                    subnet: link.subnet, linkInterfaces: link.names, interfaces: facts.interfaces,
+                    routes: facts.routes))
+            checks.append(
+                DoctorCheck(
+                    "udev_rule",
+                    udevRule(
+                        facts.udevRule, vendorID: configuration.usb.vendorID, productID: configuration.usb.productID)))
+            checks += DoctorCheck.named(
+                "usb_device",
+                usbDevices(
+                    facts.usbDevices, vendorID: configuration.usb.vendorID, productID: configuration.usb.productID))
+            if let hotplug = facts.hotplug { checks.append(DoctorCheck("usb_hotplug", self.hotplug(hotplug))) }
         }
-        findings.append(boardStatus(configuration.board.url, facts.status))
+        checks.append(DoctorCheck("board", boardStatus(configuration.board.url, facts.status)))
         switch configuration.wake.transport {
         case .loopback:
-            findings.append(.ok("wake transport: loopback UDP on \(configuration.wake.loopbackListen)"))
+            checks.append(
+                DoctorCheck(
+                    "wake_transport", .ok("wake transport: loopback UDP on \(configuration.wake.loopbackListen)")))
         case .bluez:
-            findings += bluetooth(
-                adapter: configuration.wake.adapter, configuredAddress: configuration.wake.address,
-                board: facts.bluetoothStatus, bluetoothd: facts.bluetoothd ?? .unreachable("not asked"))
+            checks += DoctorCheck.named(
+                "bluetooth",
+                bluetooth(
+                    adapter: configuration.wake.adapter, configuredAddress: configuration.wake.address,
+                    board: facts.bluetoothStatus, bluetoothd: facts.bluetoothd ?? .unreachable("not asked")))
         }
-        findings.append(session(facts.session))
-        return findings
+        checks.append(DoctorCheck("session", session(facts.session)))
+        return checks
     }
 
     /// The board's IP address when it is reached over a link; nil for loopback (`localhost`, 127.0.0.1, ::1).

@@ -12,11 +12,14 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         package var inPlace: Bool
         package var color: Bool
         package var width: Int
+        /// Keys are read from the terminal: the card lists the ones that answer its task.
+        package var keys: Bool
 
-        package init(inPlace: Bool, color: Bool, width: Int) {
+        package init(inPlace: Bool, color: Bool, width: Int, keys: Bool = false) {
             self.inPlace = inPlace
             self.color = color
             self.width = width
+            self.keys = keys
         }
 
         /// Decided from the terminal and the environment: in place and colored on a terminal,
@@ -52,7 +55,8 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
     package init(channel: OutputChannel = .standardOutput, mode: Mode) {
         self.channel = channel
         self.mode = mode
-        drawn = Mutex(Drawn(renderer: CardTextRenderer(options: .init(width: mode.width, color: mode.color))))
+        drawn = Mutex(
+            Drawn(renderer: CardTextRenderer(options: .init(width: mode.width, color: mode.color, keys: mode.keys))))
     }
 
     /// The terminal is now `columns` wide (SIGWINCH): the card is drawn again at the new width, on
@@ -61,7 +65,7 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         let width = Mode.width(forColumns: columns)
         let lines = drawn.withLock { drawn -> [String]? in
             guard drawn.renderer.options.width != width else { return nil }
-            drawn.renderer = CardTextRenderer(options: .init(width: width, color: mode.color))
+            drawn.renderer = CardTextRenderer(options: .init(width: width, color: mode.color, keys: mode.keys))
             guard let card = drawn.card else { return nil }
             drawn.lines = drawn.renderer.lines(for: card)
             return drawn.lines
@@ -74,6 +78,11 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
     }
 
     package func emit(_ event: PhoneEvent, at date: Date) {
+        if case let .answered(outcome) = event {
+            // The result of a key or a notification's action (or the board's refusal), in words.
+            if mode.inPlace { printAbove(">> " + outcome.line) } else { channel.write(">> " + outcome.line + "\n\n") }
+            return
+        }
         guard case let .card(card) = event else { return }
         let (lines, changed) = drawn.withLock { drawn -> ([String], Bool) in
             let lines = drawn.renderer.lines(for: card)

@@ -1,4 +1,5 @@
 internal import CSystemd
+import Logging
 
 /// The service manager's notification protocol (sd_notify) and facts about how we were started.
 /// Every call is a no-op when not run under systemd (NOTIFY_SOCKET unset), so daemons call it freely.
@@ -10,6 +11,19 @@ package enum Systemd {
     @discardableResult
     package static func notify(_ state: String) -> Bool {
         sd_notify(0, state) > 0
+    }
+
+    /// Sends `STATUS=text` (what `systemctl status` shows). Control characters in it are escaped
+    /// (`ControlCharacter.escaping`): a line feed would end the assignment and let text from outside (a BlueZ error
+    /// in the board's status) send `READY=1` or `WATCHDOG=1` of its own.
+    @discardableResult
+    package static func notifyStatus(_ text: String) -> Bool {
+        notify(statusAssignment(text))
+    }
+
+    /// `STATUS=text`, one line.
+    package static func statusAssignment(_ text: String) -> String {
+        "STATUS=\(ControlCharacter.escaping(text))"
     }
 
     /// The sockets the service manager passed (socket activation: `LISTEN_FDS`, `LISTEN_PID`), as descriptors

@@ -51,6 +51,28 @@ package struct GadgetController: Sendable {
         return .removed(wasBound: listing.boundUDC != nil)
     }
 
+    /// What configfs holds of the gadget now, changing nothing (`aiden-board gadget status`); the interface's
+    /// carrier and addresses are the caller's to add.
+    package func status() throws(GadgetError) -> GadgetStatus {
+        try requireConfigfs()
+        let gadget = GadgetSpec.gadgetName
+        guard tree.kind(at: paths.absolute(gadget)) == .directory else {
+            return GadgetStatus(gadgets: paths.gadgets, created: false)
+        }
+        let function = "\(gadget)/functions/\(GadgetSpec.functionName)"
+        func attribute(_ name: String) -> String? {
+            let path = paths.absolute("\(function)/\(name)")
+            guard tree.kind(at: path) == .file, let text = try? tree.read(path) else { return nil }
+            let value = Self.trimmed(text)
+            return value.isEmpty ? nil : value
+        }
+        return GadgetStatus(
+            gadgets: paths.gadgets, created: true, boundUDC: try boundUDC(of: gadget),
+            interface: attribute("ifname").flatMap { Self.isInterfaceName($0) ? $0 : nil },
+            deviceAddress: attribute("dev_addr").flatMap { Self.isMACText($0) ? $0 : nil },
+            hostAddress: attribute("host_addr").flatMap { Self.isMACText($0) ? $0 : nil })
+    }
+
     /// The serial number and MAC addresses this machine's gadget has.
     package func identity() throws(GadgetError) -> GadgetIdentity {
         let text: String
@@ -185,6 +207,12 @@ package struct GadgetController: Sendable {
     }
 
     /// The names configfs accepts for a UDC, as `[gadget] udc` is validated.
+    /// `02:1a:…`: six hex pairs separated by colons, as the ECM function writes its addresses.
+    static func isMACText(_ text: String) -> Bool {
+        let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
+        return pairs.count == 6 && pairs.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
+    }
+
     static func isUDCName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 128, name.first != "." else { return false }
         return name.unicodeScalars.allSatisfy(isNameScalar)

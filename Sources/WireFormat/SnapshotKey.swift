@@ -27,7 +27,13 @@ package enum SnapshotKey: String, CodingKey, CaseIterable, Sendable {
     case startedAt = "started_at"
     case updatedAt = "updated_at"
     case endedAt = "ended_at"
+    /// Seconds after the end that the card stays (null: the board's retention; 0: gone at once).
+    case dismissAfterSeconds = "dismiss_after_seconds"
+    /// When the person dismissed the ended task on the phone (null: not dismissed).
+    case dismissedAt = "dismissed_at"
     case revision
+    /// The person's latest answer from the phone (`AnswerKey` members), null for none.
+    case answer
 }
 
 /// Members of the agent's write bodies that are not snapshot fields.
@@ -37,10 +43,14 @@ package enum WriteKey: String, CodingKey, CaseIterable, Sendable {
 }
 
 /// Members of one entry of the board's transition ring (docs/protocol.md §5.2):
-/// `{"id":43,"request_id":"…","transition":"handoff","at":"…"}`.
+/// `{"id":43,"request_id":"…","transition":"handoff","at":"…","phone_id":"…"}`.
 package enum EventKey: String, CodingKey, CaseIterable, Sendable {
     case id
     case requestID = "request_id"
     case transition
     case at
+    /// The task's `phone_id` ("" for any phone), so a phone alerts only for its own tasks.
+    case phoneID = "phone_id"
+    /// On an `answered` event: the person's answer, `done` or `refuse`.
+    case answer
 }

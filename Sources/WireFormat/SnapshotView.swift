@@ -30,7 +30,11 @@ package struct SnapshotView: Sendable, Hashable {
     package var startedAt: String?
     package var updatedAt: String?
     package var endedAt: String?
+    package var dismissAfterSeconds: UInt64?
+    package var dismissedAt: String?
     package var revision: UInt64?
+    /// The person's latest answer from the phone; nil when there is none (or an old board sent none).
+    package var answer: AnswerView?
 
     package init(
         requestID: String? = nil, phoneID: String? = nil, status: OpenEnum<TaskStatus>? = nil,
@@ -97,7 +101,10 @@ extension SnapshotView: Codable {
             case .startedAt: startedAt = text(key)
             case .updatedAt: updatedAt = text(key)
             case .endedAt: endedAt = text(key)
+            case .dismissAfterSeconds: dismissAfterSeconds = container.lenient(UInt64.self, forKey: key)
+            case .dismissedAt: dismissedAt = text(key)
             case .revision: revision = container.lenient(UInt64.self, forKey: key)
+            case .answer: answer = container.lenient(AnswerView.self, forKey: key)
             }
         }
     }
@@ -127,7 +134,10 @@ extension SnapshotView: Codable {
             case .startedAt: try container.encodeIfPresent(startedAt, forKey: key)
             case .updatedAt: try container.encodeIfPresent(updatedAt, forKey: key)
             case .endedAt: try container.encodeIfPresent(endedAt, forKey: key)
+            case .dismissAfterSeconds: try container.encodeIfPresent(dismissAfterSeconds, forKey: key)
+            case .dismissedAt: try container.encodeIfPresent(dismissedAt, forKey: key)
             case .revision: try container.encodeIfPresent(revision, forKey: key)
+            case .answer: try container.encodeIfPresent(answer, forKey: key)
             }
         }
     }

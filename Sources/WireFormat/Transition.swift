@@ -9,6 +9,13 @@ package enum Transition: String, Codable, Sendable, Hashable, CaseIterable {
     case completed
     case failed
     case canceled
+    // The person's answers from the phone: recorded like the rest, never alerted for (the person caused them).
+    /// The person asked from the phone to stop the task (`Answer.stop`); the agent ends it.
+    case stopRequested = "stop_requested"
+    /// The person answered a task that waited for them (`done` or `refuse`, in the event's `answer`).
+    case answered
+    /// The person dismissed the ended task's card.
+    case dismissed
 
     /// The transition for reaching a terminal status.
     package init?(ending status: TaskStatus) {

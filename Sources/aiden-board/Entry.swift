@@ -26,10 +26,22 @@ enum Entry {
             exit(0)
         case let .run(configPath, explicitConfig):
             exit(BoardDaemon.run(configPath: configPath, explicitConfig: explicitConfig))
-        case let .doctor(configPath, explicitConfig):
-            let findings = BoardDoctor.examine(configPath: configPath, explicitConfig: explicitConfig)
-            findings.forEach { print($0) }
-            exit(DoctorFinding.exitStatus(findings))
+        case let .doctor(configPath, explicitConfig, json):
+            let checks = BoardDoctor.checks(configPath: configPath, explicitConfig: explicitConfig)
+            if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
+            exit(DoctorFinding.exitStatus(checks.map(\.finding)))
+        case let .configShow(configPath, explicitConfig):
+            let outcome = ConfigShowCommand.run(configPath: configPath, explicitConfig: explicitConfig)
+            if outcome.exitCode == 0 { print(outcome.text, terminator: "") } else { printError(outcome.text) }
+            exit(outcome.exitCode)
+        case let .gadgetStatus(configfs):
+            let outcome = GadgetCommand.status(configfs: configfs)
+            if outcome.exitCode == 0 || outcome.exitCode == GadgetCommand.notUpExitCode {
+                print(outcome.message)
+            } else {
+                printError(outcome.message)
+            }
+            exit(outcome.exitCode)
         case let .gadget(up, configPath, explicitConfig, configfs, udc):
             let outcome = GadgetCommand.run(
                 up: up, configPath: configPath, explicitConfig: explicitConfig, configfs: configfs, udc: udc)

@@ -26,11 +26,22 @@ enum Entry {
         case .version:
             print("aiden-phone \(BuildInfo.version)")
             exit(0)
-        case let .doctor(configPath):
-            let findings = PhoneDoctor.examine(
+        case let .doctor(configPath, json):
+            let checks = PhoneDoctor.checks(
                 configPath: configPath, system: PhoneDoctor.System(environment: ProcessEnvironment.current()))
-            findings.forEach { print($0) }
-            exit(DoctorFinding.exitStatus(findings))
+            if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
+            exit(DoctorFinding.exitStatus(checks.map(\.finding)))
+        case let .answer(answer, requestID, configPath):
+            let result = PhoneAnswerCommand.run(
+                answer, requestID: requestID, configPath: configPath, environment: ProcessEnvironment.current())
+            // The line is the result for a script: stdout when recorded, stderr with the board's error.
+            if result.status == 0 {
+                print(result.line)
+            } else {
+                OutputChannel.standardError.write(result.line + "\n")
+                OutputChannel.standardError.flush()
+            }
+            exit(result.status)
         case let .run(configPath, json):
             let status = PhoneDaemon.run(
                 configPath: configPath, json: json, environment: ProcessEnvironment.current())

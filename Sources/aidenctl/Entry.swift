@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// Composition root of aidenctl: the real socket, the real environment and real randomness go into the
-/// pure `AgentCLI`; its outcome is written out and becomes the exit status. `task run` and
-/// `events --follow`, which need a process and a clock, are driven here by `TaskRunner` and
+/// pure `AgentCLI`; its outcome is written out and becomes the exit status. `task run`, `task wait` and
+/// `events --follow`, which need a process and a clock, are driven here by `TaskRunner`, `TaskWaiter` and
 /// `EventsFollower`.
 enum Entry {
     static func main() -> Never {
@@ -26,6 +26,8 @@ enum Entry {
             switch invocation.command {
             case let .taskRun(run):
                 exit(TaskRunner(invocation: invocation, run: run, transport: transport).execute(startKey: key))
+            case let .taskWait(wait):
+                TaskWaiter(invocation: invocation, wait: wait, transport: transport).execute()
             case let .events(events) where events.follow:
                 EventsFollower(invocation: invocation, events: events, transport: transport).execute()
             default:

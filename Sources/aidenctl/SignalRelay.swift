@@ -74,6 +74,15 @@ final class SignalRelay: Sendable {
         }
     }
 
+    /// Sends `number` to the command while it runs (never to a pid it no longer holds); false when none runs.
+    @discardableResult
+    func signalChild(_ number: Int32) -> Bool {
+        state.withLock { state in
+            guard state.child > 0 else { return false }
+            return kill(state.child, number) == 0
+        }
+    }
+
     /// Empties the wake pipe (after poll said it is readable).
     func drainWakes() {
         var bytes = [UInt8](repeating: 0, count: 64)

@@ -7,9 +7,10 @@ import Glibc
 #endif
 
 /// `aidenctl task run`: starts the task, runs the command with its output passed through, reports
-/// `PROGRESS` lines when asked, and ends the task as the command ended. The decisions (what is a
-/// progress line, which line is the error, how the task ends, the exit status) are AgentCLI's; this is
-/// the process, the pipes and the signals around them.
+/// `PROGRESS` lines when asked, stops the command when the person asks from the phone (the board's ring,
+/// read twice a second: SIGTERM, then SIGKILL after `RunTermination.stopGrace`), and ends the task as the
+/// command ended. The decisions (what is a progress line, which line is the error, what is a stop, how the
+/// task ends, the exit status) are AgentCLI's; this is the process, the pipes and the signals around them.
 struct TaskRunner {
     let invocation: Invocation
     let run: Command.Run
@@ -24,6 +25,11 @@ struct TaskRunner {
         // A reader that went away (`task run … | head`) must not kill aidenctl before it ends the task.
         signal(SIGPIPE, SIG_IGN)
         var random = SystemRandomNumberGenerator()
+
+        // Where the board's ring is before the start: a stop of this task is an event after it (an event left
+        // in the ring by an earlier task of the same request id is not). Unreadable: from the ring's start.
+        var ring = EventsCursor()
+        _ = readRing(&ring)
 
         let snapshot: SnapshotView
         switch send(.taskStart(run.start), key: startKey) {
@@ -52,6 +58,7 @@ struct TaskRunner {
 
         let termination: RunTermination
         var lastLine = LastLine()
+        var stoppedFromPhone = false
         switch relay.startChild({
             ChildProcess.spawn(run.command, environment: environment, pipeStandardOutput: run.progressFromStdout)
         }) {
@@ -64,12 +71,12 @@ struct TaskRunner {
             termination = follow(
                 child, relay: relay, requestID: requestID,
                 heartbeat: RunHeartbeat.interval(staleAfterSeconds: snapshot.staleAfterSeconds), lastLine: &lastLine,
-                random: &random)
+                ring: &ring, stoppedFromPhone: &stoppedFromPhone, random: &random)
         }
 
         let ending = termination.end(
             requestID: requestID, command: run.command[0], lastErrorLine: lastLine.text,
-            interruptedBy: relay.stop.map(ChildProcess.name(of:)))
+            interruptedBy: relay.stop.map(ChildProcess.name(of:)), stoppedFromPhone: stoppedFromPhone)
         if case .notStarted = termination, let error = ending.error { report(error) }
         end(ending, random: &random)
         return termination.exitStatus
@@ -78,10 +85,14 @@ struct TaskRunner {
     /// Passes the command's output through until it has ended, and returns how it ended.
     private func follow(
         _ child: ChildProcess, relay: SignalRelay, requestID: String, heartbeat: Duration, lastLine: inout LastLine,
-        random: inout SystemRandomNumberGenerator
+        ring: inout EventsCursor, stoppedFromPhone: inout Bool, random: inout SystemRandomNumberGenerator
     ) -> RunTermination {
         let clock = ContinuousClock()
         var nextHeartbeat = clock.now + heartbeat
+        var nextRingRead = clock.now
+        var killAt: ContinuousClock.Instant?
+        var killed = false
+        let stop = TaskWait(requestID: requestID, target: .stop)
         var errorOpen = true
         var outputOpen = child.standardOutput != nil
         var filter = ProgressLineFilter()
@@ -131,8 +142,8 @@ struct TaskRunner {
                     fd: outputOpen ? child.standardOutput ?? -1 : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: relay.wakeDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            // A second at most: a missed wake costs a second, never the run.
-            _ = poll(&descriptors, nfds_t(descriptors.count), 1_000)
+            // Half a second at most: a missed wake costs that, never the run; a stop is seen as soon.
+            _ = poll(&descriptors, nfds_t(descriptors.count), 500)
             if descriptors[0].revents != 0 { readError() }
             if descriptors[1].revents != 0 { readOutput() }
             if descriptors[2].revents != 0 { relay.drainWakes() }
@@ -146,6 +157,30 @@ struct TaskRunner {
                 }
                 nextHeartbeat = clock.now + heartbeat
             }
+            if killAt == nil, clock.now >= nextRingRead {
+                nextRingRead = clock.now + .milliseconds(500)
+                switch readRing(&ring) {
+                case let .success(events):
+                    if let event = events.first(where: { stop.check(event: $0) != nil }),
+                        case let .came(line, _)? = stop.check(event: event, task: try? show(requestID).get())
+                    {
+                        report("\(line); stopping the command (SIGTERM)")
+                        stoppedFromPhone = true
+                        relay.signalChild(SIGTERM)
+                        killAt = clock.now + RunTermination.stopGrace
+                    }
+                case let .failure(failure):
+                    if warned.insert(failure.message).inserted {
+                        report("could not read the board's events for a stop of task \(requestID): \(failure.message)")
+                    }
+                }
+            }
+            if let deadline = killAt, !killed, clock.now >= deadline {
+                killed = true
+                if relay.signalChild(SIGKILL) {
+                    report("the command did not end within \(RunTermination.stopGrace) of SIGTERM; killed it (SIGKILL)")
+                }
+            }
             if let termination = relay.reap(child) {
                 // What it wrote before it ended is in the pipes; a process it left behind may keep them open.
                 readError()
@@ -153,6 +188,24 @@ struct TaskRunner {
                 return termination
             }
         }
+    }
+
+    /// Task `requestID` as it now is.
+    private func show(_ requestID: String) -> Result<SnapshotView, CLIFailure> {
+        let show = Invocation(socketPath: invocation.socketPath, command: .taskShow(requestID: requestID))
+        guard let request = show.command.request(idempotencyKey: "") else { preconditionFailure("a read") }
+        return AgentCLI.exchange(request, invocation: show, transport: transport).flatMap {
+            AgentCLI.answer($0, to: request, invocation: show)
+        }
+    }
+
+    /// The events of the board's ring after `cursor`, which it moves on.
+    private func readRing(_ cursor: inout EventsCursor) -> Result<[JSONValue], CLIFailure> {
+        let request = cursor.request
+        let events = Invocation(socketPath: invocation.socketPath, command: .events(Command.Events()))
+        return AgentCLI.exchange(request, invocation: events, transport: transport).flatMap {
+            AgentCLI.page($0, to: request, invocation: events, cursor: &cursor)
+        }.map(\.events)
     }
 
     /// Writes the command's stdout on; when aidenctl's own stdout is gone, closes the pipe so the command

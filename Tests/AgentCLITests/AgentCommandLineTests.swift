@@ -55,7 +55,8 @@ struct AgentCommandLineTests {
             Invocation(
                 command: .taskRun(
                     .init(
-                        start: .init(title: "Build", staleAfterSeconds: 1800, abandonAfterSeconds: 86400),
+                        start: .init(
+                            title: "Build", canStop: true, staleAfterSeconds: 1800, abandonAfterSeconds: 86400),
                         command: ["make"])))
         ),
         (["task", "show", "--id", "chat_1"], [:], Invocation(command: .taskShow(requestID: "chat_1"))),
@@ -94,6 +95,18 @@ struct AgentCommandLineTests {
             Invocation(command: .taskEnd(.init(requestID: "R", status: .failed, expectedRevision: 4)))
         ),
         (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "immediate"], [:],
+            Invocation(command: .taskEnd(.init(requestID: "R", status: .completed, dismissAfterSeconds: 0)))
+        ),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "after:30"], [:],
+            Invocation(command: .taskEnd(.init(requestID: "R", status: .completed, dismissAfterSeconds: 30)))
+        ),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss=default"], [:],
+            Invocation(command: .taskEnd(.init(requestID: "R", status: .completed)))
+        ),
+        (
             ["task", "start", "--title", "T"], ["AIDEN_IDEMPOTENCY_KEY": "env-key"],
             Invocation(command: .taskStart(.init(title: "T", idempotencyKey: "env-key")))
         ),
@@ -110,20 +123,37 @@ struct AgentCommandLineTests {
             Invocation(
                 command: .taskRun(
                     .init(
-                        start: .init(title: "Build", requestID: "b-1"), command: ["make", "-j", "--keep-going", "-h"])))
+                        start: .init(title: "Build", requestID: "b-1", canStop: true),
+                        command: ["make", "-j", "--keep-going", "-h"])))
         ),
         (
             ["--socket", "/s", "task", "run", "-q", "--progress-from-stdout", "--title", "T", "--", "./x"], [:],
             Invocation(
                 socketPath: "/s", quiet: true,
                 command: .taskRun(
-                    .init(start: .init(title: "T", showsProgress: true), command: ["./x"], progressFromStdout: true)))
+                    .init(
+                        start: .init(title: "T", showsProgress: true, canStop: true), command: ["./x"],
+                        progressFromStdout: true)))
         ),
         (
             ["task", "run", "--title", "T", "--progress-from-stdout", "--shows-progress", "false", "--", "./x"], [:],
             Invocation(
                 command: .taskRun(
-                    .init(start: .init(title: "T", showsProgress: false), command: ["./x"], progressFromStdout: true)))
+                    .init(
+                        start: .init(title: "T", showsProgress: false, canStop: true), command: ["./x"],
+                        progressFromStdout: true)))
+        ),
+        (
+            ["task", "run", "--title", "T", "--can-stop", "false", "--", "./x"], [:],
+            Invocation(command: .taskRun(.init(start: .init(title: "T", canStop: false), command: ["./x"])))
+        ),
+        (
+            ["task", "wait", "chat_1", "--for", "stop"], [:],
+            Invocation(command: .taskWait(.init(requestID: "chat_1", target: .stop)))
+        ),
+        (
+            ["task", "wait", "--for=answer", "--timeout", "30", "--json"], ["AIDEN_TASK_ID": "chat_2"],
+            Invocation(json: true, command: .taskWait(.init(requestID: "chat_2", target: .answer, timeoutSeconds: 30)))
         ),
         (["events"], [:], Invocation(command: .events(.init()))),
         (
@@ -151,6 +181,18 @@ struct AgentCommandLineTests {
         ),
         (["task", "update", "R", "S", "--step", "s"], "unexpected argument 'S' (see 'aidenctl task update --help')"),
         (["task", "end", "", "--status", "failed"], "request id must not be empty (see 'aidenctl task end --help')"),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "later"],
+            "--dismiss must be immediate, default or after:SECONDS, not 'later' (see 'aidenctl task end --help')"
+        ),
+        (
+            ["task", "end", "R", "--status", "completed", "--dismiss", "after:-5"],
+            "--dismiss must be immediate, default or after:SECONDS, not 'after:-5' (see 'aidenctl task end --help')"
+        ),
+        (
+            ["task", "update", "R", "--step", "s", "--dismiss", "immediate"],
+            "'task update' takes no option --dismiss (see 'aidenctl task update --help')"
+        ),
         (["task", "list", "-q"], "'task list' takes no option --quiet (see 'aidenctl task list --help')"),
         (
             ["task", "start", "--title", "T", "-q", "--json"],
@@ -227,6 +269,22 @@ struct AgentCommandLineTests {
         (["help", "frobnicate"], "unknown command 'frobnicate' (see 'aidenctl --help')"),
         (["help", "task", "stop"], "unknown task command 'stop' (see 'aidenctl task --help')"),
         (["help", "status", "extra"], "unexpected argument 'extra' (see 'aidenctl status --help')"),
+        (
+            ["task", "wait", "R"],
+            "missing required option --for (one of stop, answer, end) (see 'aidenctl task wait --help')"
+        ),
+        (
+            ["task", "wait", "R", "--for", "done"],
+            "--for must be one of stop, answer, end, not 'done' (see 'aidenctl task wait --help')"
+        ),
+        (
+            ["task", "wait", "R", "--for", "end", "--timeout", "0"],
+            "--timeout must be a whole number of seconds, at least 1, not '0' (see 'aidenctl task wait --help')"
+        ),
+        (
+            ["task", "wait", "R", "--for", "end", "-q"],
+            "'task wait' takes no option --quiet (see 'aidenctl task wait --help')"
+        ),
     ]
 
     @Test(arguments: rejected)

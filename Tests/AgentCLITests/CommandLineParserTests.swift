@@ -136,7 +136,7 @@ struct CommandLineParserTests {
         (["frobnicate"], "unknown command 'frobnicate' (see 'aidenctl --help')"),
         (
             ["task"],
-            "missing task command: start, run, update, heartbeat, end, list or show (see 'aidenctl task --help')"
+            "missing task command: start, run, update, heartbeat, end, list, show or wait (see 'aidenctl task --help')"
         ),
         (["task", "stop"], "unknown task command 'stop' (see 'aidenctl task --help')"),
         (["task", "start"], "missing required option --title (see 'aidenctl task start --help')"),

@@ -126,6 +126,17 @@ struct CommandRequestTests {
                 == .object(["status": .string("failed"), "last_error": .string("locked")]))
     }
 
+    @Test func endSendsTheDismissalOnlyWhenOneIsGiven() throws {
+        for (seconds, expected) in [(UInt64(0), JSONValue(UInt64(0))), (30, JSONValue(UInt64(30)))] {
+            let end = Command.taskEnd(.init(requestID: "chat_1", status: .completed, dismissAfterSeconds: seconds))
+            #expect(
+                try body(end.request(idempotencyKey: "k"))
+                    == .object([
+                        "status": .string("completed"), "last_error": .string(""), "dismiss_after_seconds": expected,
+                    ]))
+        }
+    }
+
     /// News without a change: no body to send and no key, since sending it twice is the same as once.
     @Test func aHeartbeatIsABodylessPostWithoutAKey() {
         #expect(

@@ -123,7 +123,7 @@ struct OutputFormatterTests {
             """#
         let value = try JSONDecoder().decode(JSONValue.self, from: Data(json.utf8))
         #expect(
-            OutputFormatter.status(value) == """
+            OutputFormatter.statusFields(value) == """
                 extra: {}
                 listeners[0].address: 127.0.0.1:8080
                 live_activity_enabled: true

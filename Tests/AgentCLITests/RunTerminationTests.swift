@@ -48,4 +48,19 @@ struct RunTerminationTests {
             .end(requestID: "r", command: "evil\n\u{1B}[2J", lastErrorLine: nil, interruptedBy: nil)
         #expect(end.error == #"cannot run 'evil\n\u{1b}[2J': No such file or directory"#)
     }
+
+    /// A stop from the phone: SIGTERM killed it, or it exited non-zero on it, or it finished anyway (exit 0).
+    @Test(arguments: [
+        (RunTermination.killed(signal: 15, name: "SIGTERM"), TaskStatus.canceled, "stopped from the phone" as String?),
+        (.killed(signal: 9, name: "SIGKILL"), .canceled, "stopped from the phone"),
+        (.exited(1), .canceled, "stopped from the phone"),
+        (.exited(0), .completed, nil),
+    ])
+    func aStopFromThePhoneEndsTheTaskCanceled(termination: RunTermination, status: TaskStatus, error: String?) {
+        let end = termination.end(
+            requestID: "chat_1", command: "sleep", lastErrorLine: "Terminated", interruptedBy: nil,
+            stoppedFromPhone: true)
+        #expect(end == Command.End(requestID: "chat_1", status: status, error: error))
+        #expect(RunTermination.stopGrace == .seconds(5))
+    }
 }

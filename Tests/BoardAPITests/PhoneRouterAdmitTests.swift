@@ -48,4 +48,26 @@ import Testing
         #expect(try admit("POST", path, headers: json) == nil)
         #expect(try admit("GET", path) == nil)
     }
+
+    /// An answer path: the policy, the cross-site rule (any method), then the media type of a POST.
+    @Test func theAnswerRulesRunBeforeTheBody() throws {
+        let path = "/api/live-activity/tasks/chat_1/answer"
+        let json = ["content-type": "application/json"]
+        #expect(try admit("POST", path, peer: "10.99.0.2", headers: json)?.response.status == 403)
+        let page = try admit("POST", path, headers: json.merging(["origin": "http://evil.example"]) { $1 })
+        #expect(page?.response.status == 403)
+        #expect(page?.denial?.code == "cross_site")
+        #expect(page?.denial?.description.hasSuffix("a web page may not answer a task for the person") == true)
+        let fetch = try admit("GET", path, headers: ["sec-fetch-site": "cross-site"])
+        #expect(fetch?.denial == .crossSiteFetch("cross-site", refusing: .answer))
+        let form = try admit("POST", path, headers: ["content-type": "text/plain"])
+        #expect(form?.response.status == 415)
+        #expect(
+            form.map { String(decoding: $0.response.body, as: UTF8.self) }?.contains("an answer must be sent") == true)
+        #expect(try admit("POST", path, headers: json) == nil)
+        #expect(try admit("POST", path, headers: json.merging(["origin": "http://192.168.42.1:8080"]) { $1 }) == nil)
+        #expect(try admit("GET", path) == nil, "405 once whole")
+        #expect(
+            try admit("POST", "/api/live-activity/tasks/a/b/answer", headers: ["content-type": "text/plain"]) == nil)
+    }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import LiveActivity
 import Testing
 
 @testable import BoardAPI
@@ -30,6 +31,47 @@ import Testing
         #expect(answer["status"]?.string == "ok")
         #expect(answer["live_activity"]?["task_title"]?.string == "Mine")
         #expect(answer["live_activity"]?["ended_at"]?.isNull == true)
+    }
+
+    @Test func currentPutsAWaitingTaskFirstAndCountsTheOthersBesideItsFields() throws {
+        var board = try RouterFixture()
+        let asking = board.start(
+            #"{"task_title":"Asking","phase":"waiting_user","current_action":"request_user_input"}"#)
+        board.now += 1
+        _ = board.start(#"{"task_title":"Busy"}"#)
+        board.now += 1
+        _ = board.start(#"{"task_title":"Also busy","phone_id":"p1"}"#)
+        _ = board.start(#"{"task_title":"Not mine","phone_id":"p2","status":"needs_app"}"#)
+        let answer = try #require(board.phone("GET", "/api/live-activity/current?phone_id=p1").json)
+        #expect(answer["live_activity"]?["request_id"]?.string == asking)
+        #expect(answer["live_activity"]?["others"]?["active"]?.number == 2)
+        #expect(answer["live_activity"]?["others"]?["waiting"]?.number == 0)
+        #expect(answer["live_activity"]?["dismissed_at"]?.isNull == true)
+        #expect(answer["live_activity"]?["dismiss_after_seconds"]?.isNull == true)
+        let theirs = try #require(board.phone("GET", "/api/live-activity/current?phone_id=p2").json)
+        #expect(theirs["live_activity"]?["task_title"]?.string == "Not mine")
+        #expect(theirs["live_activity"]?["others"]?["waiting"]?.number == 1)
+        // The task's own answer carries no count: only /current says what else there is.
+        let status = board.phone("GET", "/api/live-activity/status?request_id=\(asking)")
+        #expect(status.json?["live_activity"]?["others"] == nil)
+        #expect(status.json?["live_activity"]?["request_id"]?.string == asking)
+    }
+
+    @Test func anEndDismissedAtOnceLeavesTheCard() throws {
+        var board = try RouterFixture()
+        let first = board.start(#"{"task_title":"First"}"#)
+        board.now += 1
+        let second = board.start(#"{"task_title":"Second"}"#)
+        #expect(board.agent("POST", "/v1/tasks/\(first)/end", body: #"{"status":"completed"}"#).status == 200)
+        let ended = board.agent(
+            "POST", "/v1/tasks/\(second)/end", body: #"{"status":"completed","dismiss_after_seconds":0}"#)
+        #expect(ended.json?["live_activity"]?["dismiss_after_seconds"]?.number == 0)
+        let current = board.phone("GET", "/api/live-activity/current?phone_id=p")
+        #expect(current.json?["live_activity"]?["request_id"]?.string == first)
+        let refused = board.agent(
+            "POST", "/v1/tasks/\(first)/end", body: #"{"status":"completed","dismiss_after_seconds":90000}"#)
+        #expect(refused.status == 400)
+        #expect(refused.json?["error"]?["field"]?.string == "dismiss_after_seconds")
     }
 
     @Test func etagGivesNotModifiedUntilTheStoreChanges() throws {
@@ -157,6 +199,8 @@ import Testing
         #expect(status["wake"]?["last_seq"]?.isNull == true)
         #expect(status["usb"]?["link"]?.string == "unknown")
         #expect(status["phone_app"]?.isNull == true)
+        #expect(status["clock"]?["source"]?.string == "board")
+        #expect(status["clock"]?["offset_seconds"]?.number == 0)
     }
 
     @Test func statusEtagFollowsContentNotTheStore() throws {
@@ -230,6 +274,36 @@ import Testing
         let result = board.phone("POST", "/api/phone/app-state", body: body)
         #expect(result.status == 400)
         #expect(result.json?["error"]?["field"]?.string == field)
+        #expect(board.facts.phoneApp == nil)
+    }
+
+    @Test func thePhonesTimeIsTakenAndShown() throws {
+        var board = try RouterFixture()
+        let result = board.phone(
+            "POST", "/api/phone/app-state",
+            body: #"{"state":"foreground","phone_time":"2026-06-12T07:00:00.250+02:00"}"#)
+        #expect(result.status == 200)
+        #expect(board.facts.phoneApp?.phoneTime == Timestamp.parse("2026-06-12T05:00:00.250Z"))
+        let app = try #require(board.phone("GET", "/status").json?["phone_app"])
+        #expect(app["phone_time"]?.string == "2026-06-12T05:00:00.250Z")
+        #expect(app["reported_at"]?.string == Timestamp.format(board.now))
+        #expect(board.phone("POST", "/api/phone/app-state", body: #"{"state":"foreground"}"#).status == 200)
+        #expect(board.phone("GET", "/status").json?["phone_app"]?["phone_time"]?.isNull == true)
+    }
+
+    /// The sanity window: not before 2024-01-01, at most 10 years ahead of the board's clock (the fixture's
+    /// is 2026-05-28); anything else that is not an RFC 3339 time is refused too.
+    @Test(arguments: [
+        #""2023-12-31T23:59:59Z""#, #""2036-06-01T00:00:00Z""#, #""yesterday""#, #""2026-06-12 07:00:00""#,
+        "1781247600", "true",
+    ])
+    func implausiblePhoneTimesAreRefused(value: String) throws {
+        var board = try RouterFixture()
+        let result = board.phone(
+            "POST", "/api/phone/app-state", body: #"{"state":"foreground","phone_time":\#(value)}"#)
+        #expect(result.status == 400)
+        #expect(result.json?["error"]?["field"]?.string == "phone_time")
+        #expect(result.json?["error"]?["message"]?.string?.contains("RFC 3339") == true)
         #expect(board.facts.phoneApp == nil)
     }
 

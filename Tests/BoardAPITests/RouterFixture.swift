@@ -39,6 +39,15 @@ struct RouterFixture {
         let result = router.handle(request, board: state.published(), facts: facts, now: now)
         // The engine's part: remember what the phone reported.
         if case let .recordPhoneAppState(reported) = result.effect { facts.phoneApp = reported }
+        // And to record an answer for real, answering with what came of it.
+        if case let .recordAnswer(id, answer) = result.effect {
+            do {
+                let outcome = try state.store.answer(id: id, answer, now: now)
+                return RouteResult(response: PhoneRouter.answerResponse(outcome), change: outcome.change)
+            } catch {
+                return RouteResult(response: PhoneRouter.answerRefusal(error))
+            }
+        }
         return result
     }
 

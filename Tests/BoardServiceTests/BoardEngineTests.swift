@@ -3,6 +3,7 @@ import FoundationEssentials
 import LiveActivity
 import NetworkAddress
 import Platform
+import TestSupport
 import Testing
 import WakeProtocol
 
@@ -135,6 +136,49 @@ import WakeProtocol
         board.runtime.advance(by: .seconds(2))
         #expect(board.phone("GET", "/api/live-activity/current").text == #"{"status":"not_found"}"#)
         #expect(board.sink.wakes.count == before + 1, "the expiry is a change the phone hears about")
+    }
+
+    /// The wall clock steps an hour forward, then a day back: the ended card still stays its retention and the
+    /// silent task goes stale after its own time, both by elapsed time; the stamps follow the wall clock.
+    @Test func retentionAndStalenessFollowElapsedTimeWhenTheWallClockJumps() throws {
+        let board = try EngineFixture(retention: .seconds(60))
+        board.engine.start()
+        let id = board.start()
+        board.agent(
+            "POST", "/v1/tasks", #"{"task_title":"T","request_id":"quiet","stale_after_seconds":30}"#)
+        board.runtime.advance(by: .seconds(1))
+        board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"completed","dismiss_after_seconds":40}"#)
+        board.runtime.stepWallClock(by: 3600)
+        board.runtime.advance(by: .seconds(10))
+        let afterJump = board.phone("GET", "/api/live-activity/current").text
+        #expect(afterJump.contains(#""request_id":"quiet""#) && afterJump.contains(#""stale_since":null"#))
+        #expect(board.phone("GET", "/api/live-activity/status", query: [("request_id", id)]).status == 200)
+        board.runtime.stepWallClock(by: -86_400)
+        board.runtime.advance(by: .seconds(18))
+        #expect(board.phone("GET", "/api/live-activity/current").text.contains(#""stale_since":null"#))
+        board.runtime.advance(by: .seconds(1))
+        #expect(!board.phone("GET", "/api/live-activity/current").text.contains(#""stale_since":null"#))
+        #expect(
+            board.phone("GET", "/api/live-activity/status", query: [("request_id", id)]).status == 200, "ended at 1 s")
+        board.runtime.advance(by: .seconds(11))
+        #expect(
+            board.phone("GET", "/api/live-activity/status", query: [("request_id", id)]).status == 404, "gone at 41 s")
+    }
+
+    /// The phone's time stamps while the board's clock reads 1970; `/status` says so.
+    @Test func anUnsetBoardClockStampsWithThePhonesTime() throws {
+        let board = try EngineFixture(runtime: ManualRuntime(wallOrigin: Date(timeIntervalSince1970: 100)))
+        board.engine.start()
+        let reported = board.phone(
+            "POST", "/api/phone/app-state", headers: ["content-type": "application/json"],
+            body: #"{"state":"foreground","phone_time":"2026-06-12T07:00:00Z"}"#)
+        #expect(reported.status == 200)
+        let status = board.phone("GET", "/status").text
+        #expect(status.contains(#""clock":{"offset_seconds":\#(1_781_247_600 - 100),"source":"phone"}"#), "\(status)")
+        board.runtime.advance(by: .seconds(5))
+        let started = board.agent("POST", "/v1/tasks", #"{"task_title":"T"}"#)
+        #expect(started.text.contains(#""started_at":"2026-06-12T07:00:05Z""#))
+        #expect(board.logs.lines.contains { $0.contains("timestamps follow the phone's clock") })
     }
 
     /// A killed agent's task: stale on the card after `stale_after_seconds`, ended `failed` by the board after

@@ -84,12 +84,12 @@ struct EngineFixture {
 
     func phone(
         _ method: String, _ path: String, query: [(name: String, value: String)] = [],
-        headers: [String: String] = [:], peer: IPAddress = IPAddress(v4: 192, 168, 42, 2)
+        headers: [String: String] = [:], peer: IPAddress = IPAddress(v4: 192, 168, 42, 2), body: String = ""
     ) -> HTTPResponse {
         engine.handlePhone(
             HTTPRequest(
                 method: method, path: path, query: query,
-                headers: headers.merging(["host": "192.168.42.1:8080"]) { $1 }, peer: .ip(peer),
+                headers: headers.merging(["host": "192.168.42.1:8080"]) { $1 }, body: Array(body.utf8), peer: .ip(peer),
                 localAddress: IPAddress(v4: 192, 168, 42, 1)))
     }
 

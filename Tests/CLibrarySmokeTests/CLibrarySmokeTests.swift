@@ -51,4 +51,10 @@ struct CLibrarySmokeTests {
         #expect(Curl.version.split(separator: ".").count == 3)
         #expect(Curl.supportsUnixSockets)
     }
+
+    /// A line feed in the status (a BlueZ error in it) cannot end the assignment and send one of its own.
+    @Test func theStatusIsOneAssignment() {
+        #expect(Systemd.statusAssignment("2 tasks\nREADY=1\nWATCHDOG=1") == #"STATUS=2 tasks\nREADY=1\nWATCHDOG=1"#)
+        #expect(Systemd.statusAssignment("no tasks, no Wake yet") == "STATUS=no tasks, no Wake yet")
+    }
 }

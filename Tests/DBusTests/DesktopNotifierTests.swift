@@ -102,4 +102,56 @@ struct DesktopNotifierTests {
         }
         #expect(error.kind == .serviceUnknown, "\(error)")
     }
+
+    /// Buttons go to the server as `actions`; `ActionInvoked` and `NotificationClosed` come back only
+    /// from the server that owns the name, about this notifier's own ids. A hostile peer on the session
+    /// bus (broadcast or unicast to the client, with the same interface and path) and a signal about a
+    /// notification of someone else are dropped.
+    @Test func actionsGoOutAndOnlyTheServersSignalsAboutOwnIDsComeBack() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let server = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        let client = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        let hostile = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        defer {
+            hostile.close()
+            client.close()
+            server.close()
+        }
+        let received = Received()
+        try server.export(Self.fakeServer(received), at: DesktopNotifier.path)
+        _ = try await server.requestName(DesktopNotifier.serviceName)
+        let notifier = try await DesktopNotifier.connect(bus: client).get()
+        let signals = Mailbox<DesktopNotifier.Signal>()
+        _ = try await notifier.subscribe { signals.put($0) }
+        let id = try await notifier.notify(
+            DesktopNotification(
+                summary: "Your turn on the phone",
+                actions: [.init(key: "done", label: "Done"), .init(key: "refuse", label: "Refuse")]))
+        let body = try #require(received.calls.withLock { $0.first })
+        #expect(body[5] == .strings(["done", "Done", "refuse", "Refuse"]))
+
+        func signal(_ member: String, _ values: [DBusValue], to destination: String? = nil) -> DBusMessage {
+            .signal(
+                path: DesktopNotifier.path, interface: DesktopNotifier.serviceName, member: member,
+                destination: destination, body: values)
+        }
+        // The hostile peer: a broadcast and a unicast to the client, both about the client's own id.
+        try hostile.emit(signal("ActionInvoked", [.uint32(id), .string("done")]))
+        try hostile.emit(signal("ActionInvoked", [.uint32(id), .string("refuse")], to: client.uniqueName))
+        _ = try await hostile.nameOwner(DesktopNotifier.serviceName)  // the bus has routed both
+        // The server, about an id that is not the client's, then with a wrong signature.
+        try server.emit(signal("ActionInvoked", [.uint32(id + 100), .string("done")]))
+        try server.emit(signal("ActionInvoked", [.uint32(id), .uint32(1)]))
+        // The server, about the client's notification: this is what arrives first.
+        try server.emit(signal("ActionInvoked", [.uint32(id), .string("refuse")]))
+        #expect(try await signals.next() == .actionInvoked(id: id, key: "refuse"))
+        try server.emit(signal("NotificationClosed", [.uint32(id), .uint32(2)]))
+        #expect(try await signals.next() == .closed(id: id, reason: 2))
+        // Closed: the id is no longer the client's, so a late action about it is dropped.
+        try server.emit(signal("ActionInvoked", [.uint32(id), .string("done")]))
+        let second = try await notifier.notify(DesktopNotification(summary: "Task completed"))
+        try server.emit(signal("NotificationClosed", [.uint32(second), .uint32(1)]))
+        #expect(try await signals.next() == .closed(id: second, reason: 1))
+    }
 }

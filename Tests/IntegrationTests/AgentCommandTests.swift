@@ -19,7 +19,7 @@ import Testing
     }
 
     /// aidenctl started with `arguments`, its output collected in the background.
-    private final class Running {
+    final class Running {
         let process = Process()
         let output = Mutexed(Data())
         let error = Mutexed(Data())

@@ -52,6 +52,8 @@ import WireFormat
         let status = try board.aidenctl(["status"])
         #expect(status.status == 0)
         #expect(status.output.contains("0.1.0"))
+        #expect(status.output.hasPrefix("● aiden-board: running\n"), "\(status.output)")
+        #expect(status.output.contains("Tasks: 0 active, 1 ended"), "\(status.output)")
 
         // The phone side sees the final state, and the events ring has each transition once.
         let current = try board.http("/api/live-activity/current?phone_id=p1")
@@ -344,6 +346,20 @@ import WireFormat
         #expect(offline.output.contains("info: no agent socket"))
         #expect(offline.output.contains("ok: configuration"))
         #expect(offline.output.contains("ok: wake transport: loopback"))
+
+        // The same checks as JSON, named, with the same exit status.
+        let json = try runCommand(binary, ["doctor", "--json", "--config", board.configPath])
+        #expect(json.status == 1)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
+        #expect(object["result"] as? String == "problem")
+        let checks = try #require(object["checks"] as? [[String: Any]])
+        #expect(checks.count == offline.output.split(separator: "\n").count)
+        let listen = checks.filter { $0["name"] as? String == "listen" }
+        #expect(listen.map { $0["status"] as? String } == ["ok", "problem"])
+        #expect(listen.last?["fix"] is String)
+        #expect(checks.first { $0["name"] as? String == "agent_socket" }?["status"] as? String == "warning")
+        #expect(checks.map { $0["name"] as? String }.first == "configuration")
     }
 }
 

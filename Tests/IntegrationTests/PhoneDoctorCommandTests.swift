@@ -68,15 +68,27 @@ import Testing
     }
 
     @Test func usageAndConfigurationErrors() throws {
-        let json = try doctor(["--json"])
-        #expect(json.status == 64)
-        #expect(json.error.contains("doctor takes no --json"))
+        let usage = try doctor(["--json=yes"])
+        #expect(usage.status == 64)
+        #expect(usage.error.contains("--json takes no value"))
         let help = try runCommand(try #require(Products.path("aiden-phone")), ["--help"])
-        #expect(help.output.contains("aiden-phone doctor [--config FILE]"))
+        #expect(help.output.contains("aiden-phone doctor [--json] [--config FILE]"))
         let missing = try doctor(["--config", "/nonexistent/phone.toml"])
         #expect(missing.status == 1)
         #expect(missing.output.hasPrefix("problem: /nonexistent/phone.toml"), "\(missing.output)")
         #expect(missing.output.split(separator: "\n").count == 1, "nothing else can be checked without it")
+        // The same run as JSON: the same exit status, the one check named.
+        let json = try doctor(["--json", "--config", "/nonexistent/phone.toml"])
+        #expect(json.status == 1)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output)")
+        #expect(object["result"] as? String == "problem")
+        #expect(object["exit_status"] as? Int == 1)
+        let checks = try #require(object["checks"] as? [[String: Any]])
+        #expect(checks.map { $0["name"] as? String } == ["configuration"])
+        #expect(checks.first?["status"] as? String == "problem")
+        #expect((checks.first?["message"] as? String)?.hasPrefix("/nonexistent/phone.toml") == true)
+        #expect(checks.first?["fix"] is String)
     }
 
     /// The session bus and who owns org.freedesktop.Notifications on it.

@@ -39,7 +39,11 @@ import Testing
         let tests = try runCommand(
             "/usr/bin/env",
             ["-C", source + "/tests", venv + "/bin/python", "-m", "unittest", "discover", "-s", ".", "-v"],
-            environment: ["HOME": scratch.path, "AIDEN_TEST_BOARD_SOCKET": board.socketPath], timeoutSeconds: 120)
+            environment: [
+                "HOME": scratch.path, "AIDEN_TEST_BOARD_SOCKET": board.socketPath,
+                // The phone listener, on loopback in the test board: where the tests post the person's answers.
+                "AIDEN_TEST_BOARD_HTTP": "127.0.0.1:\(board.port)",
+            ], timeoutSeconds: 120)
         #expect(tests.status == 0, "python -m unittest:\n\(tests.error)")
         let summary = tests.error.split(separator: "\n").map(String.init)
         let ran = summary.first { $0.hasPrefix("Ran ") }

@@ -76,6 +76,29 @@ struct TerminalCardTests {
             #expect(redrawn.above == resized.above, "\(columns) columns: redrawn in place")
         }
     }
+
+    /// The card's keys on a real terminal (issue #15): the card lists them, `s` asks above the card,
+    /// any key but `y` drops it, `y` posts it and the outcome is a line above the card. The last step
+    /// needs the board's answer endpoint (the board side of issue #15): before that merge the board
+    /// answers 404 and the line says so.
+    @Test func theKeysAskThenAnswerAboveTheCard() throws {
+        let session = try CardSession(columns: 60)
+        defer { session.stop() }
+        try #require(session.tmux.waitFor { Self.card(in: $0)?.badge == "[STANDBY]" }, "\(session.screen)")
+        let id = try session.ctl(["task", "start", "--title", "Open Settings", "--can-stop", "true"])
+        #expect(session.tmux.waitFor { $0.contains("Keys: s stop") }, "\(session.screen)")
+        try session.tmux.tmux(["send-keys", "-l", "s"])
+        #expect(session.tmux.waitFor { $0.contains(">> Stop “Open Settings”? y/N") }, "\(session.screen)")
+        try session.tmux.tmux(["send-keys", "-l", "n"])
+        #expect(session.tmux.waitFor { $0.contains(">> Stop: not sent.") }, "\(session.screen)")
+        // Keys are not echoed: nothing but the lines the client printed.
+        #expect(try session.tmux.writtenLines().allSatisfy { $0 != "s" && $0 != "n" })
+        try session.tmux.tmux(["send-keys", "-l", "s"])
+        try session.tmux.tmux(["send-keys", "-l", "y"])
+        #expect(
+            session.tmux.waitFor { $0.contains(">> Stop requested for “Open Settings” (\(id))") }, "\(session.screen)")
+        #expect(session.tmux.waitFor { $0.contains("Stop requested — waiting for the agent") }, "\(session.screen)")
+    }
 }
 
 extension TerminalCardTests {

@@ -88,6 +88,15 @@ import Testing
             #"{"status":"failed","expected_revision":true}"#, "expected_revision",
             "must be a non-negative integer, got true"),
         Rejection("{", nil, "body is not valid JSON"),
+        Rejection(
+            #"{"status":"completed","dismiss_after_seconds":86401}"#, "dismiss_after_seconds",
+            "must be a whole number of seconds from 0 to 86400, got 86401"),
+        Rejection(
+            #"{"status":"completed","dismiss_after_seconds":-1}"#, "dismiss_after_seconds",
+            "must be a whole number of seconds from 0 to 86400, got -1"),
+        Rejection(
+            #"{"status":"completed","dismiss_after_seconds":"30"}"#, "dismiss_after_seconds",
+            #"must be a whole number of seconds from 0 to 86400, got "30""#),
     ]
 
     @Test(arguments: rejections)
@@ -103,6 +112,12 @@ import Testing
             TaskEnd(status: .failed, lastError: "tap missed", expectedRevision: 4)
         ),
         (#"{"status":"canceled","reason":"user"}"#, TaskEnd(status: .canceled)),
+        (#"{"status":"completed","dismiss_after_seconds":0}"#, TaskEnd(status: .completed, dismissAfterSeconds: 0)),
+        (
+            #"{"status":"completed","dismiss_after_seconds":86400}"#,
+            TaskEnd(status: .completed, dismissAfterSeconds: 86400)
+        ),
+        (#"{"status":"completed","dismiss_after_seconds":null}"#, TaskEnd(status: .completed)),
     ])
     func decodesTerminalStatuses(body: String, expected: TaskEnd) throws {
         #expect(try TaskEnd.decode(from: Data(body.utf8)) == expected)
@@ -112,5 +127,8 @@ import Testing
         #expect(validationError { try TaskEnd(status: .needsApp).validate() }?.field == "status")
         #expect(validationError { try TaskEnd(status: .failed, lastError: "\u{0}").validate() }?.field == "last_error")
         #expect(validationError { try TaskEnd(status: .failed, lastError: "ok").validate() } == nil)
+        #expect(
+            validationError { try TaskEnd(status: .completed, dismissAfterSeconds: -1).validate() }?.field
+                == "dismiss_after_seconds")
     }
 }

@@ -5,8 +5,8 @@ import WireFormat
 @testable import LiveActivity
 
 @Suite struct TaskSnapshotCodingTests {
-    /// The snapshot example of docs/task-store.md (docs/protocol.md §4.1), with a
-    /// concrete id.
+    /// The snapshot example of docs/task-store.md (docs/protocol.md §4.1, with the dismissal members and the
+    /// person's answer), with a concrete id.
     static let contractExample = """
         {
           "request_id": "chat_7f3a", "phone_id": "",
@@ -18,7 +18,7 @@ import WireFormat
           "progress": 0.21, "shows_progress": true, "can_stop": true, "requires_app": false,
           "stale_after_seconds": 300, "abandon_after_seconds": 3600, "stale_since": null,
           "started_at": "2026-06-12T07:00:00Z", "updated_at": "2026-06-12T07:00:02Z",
-          "ended_at": null, "revision": 42
+          "ended_at": null, "dismiss_after_seconds": null, "dismissed_at": null, "revision": 42, "answer": null
         }
         """
 
@@ -31,8 +31,10 @@ import WireFormat
     @Test func encodesTheContractShapeExactly() throws {
         let json = try LiveActivityJSON.makeEncoder().encode(Self.example)
         let golden =
-            #"{"abandon_after_seconds":3600,"can_stop":true,"current_action":"observe_screen","current_app":"","#
-            + #""current_step":"Checking the current screen","current_target":"","ended_at":null,"#
+            #"{"abandon_after_seconds":3600,"answer":null,"can_stop":true,"current_action":"observe_screen","#
+            + #""current_app":"","current_step":"Checking the current screen","current_target":"","#
+            + #""dismiss_after_seconds":null,"#
+            + #""dismissed_at":null,"ended_at":null,"#
             + #""last_error":"","last_tool_name":"screenshot","phase":"observing","phone_id":"","progress":0.21,"#
             + #""request_id":"chat_7f3a","requires_app":false,"revision":42,"shows_progress":true,"#
             + #""stale_after_seconds":300,"stale_since":null,"started_at":"2026-06-12T07:00:00Z","status":"running","task_title":"Open Settings","#

@@ -5,6 +5,23 @@ import WireFormat
 @testable import LiveActivity
 
 @Suite struct TaskStoreEndTests {
+    @Test func theEndKeepsTheAgentsDismissalTimeAndARepeatMustAgree() throws {
+        var store = TaskStore(generation: "g1")
+        try store.startTask("a", at: at(0))
+        let ended = try store.end(id: "a", TaskEnd(status: .completed, dismissAfterSeconds: 30), now: at(1))
+        #expect(ended.snapshot.dismissAfterSeconds == 30)
+        #expect(try store.end(id: "a", TaskEnd(status: .completed), now: at(2)).durability == .unchanged)
+        #expect(
+            try store.end(id: "a", TaskEnd(status: .completed, dismissAfterSeconds: 30), now: at(2)).durability
+                == .unchanged)
+        let conflict = storeError {
+            _ = try store.end(id: "a", TaskEnd(status: .completed, dismissAfterSeconds: 0), now: at(2))
+        }
+        #expect(conflict?.code == "conflict")
+        try store.startTask("b", at: at(3))
+        #expect(try store.end(id: "b", TaskEnd(status: .failed), now: at(4)).snapshot.dismissAfterSeconds == nil)
+    }
+
     @Test(arguments: [
         (TaskStatus.completed, Transition.completed),
         (.failed, .failed),

@@ -18,7 +18,8 @@ import Testing
         _ = try store.update(
             id: "chat_b", patch: TaskPatch(phase: .waitingUser, currentAction: "request_user_input"),
             now: at(3))
-        _ = try store.end(id: "chat_b", TaskEnd(status: .failed, lastError: "gave up"), now: at(4.999))
+        _ = try store.end(
+            id: "chat_b", TaskEnd(status: .failed, lastError: "gave up", dismissAfterSeconds: 45), now: at(4.999))
         return store
     }
 
@@ -30,6 +31,19 @@ import Testing
         #expect(try LiveActivityJSON.makeEncoder().encode(restored) == json)
         #expect(restored.transitions.events.count == 4)
         #expect(restored.capacity == 8)
+    }
+
+    @Test func aStoreWrittenBeforeDismissalLoadsWithTheBoardsRetention() throws {
+        let json = try LiveActivityJSON.makeEncoder().encode(try Self.busyStore())
+        let text = String(decoding: json, as: UTF8.self)
+            .replacing(#""dismiss_after_seconds":45,"#, with: "")
+            .replacing(#""dismiss_after_seconds":null,"#, with: "")
+            .replacing(#""dismissed_at":null,"#, with: "")
+        #expect(!text.contains("dismiss"))
+        let restored = try JSONDecoder().decode(TaskStore.self, from: Data(text.utf8))
+        #expect(restored.task(id: "chat_b")?.dismissAfterSeconds == nil)
+        #expect(restored.task(id: "chat_b")?.dismissedAt == nil)
+        #expect(restored.count == 2)
     }
 
     @Test func aRestoredStoreKeepsCountingAndHonoursIdempotencyKeys() throws {

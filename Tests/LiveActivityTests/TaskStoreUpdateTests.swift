@@ -114,7 +114,7 @@ import Testing
     static func draft(overBy extra: Int) -> TaskDraft {
         var draft = TaskDraft(
             taskTitle: text("🙂", 200), requestID: "chat_size", currentStep: text("🙂", 500),
-            currentAction: text("🙂", 200), lastError: "")
+            currentAction: text("🙂", 180), lastError: "")
         let base = draft.snapshot(requestID: "chat_size", now: at(0), revision: 1).encodedByteCount
         draft.lastError = text("e", TaskLimits.maxEncodedSnapshotBytes - base + extra)
         return draft

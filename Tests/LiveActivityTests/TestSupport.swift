@@ -77,3 +77,26 @@ extension TaskStore {
 func text(_ character: Character, _ count: Int) -> String {
     String(repeating: String(character), count: count)
 }
+
+extension TaskStore {
+    /// `nextStaleDeadline` as a date, for a store no shell anchored, on a monotonic clock that reads zero at `t0`.
+    func nextStaleDeadline() -> Date? {
+        nextStaleDeadline(now: t0, instant: .zero).map(date(ofInstant:))
+    }
+
+    /// `nextExpiry` as a date, likewise.
+    func nextExpiry(retention: Duration) -> Date? {
+        nextExpiry(now: t0, instant: .zero, retention: retention).map(date(ofInstant:))
+    }
+}
+
+/// The date of a monotonic instant on a clock that reads zero at `t0` (whole milliseconds, as stamped).
+func date(ofInstant instant: Duration) -> Date {
+    let (seconds, attoseconds) = instant.components
+    return at(Double(seconds) + Double(attoseconds / 1_000_000_000_000_000) / 1000)
+}
+
+/// `seconds` on the monotonic clock of a timeline.
+func instant(_ seconds: Double) -> Duration {
+    .milliseconds(Int64((seconds * 1000).rounded()))
+}

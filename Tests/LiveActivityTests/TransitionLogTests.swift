@@ -99,13 +99,16 @@ import WireFormat
         let page = Self.ringWithEvictions().events(since: 4, generation: "gen-a")
         let json = try LiveActivityJSON.makeEncoder().encode(page)
         let golden =
-            #"{"events":[{"at":"2026-06-12T07:00:05Z","id":5,"request_id":"r5","transition":"started"}],"#
+            #"{"events":[{"at":"2026-06-12T07:00:05Z","id":5,"phone_id":"","request_id":"r5","transition":"started"}],"#
             + #""generation":"gen-a","next":5,"reset_required":false,"truncated":false}"#
         #expect(String(decoding: json, as: UTF8.self) == golden)
         #expect(try JSONDecoder().decode(EventsPage.self, from: json) == page)
         #expect(
             Transition.allCases.map(\.rawValue)
-                == ["started", "handoff", "foreground_recovery", "completed", "failed", "canceled"])
+                == [
+                    "started", "handoff", "foreground_recovery", "completed", "failed", "canceled", "stop_requested",
+                    "answered", "dismissed",
+                ])
     }
 
     @Test func ringRoundTripsAndRefusesInconsistentJSON() throws {
@@ -122,5 +125,19 @@ import WireFormat
             #"{"generation":"g","capacity":3,"last_id":0,"events":[{"id":1,"request_id":"r","#
             + #""transition":"started","at":"2026-06-12T07:00:00Z"}]}"#
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(TransitionLog.self, from: Data(behind.utf8)) }
+    }
+}
+
+@Suite struct AnsweredEventCodingTests {
+    @Test func anAnsweredEventCarriesItsAnswerAndOthersDoNot() throws {
+        var ring = TransitionLog(generation: "g")
+        ring.append(requestID: "r1", transition: .answered, at: at(1), answer: .refuse)
+        ring.append(requestID: "r1", transition: .stopRequested, at: at(2))
+        let json = try LiveActivityJSON.makeEncoder().encode(ring.events)
+        let golden =
+            #"[{"answer":"refuse","at":"2026-06-12T07:00:01Z","id":1,"request_id":"r1","transition":"answered"},"#
+            + #"{"at":"2026-06-12T07:00:02Z","id":2,"request_id":"r1","transition":"stop_requested"}]"#
+        #expect(String(decoding: json, as: UTF8.self) == golden)
+        #expect(try JSONDecoder().decode([TransitionEvent].self, from: json) == ring.events)
     }
 }

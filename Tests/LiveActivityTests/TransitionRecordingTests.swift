@@ -63,6 +63,20 @@ import WireFormat
             ])
     }
 
+    @Test func eventsCarryTheTasksPhoneAndOldRingsLoadWithAnyPhone() throws {
+        var store = TaskStore(generation: "g1")
+        try store.startTask("mine", phone: "phone-1", at: at(0))
+        try store.startTask("any", phone: "", at: at(1))
+        _ = try store.end(id: "mine", TaskEnd(status: .completed), now: at(2))
+        #expect(store.transitions.events.map(\.phoneID) == ["phone-1", "", "phone-1"])
+
+        let old =
+            #"{"generation":"g1","capacity":4,"last_id":1,"#
+            + #""events":[{"id":1,"request_id":"a","transition":"started","at":"2026-06-12T07:00:00Z"}]}"#
+        let ring = try JSONDecoder().decode(TransitionLog.self, from: Data(old.utf8))
+        #expect(ring.events == [TransitionEvent(id: 1, requestID: "a", transition: .started, at: at(0), phoneID: "")])
+    }
+
     @Test func changesTable() {
         let base = TaskDraft(taskTitle: "t").snapshot(requestID: "a", now: at(0), revision: 1)
         var needsApp = base

@@ -9,18 +9,25 @@ import WireFormat
     private let handoff = Alert(transition: .handoff, requestID: "chat_1", epoch: 1234, eventID: 7)
 
     @Test func theWordsTakenDependOnTheTransitionAndWhereTheTaskIsNow() {
+        // The fixtures' active tasks can be stopped (`can_stop`): their notification offers Stop.
+        func stoppable(_ alert: Alert) -> Alert {
+            var alert = alert
+            alert.canStop = true
+            return alert
+        }
         let table: [(AlertTransition, SnapshotView, Alert)] = [
             (
                 .handoff, Fixtures.handoff,
-                Alert(
-                    transition: .handoff, requestID: "chat_1", title: "Open Settings",
-                    step: "Enter the Wi-Fi password", action: "request_user_input")
+                stoppable(
+                    Alert(
+                        transition: .handoff, requestID: "chat_1", title: "Open Settings",
+                        step: "Enter the Wi-Fi password", action: "request_user_input"))
             ),
             // Over already: the step now is not what the handoff asked.
             (.handoff, Fixtures.running, Alert(transition: .handoff, requestID: "chat_1", title: "Open Settings")),
             (
                 .foregroundRecovery, Fixtures.needsApp,
-                Alert(transition: .foregroundRecovery, requestID: "chat_1", title: "Open Settings")
+                stoppable(Alert(transition: .foregroundRecovery, requestID: "chat_1", title: "Open Settings"))
             ),
             (
                 .completed, Fixtures.ended(.completed),

@@ -47,17 +47,17 @@ import WireFormat
             Issue.record("no alert")
             return
         }
-        #expect(
-            first
-                == Alert(
-                    transition: .handoff, requestID: "chat_1", epoch: 1234, eventID: 2,
-                    boardTime: "2026-06-12T07:00:02Z"))
+        var expected = Alert(
+            transition: .handoff, requestID: "chat_1", epoch: 1234, eventID: 2, boardTime: "2026-06-12T07:00:02Z")
+        expected.generation = "g1"
+        #expect(first == expected)
         #expect(policy.cursor == EventCursor(since: 9, generation: "g1", epoch: 1234))
         // The same events again (a board that answers from an old cursor): nothing repeats.
         #expect(policy.receive(answer).isEmpty)
     }
 
-    @Test func aSecondHandoffOfTheSameTaskDoesNotAlertAgain() {
+    /// Each request for input is an event of its own (issue #15): the second one alerts too.
+    @Test func aSecondHandoffOfTheSameTaskAlertsAgain() {
         var policy = primedPolicy()
         #expect(
             alerts(
@@ -66,11 +66,10 @@ import WireFormat
                         epoch: 1234, generation: "g1", events: [event(1, "chat_1", .known(.handoff))], next: 1))) == [
                     "handoff chat_1"
                 ])
-        #expect(
-            policy.receive(
-                EventsAnswer(
-                    epoch: 1234, generation: "g1", events: [event(2, "chat_1", .known(.handoff))], next: 2)
-            ).isEmpty)
+        let second = EventsAnswer(
+            epoch: 1234, generation: "g1", events: [event(2, "chat_1", .known(.handoff))], next: 2)
+        #expect(alerts(policy.receive(second)) == ["handoff chat_1"])
+        #expect(policy.receive(second).isEmpty)
     }
 
     /// The handoff began and ended between two fetches, so no fetched snapshot ever showed it; the
@@ -123,13 +122,14 @@ import WireFormat
         #expect(policy.receive(reset) == [.readAgain])
         #expect(policy.cursor == EventCursor(since: 0, generation: "g2", epoch: 1234))
 
-        // The reread from 0: the handoff was alerted before (same epoch), the completion is new.
+        // The reread from 0: ids restart with a generation, so these are new events; each alerts once.
         let reread = EventsAnswer(
             epoch: 1234, generation: "g2",
             events: [
                 event(1, "chat_1", .known(.handoff)), event(2, "chat_1", .known(.completed)),
             ], next: 2)
-        #expect(alerts(policy.receive(reread)) == ["completed chat_1"])
+        #expect(alerts(policy.receive(reread)) == ["handoff chat_1", "completed chat_1"])
+        #expect(policy.receive(reread).isEmpty)
         #expect(policy.cursor == EventCursor(since: 2, generation: "g2", epoch: 1234))
     }
 
@@ -183,7 +183,9 @@ import WireFormat
             ], next: 2, truncated: true)
         #expect(policy.receive(history).isEmpty)  // neither old alerts nor "missed" for history
         #expect(policy.record.hasReadEvents)
-        #expect(policy.record.contains(.task(epoch: 1234, requestID: "chat_2", transition: .handoff)))
+        #expect(
+            policy.record.contains(
+                .task(epoch: 1234, requestID: "chat_2", transition: .handoff, eventID: 2, generation: "g1")))
         let next = EventsAnswer(
             epoch: 1234, generation: "g1", events: [event(3, "chat_2", .known(.completed))], next: 3)
         #expect(alerts(policy.receive(next)) == ["completed chat_2"])
@@ -207,6 +209,8 @@ import WireFormat
         var policy = primedPolicy(epoch: 77)
         let answer = EventsAnswer(epoch: nil, generation: "g1", events: [event(1, "chat_1", .known(.failed))], next: 1)
         #expect(alerts(policy.receive(answer)) == ["failed chat_1"])
-        #expect(policy.record.contains(.task(epoch: 77, requestID: "chat_1", transition: .failed)))
+        #expect(
+            policy.record.contains(
+                .task(epoch: 77, requestID: "chat_1", transition: .failed, eventID: 1, generation: "g1")))
     }
 }

@@ -34,7 +34,8 @@ import Testing
     @Test func roundTripsThroughJSON() throws {
         var record = AlertRecord(capacity: 4)
         record.insert(.connection("usb-1"))
-        record.insert(.task(epoch: 9, requestID: "chat_1", transition: .foregroundRecovery))
+        record.insert(
+            .task(epoch: 9, requestID: "chat_1", transition: .foregroundRecovery, eventID: 3, generation: "g"))
         record.cursor = EventCursor(since: 12, generation: "g", epoch: 9)
         record.hasReadEvents = true
         let encoder = JSONEncoder()
@@ -43,7 +44,7 @@ import Testing
         #expect(
             text == #"{"capacity":4,"cursor":{"epoch":9,"generation":"g","since":12},"has_read_events":true,"#
                 + #""keys":[{"subject":"usb-1","transition":"connected"},"#
-                + #"{"epoch":9,"subject":"chat_1","transition":"foreground_recovery"}]}"#)
+                + #"{"epoch":9,"event_id":3,"generation":"g","subject":"chat_1","transition":"foreground_recovery"}]}"#)
         #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8)) == record)
     }
 

@@ -34,6 +34,7 @@ import WireFormat
             case .appState: "app-state"
             case .bluetoothStatus: "bluetooth-status"
             case .openPairingWindow: "pairing-window"
+            case .answer: "answer"
             }
         }
     }

@@ -345,7 +345,7 @@ import WakeProtocol
     @Test func theReturnEntryGoesWithEveryAppStateReport() {
         func reports(_ board: FakeBoard) -> [String] {
             board.requests.compactMap {
-                guard case let .appState(state, entry, _) = $0 else { return nil }
+                guard case let .appState(state, entry, _, _) = $0 else { return nil }
                 return "\(state.rawValue) \(entry?.rawValue ?? "none")"
             }
         }

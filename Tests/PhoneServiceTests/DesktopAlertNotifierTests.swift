@@ -138,3 +138,103 @@ struct DesktopAlertNotifierLateServerTests {
                 == DesktopAlertNotifier.notification(for: handoff).summary)
     }
 }
+
+/// Buttons per alert (issue #15 §8) and where a press goes: the answer and the task, once per
+/// notification, only for the answers it offered.
+@Suite struct DesktopAlertActionTests {
+    @Test func theButtonsEachAlertCarries() {
+        func keys(_ alert: Alert) -> [String] {
+            DesktopAlertNotifier.notification(for: alert).actions.flatMap { [$0.key, $0.label] }
+        }
+        var stoppable = Alert(transition: .handoff, requestID: "chat_1")
+        stoppable.canStop = true
+        #expect(keys(Alert(transition: .handoff, requestID: "chat_1")) == ["done", "Done", "refuse", "Refuse"])
+        #expect(keys(stoppable) == ["stop", "Stop", "done", "Done", "refuse", "Refuse"])
+        #expect(
+            keys(Alert(transition: .foregroundRecovery, requestID: "chat_1")) == ["done", "Done", "refuse", "Refuse"])
+        #expect(keys(Alert(transition: .completed, requestID: "chat_1")) == ["dismiss", "Dismiss"])
+        #expect(keys(Alert(transition: .failed, requestID: "chat_1")) == ["dismiss", "Dismiss"])
+        #expect(keys(Alert(transition: .connected, connectionID: "usb-1")) == [])
+    }
+}
+
+/// A press on a notification's button, from the server, goes to the answer path: once per
+/// notification, only for an answer it offered.
+@Suite(.enabled(if: PrivateBus.daemonPath != nil, Comment(rawValue: PrivateBus.skipMessage)))
+struct DesktopAlertPressTests {
+    /// A server that numbers its notifications 1, 2, … and hands each Notify's actions to `shown`.
+    static func server(on address: String, _ shown: Mailbox<[String]>) async throws -> DBusConnection {
+        let server = try await DBusConnection.connect(to: .address(address), timeout: .seconds(5))
+        let counter = Mutex<UInt32>(0)
+        try server.export(
+            DBusExportedObject(interfaces: [
+                DBusInterface(
+                    DesktopNotifier.serviceName,
+                    methods: [
+                        DBusMethod("GetServerInformation", outputs: "ssss") { _ throws(DBusError) in
+                            [.string("fake-notifyd"), .string("tests"), .string("1"), .string("1.2")]
+                        },
+                        DBusMethod("GetCapabilities", outputs: "as") { _ throws(DBusError) in
+                            [.strings(["body", "actions"])]
+                        },
+                        DBusMethod("Notify", inputs: "susssasa{sv}i", outputs: "u") { message throws(DBusError) in
+                            shown.put(message.body[5].stringArray ?? [])
+                            return [
+                                .uint32(
+                                    counter.withLock {
+                                        $0 += 1; return $0
+                                    })
+                            ]
+                        },
+                    ])
+            ]), at: "/org/freedesktop/Notifications")
+        _ = try await server.requestName(DesktopNotifier.serviceName)
+        return server
+    }
+
+    @Test func aPressPostsTheAnswerForItsTaskOnce() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let shown = Mailbox<[String]>()
+        let server = try await Self.server(on: bus.address, shown)
+        defer { server.close() }
+        let notifier = DesktopAlertNotifier(logger: Logger(component: "test") { _, _ in })
+        let answers = Mutex<[String]>([])
+        notifier.onAnswer { answer, requestID in answers.withLock { $0.append("\(answer.rawValue) \(requestID)") } }
+        notifier.connect(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]) {}
+
+        @Sendable func press(_ id: UInt32, _ key: String) throws {
+            try server.emit(
+                .signal(
+                    path: "/org/freedesktop/Notifications", interface: DesktopNotifier.serviceName,
+                    member: "ActionInvoked", body: [.uint32(id), .string(key)]))
+        }
+        /// Presses until a new answer comes (the client learns the id from Notify's reply, which may land
+        /// after the server's first signal); returns the answers so far.
+        func pressUntilAnswered(_ id: UInt32, _ key: String) async throws -> [String] {
+            let before = answers.withLock { $0.count }
+            return try await withDeadline(10, "an answer for \(key)") {
+                while true {
+                    try press(id, key)
+                    try await Task.sleep(for: .milliseconds(50))
+                    let now = answers.withLock { $0 }
+                    if now.count > before { return now }
+                }
+            }
+        }
+
+        var handoff = Alert(transition: .handoff, requestID: "chat_1")
+        handoff.canStop = true
+        notifier.deliver(handoff)
+        #expect(try await shown.next() == ["stop", "Stop", "done", "Done", "refuse", "Refuse"])
+        #expect(try await pressUntilAnswered(1, "stop") == ["stop chat_1"])
+        try press(1, "done")  // answered already: one answer per notification
+
+        notifier.deliver(Alert(transition: .completed, requestID: "chat_2"))
+        #expect(try await shown.next() == ["dismiss", "Dismiss"])
+        try press(2, "stop")  // not a button of this notification
+        try press(2, "default")  // the body clicked: no answer
+        // The next answer is this one: neither press above gave one.
+        #expect(try await pressUntilAnswered(2, "dismiss") == ["stop chat_1", "dismiss chat_2"])
+    }
+}

@@ -16,11 +16,17 @@ import Testing
         (["--version"], .version),
         (["--json", "-h"], .help),
         (["--config", "-p.toml"], .run(configPath: "-p.toml", json: false)),
-        (["doctor"], .doctor(configPath: nil)),
-        (["doctor", "--config", "p.toml"], .doctor(configPath: "p.toml")),
-        (["--config=p.toml", "doctor"], .doctor(configPath: "p.toml")),
+        (["doctor"], .doctor(configPath: nil, json: false)),
+        (["doctor", "--config", "p.toml"], .doctor(configPath: "p.toml", json: false)),
+        (["--config=p.toml", "doctor"], .doctor(configPath: "p.toml", json: false)),
         (["doctor", "--help"], .help),
-        (["--", "doctor"], .doctor(configPath: nil)),
+        (["--", "doctor"], .doctor(configPath: nil, json: false)),
+        (["doctor", "--json"], .doctor(configPath: nil, json: true)),
+        (["stop"], .answer(.stop, requestID: nil, configPath: nil)),
+        (["done", "chat_1"], .answer(.done, requestID: "chat_1", configPath: nil)),
+        (["refuse", "chat:1", "--config", "p.toml"], .answer(.refuse, requestID: "chat:1", configPath: "p.toml")),
+        (["--config=p.toml", "dismiss"], .answer(.dismiss, requestID: nil, configPath: "p.toml")),
+        (["stop", "--help"], .help),
     ]
 
     @Test(arguments: valid)
@@ -39,10 +45,13 @@ import Testing
         (["--json=yes"], "--json takes no value"),
         (["--config=a", "--config", "b"], "--config given twice"),
         (["-v"], "unknown option -v"),
-        (["doctor", "--json"], "doctor takes no --json"),
         (["doctor", "now"], "unexpected argument 'now'"),
         (["doctor", "doctor"], "unexpected argument 'doctor'"),
         (["doctor", "--config"], "--config needs a file"),
+        (["stop", "a", "b"], "unexpected argument 'b'"),
+        (["stop", "a/b"], "task id 'a/b' must be 1 to 128 characters from A-Z a-z 0-9 . _ : -"),
+        (["done", "--json"], "done takes no --json"),
+        (["cancel"], "unexpected argument 'cancel'"),
     ]
 
     @Test(arguments: invalid)

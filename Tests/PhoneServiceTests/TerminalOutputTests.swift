@@ -1,6 +1,7 @@
 import Foundation
 import PhoneCore
 import Platform
+import Synchronization
 import Testing
 
 @testable import PhoneService
@@ -109,5 +110,67 @@ import Testing
             text
                 == "\u{07}\u{1B}[1m>> T [2J: Failed: a b c (chat_1)\u{1B}[0m\n"
                 + #"aiden-phone: board answered HTTP 500: \u{1b}]0;owned\u{7}\n<3>forged"# + "\n")
+    }
+
+    /// How the board took a key's answer is a line above the card (on a pipe, a line and a blank one).
+    @Test func anAnswersOutcomeIsALineAboveTheCard() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let output = TerminalOutput(
+            channel: OutputChannel(descriptor: descriptors[1]),
+            mode: .init(inPlace: false, color: false, width: 40))
+        let refused = AnswerOutcome(
+            answer: .stop, requestID: "chat_1", answerID: "ans-1", title: "Open Settings",
+            result: .refused(.httpStatus(409, message: "the task has ended"), code: "task_ended"))
+        output.emit(.answered(refused), at: Date())
+        output.flush()
+        close(descriptors[1])
+        let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == ">> Could not stop “Open Settings” (chat_1): board answered HTTP 409: task_ended: the task has ended\n\n"
+        )
+    }
+
+    /// The key reader on a pseudo-terminal: single keys arrive without Enter, nothing is echoed, and the
+    /// terminal's mode is put back afterwards.
+    @Test func keysAreReadOneByOneAndTheModeIsRestored() throws {
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        #expect(ioctl(master, 0x4004_5431, &unlock) == 0)
+        #expect(ioctl(master, 0x8004_5430, &number) == 0)
+        let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        var before = termios()
+        #expect(tcgetattr(terminal, &before) == 0)
+        #expect(before.c_lflag & tcflag_t(ICANON) != 0)
+        let reader = TerminalKeyReader(descriptor: terminal)
+        let keys = Mutex<[UInt8]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        #expect(
+            reader.start { byte in
+                keys.withLock { $0.append(byte) }
+                arrived.signal()
+            })
+        var during = termios()
+        #expect(tcgetattr(terminal, &during) == 0)
+        #expect(during.c_lflag & tcflag_t(ICANON | ECHO) == 0)
+        #expect(write(master, "sy", 2) == 2)  // no newline: canonical mode would hold these back
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(arrived.wait(timeout: .now() + 10) == .success)
+        #expect(keys.withLock { $0 } == Array("sy".utf8))
+        reader.restore()
+        var after = termios()
+        #expect(tcgetattr(terminal, &after) == 0)
+        #expect(after.c_lflag == before.c_lflag)
+        // A pipe is no terminal: nothing is read, nothing changed.
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]); close(descriptors[1]) }
+        #expect(!TerminalKeyReader(descriptor: descriptors[0]).start { _ in })
     }
 }

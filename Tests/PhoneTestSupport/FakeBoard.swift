@@ -29,18 +29,29 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     package private(set) var currentID: String?
     /// How task reads (`/api/live-activity/status`) are answered; nil: as everything else (`mode`).
     package var taskMode: Mode?
-    package var ring: [(id: UInt64, requestID: String, transition: String)] = []
+    package var ring: [(id: UInt64, requestID: String, transition: String, phoneID: String)] = []
+    /// Sent beside the current snapshot as `others` (spec of issue #15); nil: left out, as an older board.
+    package var others: (active: Int, waiting: Int)?
     /// The board's Bluetooth address in `/api/bluetooth/status` (nil: none, the loopback Wake transport).
     package var bluetoothAddress: String?
     /// Set: `POST /api/bluetooth/pairing/start` is refused with this status and message.
     package var pairingRefusal: (status: Int, message: String)?
     package private(set) var requests: [BoardRequest] = []
+    /// The answers recorded through `POST /api/live-activity/tasks/{id}/answer`, by `answer_id`, with the
+    /// body of the first reply (a retry with the same id gets it again, and records nothing new).
+    package private(set) var answerReplies: [String: [UInt8]] = [:]
+    /// The answers as recorded, oldest first: (request id, answer, answer id, phone id).
+    package private(set) var answers: [(requestID: String, answer: String, answerID: String, phoneID: String)] = []
+    /// Set: answer requests get no HTTP answer this many more times (a lost reply; the answer is still
+    /// recorded when `recordBeforeFailing`).
+    package var failAnswers = 0
+    package var recordBeforeFailing = false
 
     package var currentRequests: Int { requests.filter { if case .current = $0 { true } else { false } }.count }
     package var statusRequests: Int { requests.filter { $0 == .status }.count }
     package var eventsRequests: Int { requests.filter { if case .events = $0 { true } else { false } }.count }
     package var appStates: [AppState] {
-        requests.compactMap { if case let .appState(state, _, _) = $0 { state } else { nil } }
+        requests.compactMap { if case let .appState(state, _, _, _) = $0 { state } else { nil } }
     }
     /// The request ids of the task reads, in order.
     package var taskReads: [String] {
@@ -56,13 +67,15 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
 
     // MARK: The agent side
 
-    package func start(_ id: String, title: String = "Open Settings") {
+    package func start(_ id: String, title: String = "Open Settings", phoneID: String = "", canStop: Bool = false) {
         currentID = id
         record(id, "started")
+        ring[ring.count - 1].phoneID = phoneID
         tasks[id] = (
             [
                 "request_id": id, "status": "running", "phase": "planning", "task_title": title,
-                "current_step": "Planning", "progress": 0.0, "shows_progress": true,
+                "current_step": "Planning", "progress": 0.0, "shows_progress": true, "phone_id": phoneID,
+                "can_stop": canStop,
             ], revision
         )
     }
@@ -89,7 +102,8 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
 
     package func record(_ id: String, _ transition: String, bump: Bool = true) {
         if bump { revision += 1 }
-        ring.append(((ring.last?.id ?? 0) + 1, id, transition))
+        let phoneID = tasks[id]?.fields["phone_id"] as? String ?? ""
+        ring.append(((ring.last?.id ?? 0) + 1, id, transition, phoneID))
     }
 
     /// The state directory was wiped: new epoch, new generation, nothing stored.
@@ -133,6 +147,7 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
             guard let currentID, let task = tasks[currentID] else { return json(["status": "not_found"], etag: etag) }
             var body = task.fields
             body["revision"] = Int(task.revision)
+            if let others { body["others"] = ["active": others.active, "waiting": others.waiting] }
             return json(["status": "ok", "live_activity": body], etag: etag)
         case let .task(id):
             guard let task = tasks[id] else { return json(["status": "not_found"], status: 404) }
@@ -146,7 +161,7 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
             let events = ring.filter { $0.id > since }.map {
                 [
                     "id": Int($0.id), "request_id": $0.requestID, "transition": $0.transition,
-                    "at": "2026-06-12T07:00:00Z",
+                    "at": "2026-06-12T07:00:00Z", "phone_id": $0.phoneID,
                 ] as [String: Any]
             }
             return json(
@@ -163,7 +178,70 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
                 return .answered(status: status, etag: nil, body: Array(data))
             }
             return json(["status": "ok", "pairing": ["open": true, "seconds": seconds]])
+        case let .answer(id, answer, answerID, phoneID):
+            if failAnswers > 0 {
+                failAnswers -= 1
+                if recordBeforeFailing { _ = takeAnswer(id, answer.rawValue, answerID: answerID, phoneID: phoneID) }
+                return .failed(detail: "connection reset by peer")
+            }
+            return takeAnswer(id, answer.rawValue, answerID: answerID, phoneID: phoneID)
         }
+    }
+
+    /// `POST /api/live-activity/tasks/{id}/answer` as the spec of issue #15 has it: idempotent per
+    /// `answer_id`, 404 for a task addressed to another phone, 409 with the spec's codes.
+    package func takeAnswer(_ id: String, _ answer: String, answerID: String, phoneID: String) -> BoardResponse {
+        if let reply = answerReplies[answerID] { return .answered(status: 200, etag: nil, body: reply) }
+        guard var task = tasks[id]?.fields else { return refusal(404, "not_found", "no task \(id)") }
+        let owner = task["phone_id"] as? String ?? ""
+        if !owner.isEmpty, !phoneID.isEmpty, owner != phoneID { return refusal(404, "not_found", "no task \(id)") }
+        let status = task["status"] as? String ?? "running"
+        let active = status == "running" || status == "needs_app"
+        let waiting =
+            (task["phase"] as? String == "waiting_user" && task["current_action"] as? String == "request_user_input")
+            || status == "needs_app"
+        let recorded = task["answer"] as? [String: Any]
+        switch answer {
+        case "stop":
+            guard active else { return refusal(409, "task_ended", "the task has ended") }
+            guard task["can_stop"] as? Bool == true else {
+                return refusal(409, "not_stoppable", "the task cannot be stopped")
+            }
+            if let recorded, recorded["answer"] as? String == "stop" { return answered(recorded, task, answerID) }
+        case "done", "refuse":
+            guard waiting else { return refusal(409, "not_waiting", "the task is not waiting for the person") }
+        case "dismiss":
+            guard !active else { return refusal(409, "not_ended", "the task has not ended") }
+        default:
+            return refusal(400, "invalid_field", "answer must be stop, done, refuse or dismiss")
+        }
+        let entry: [String: Any] = [
+            "answer": answer, "answer_id": answerID, "phone_id": phoneID, "answered_at": "2026-06-12T07:00:09Z",
+        ]
+        if answer == "dismiss" {
+            task["dismissed_at"] = "2026-06-12T07:00:09Z"
+        } else {
+            task["answer"] = entry
+            if answer != "stop", status == "needs_app" { task["status"] = "running" }
+        }
+        revision += 1
+        tasks[id] = (task, revision)
+        record(id, answer == "stop" ? "stop_requested" : answer == "dismiss" ? "dismissed" : "answered", bump: false)
+        answers.append((id, answer, answerID, phoneID))
+        return answered(entry, task, answerID)
+    }
+
+    private func answered(_ record: [String: Any], _ task: [String: Any], _ answerID: String) -> BoardResponse {
+        var snapshot = task
+        snapshot["revision"] = Int(revision)
+        let body = ["ok": true, "answer": record, "task": snapshot] as [String: Any]
+        let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
+        answerReplies[answerID] = Array(data)
+        return .answered(status: 200, etag: nil, body: Array(data))
+    }
+
+    private func refusal(_ status: Int, _ code: String, _ message: String) -> BoardResponse {
+        json(["status": "error", "error": ["code": code, "message": message]], status: status)
     }
 
     private func json(_ object: [String: Any], status: Int = 200, etag: String? = nil) -> BoardResponse {

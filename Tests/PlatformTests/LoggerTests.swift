@@ -43,9 +43,36 @@ import Testing
     @Test func aJournalLineStaysOneLine() throws {
         let (logger, capture) = Logger.capturing(component: "phone")
         logger.error("board answered HTTP 500: oops\n<6>phone: all is well")
-        let line = Logger.journalLine(.error, try #require(capture.lines.first))
+        let line = Logger.standardErrorLine(try #require(capture.entries.first), for: .journal)
         #expect(line == "<3>phone: board answered HTTP 500: oops\\n<6>phone: all is well\n")
         #expect(line.filter(\.isNewline).count == 1)
+    }
+
+    /// Prefixes are for journald only: a terminal (or a pipe, a file) gets the plain line, with the level word
+    /// for the levels that ask for attention.
+    @Test(arguments: [
+        (LogLevel.error, LogDestination.journal, "<3>board: bind failed: in use\n"),
+        (.error, .plain, "board: error: bind failed: in use\n"),
+        (.warning, .journal, "<4>board: bind failed: in use\n"),
+        (.warning, .plain, "board: warning: bind failed: in use\n"),
+        (.notice, .plain, "board: bind failed: in use\n"),
+        (.info, .journal, "<6>board: bind failed: in use\n"),
+        (.info, .plain, "board: bind failed: in use\n"),
+        (.debug, .plain, "board: bind failed: in use\n"),
+    ])
+    func standardErrorLinesFollowTheirDestination(level: LogLevel, destination: LogDestination, expected: String) {
+        let entry = LogEntry(level: level, component: "board", message: "bind failed: in use")
+        #expect(Logger.standardErrorLine(entry, for: destination) == expected)
+    }
+
+    @Test func fieldsReachTheSinkEscapedAndInTheirOrder() throws {
+        let (logger, capture) = Logger.capturing(component: "board")
+        logger.info(
+            "task chat_1 started", fields: [.wakeSequence: "7", .requestID: "chat_1", .peer: "10.0.0.7\nPRIORITY=0"])
+        let entry = try #require(capture.entries.first)
+        #expect(entry.fields.map(\.name) == [.requestID, .peer, .wakeSequence])
+        #expect(entry[.peer] == #"10.0.0.7\nPRIORITY=0"#)
+        #expect(capture.entries(.requestID, "chat_1").count == 1)
     }
 
     @Test func levelsParseByNameAndOrderBySeverity() {

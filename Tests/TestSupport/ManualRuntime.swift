@@ -20,6 +20,8 @@ package final class ManualRuntime: Runtime {
         var spawned: [@Sendable () async -> Void] = []
         var timers: [Timer] = []
         var nextID: UInt64 = 0
+        /// How far the wall clock was set away from the monotonic clock (`stepWallClock`).
+        var wallStep: Double = 0
     }
 
     private let state = Mutex(State())
@@ -32,8 +34,15 @@ package final class ManualRuntime: Runtime {
     package func monotonicNow() -> Duration { state.withLock { $0.now } }
 
     package func wallNow() -> Date {
-        let (seconds, attoseconds) = monotonicNow().components
-        return wallOrigin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        let (now, step) = state.withLock { ($0.now, $0.wallStep) }
+        let (seconds, attoseconds) = now.components
+        return wallOrigin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18 + step)
+    }
+
+    /// Sets the wall clock `seconds` forward (negative: back), as NTP or a person would; the monotonic clock
+    /// and the timers do not move.
+    package func stepWallClock(by seconds: Double) {
+        state.withLock { $0.wallStep += seconds }
     }
 
     package func enqueue(_ work: @escaping @Sendable () -> Void) {

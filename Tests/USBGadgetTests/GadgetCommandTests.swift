@@ -1,4 +1,6 @@
+import Doctor
 import Foundation
+import NetworkAddress
 import Testing
 
 @testable import BoardService
@@ -86,5 +88,83 @@ import Testing
             try Self.run(fine, up: false)
                 == GadgetCommand.Outcome(
                     exitCode: 0, message: "aiden-board gadget: gadget aiden is not set up: nothing to do"))
+    }
+}
+
+/// `aiden-board gadget status`: read-only, exit 0 when the gadget is up, 3 when it is not, 69 without configfs.
+@Suite struct GadgetStatusCommandTests {
+    static func status(
+        _ fake: ConfigfsEmulator, interfaces: LocalInterfaces = LocalInterfaces(entries: [])
+    )
+        -> GadgetCommand.Outcome
+    {
+        GadgetCommand.status(configfs: fake.paths.configfs, tree: fake, paths: fake.paths, interfaces: { interfaces })
+    }
+
+    @Test func anUpGadgetNamesItsUDCInterfaceAndEnds() throws {
+        let fake = try ConfigfsEmulator()
+        #expect(try GadgetCommandTests.run(fake).exitCode == 0)
+        fake.clearJournal()
+        let link = LocalInterfaces(entries: [
+            .init(name: "usb0", address: IPAddress(v4: 192, 168, 42, 1), prefixLength: 24, isUp: true, isRunning: true)
+        ])
+        let outcome = Self.status(fake, interfaces: link)
+        #expect(outcome.exitCode == 0)
+        let lines = outcome.message.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0] == "gadget aiden: up, bound to dummy_udc.0")
+        #expect(lines[1] == "interface: usb0, carrier, 192.168.42.1/24")
+        #expect(lines[2].hasPrefix("board end: ") && lines[2].contains(", host end: "))
+        #expect(fake.journal.isEmpty, "status changes nothing")
+    }
+
+    @Test func aGadgetNotSetUpOrNotBoundIsExit3() throws {
+        let fake = try ConfigfsEmulator()
+        let absent = Self.status(fake)
+        #expect(absent.exitCode == 3)
+        #expect(absent.message.hasPrefix("gadget aiden: not set up in \(fake.paths.gadgets)"))
+        #expect(try GadgetCommandTests.run(fake).exitCode == 0)
+        try fake.write(fake.paths.absolute("aiden/UDC"), "\n")
+        let unbound = Self.status(fake)
+        #expect(unbound.exitCode == 3)
+        #expect(unbound.message.hasPrefix("gadget aiden: created in \(fake.paths.gadgets) but not bound to a UDC"))
+    }
+
+    @Test func withoutConfigfsIsExit69() throws {
+        let outcome = GadgetCommand.status(
+            configfs: "/nonexistent-configfs", tree: POSIXGadgetTree(), interfaces: { LocalInterfaces(entries: []) })
+        #expect(outcome.exitCode == 69)
+        #expect(outcome.message.hasPrefix("aiden-board gadget: "))
+    }
+}
+
+/// The report's words for each state, pure.
+@Suite struct GadgetStatusLinesTests {
+    static let cases: [(GadgetStatus, Int32, [String])] = [
+        (
+            GadgetStatus(gadgets: "/cfg/usb_gadget", created: false), 3,
+            ["gadget aiden: not set up in /cfg/usb_gadget (run aiden-board gadget up, or start aiden-gadget.service)"]
+        ),
+        (
+            GadgetStatus(
+                gadgets: "/cfg/usb_gadget", created: true, boundUDC: "fe980000.usb", interface: "aiden0",
+                deviceAddress: "02:1a:2b:3c:4d:5e", hostAddress: "06:1a:2b:3c:4d:5e", carrier: false),
+            0,
+            [
+                "gadget aiden: up, bound to fe980000.usb",
+                "interface: aiden0, no carrier (no host on the cable), no address",
+                "board end: 02:1a:2b:3c:4d:5e, host end: 06:1a:2b:3c:4d:5e",
+            ]
+        ),
+        (
+            GadgetStatus(gadgets: "/cfg/usb_gadget", created: true, boundUDC: "u.0"), 0,
+            ["gadget aiden: up, bound to u.0", "interface: none named by the ECM function"]
+        ),
+    ]
+
+    @Test(arguments: cases)
+    func theReportSaysWhatTheGadgetIs(status: GadgetStatus, exit: Int32, lines: [String]) {
+        #expect(status.exitCode == exit)
+        #expect(status.lines == lines)
     }
 }

@@ -14,7 +14,11 @@ import WireFormat
         currentApp: "Settings", lastToolName: "screenshot", lastError: "Settings crashed\non launch",
         progress: 0.25, showsProgress: true, canStop: true, requiresApp: true,
         startedAt: Date(timeIntervalSince1970: 1_781_247_600), updatedAt: Date(timeIntervalSince1970: 1_781_247_602),
-        endedAt: Date(timeIntervalSince1970: 1_781_247_660), revision: 42)
+        endedAt: Date(timeIntervalSince1970: 1_781_247_660), dismissAfterSeconds: 30,
+        dismissedAt: Date(timeIntervalSince1970: 1_781_247_700), revision: 42,
+        answer: TaskAnswer(
+            answer: .stop, answerID: "ans-5f0c", phoneID: "phone_1",
+            answeredAt: Date(timeIntervalSince1970: 1_781_247_630)))
 
     static func boardBytes(_ snapshot: TaskSnapshot = board) throws -> Data {
         try LiveActivityJSON.makeEncoder().encode(snapshot)
@@ -52,7 +56,15 @@ import WireFormat
                 case .startedAt: view.startedAt == Timestamp.format(board.startedAt)
                 case .updatedAt: view.updatedAt == Timestamp.format(board.updatedAt)
                 case .endedAt: view.endedAt == board.endedAt.map(Timestamp.format)
+                case .dismissAfterSeconds: view.dismissAfterSeconds == board.dismissAfterSeconds.map(UInt64.init)
+                case .dismissedAt: view.dismissedAt == board.dismissedAt.map(Timestamp.format)
                 case .revision: view.revision == board.revision
+                case .answer:
+                    view.answer
+                        == AnswerView(
+                            answer: board.answer.map { .known($0.answer) }, answerID: board.answer?.answerID,
+                            phoneID: board.answer?.phoneID,
+                            answeredAt: board.answer.map { Timestamp.format($0.answeredAt) })
                 }
             #expect(same, "\(key.stringValue) differs between the board's snapshot and the view")
         }

@@ -38,8 +38,10 @@ import WireFormat
             ])
         #expect(
             Transition.allCases.map(\.rawValue) == [
-                "started", "handoff", "foreground_recovery", "completed", "failed", "canceled",
+                "started", "handoff", "foreground_recovery", "completed", "failed", "canceled", "stop_requested",
+                "answered", "dismissed",
             ])
+        #expect(Answer.allCases.map(\.rawValue) == ["stop", "done", "refuse", "dismiss"])
         #expect(AppState.allCases.map(\.rawValue) == ["foreground", "background", "inactive"])
     }
 

@@ -7,12 +7,15 @@ import WireFormat
 
 /// The board's HTTP side on the USB link: requests as the server shell hands them to `PhoneRouter`, so the
 /// access policy (peer, `Host` header, the pairing rules), the query rules (`phone_id`, `request_id`, `since`,
-/// `generation`) and the app-state body run on them, against a board holding tasks for two phones. The input is
-/// requests in `FuzzHTTPRequest`'s form, separated by `---` lines.
+/// `generation`), the app-state body and the person's answer body (`/api/live-activity/tasks/{id}/answer`) run
+/// on them, against a board holding tasks for two phones. The input is requests in `FuzzHTTPRequest`'s form,
+/// separated by `---` lines.
 ///
 /// Beyond not crashing: every answer is well-formed (`ResponseChecks`) and a 403 exactly when the policy denied;
 /// a `Host` rule that ignores ASCII case and names IP literals canonically; a phone never gets another phone's
-/// task; and the phone's own parsers read every answer the board gives to its reads.
+/// task; the phone's own parsers read every answer the board gives to its reads; what `admit` decides before the
+/// body is what the whole request gets; and an accepted answer asks the shell to record exactly it, for the task
+/// its path names, which the phone that sent it may see.
 package enum PhoneAPIHarness: FuzzHarness {
     package static let name = "phone-api"
 
@@ -27,13 +30,13 @@ package enum PhoneAPIHarness: FuzzHarness {
             adapter: "hci0", adapterPresent: true, powered: true, bluezRunning: true, address: "00:AA:01:00:00:23"),
         usb: USBLinkFacts(link: "up"),
         boardAddresses: [FuzzHTTPRequest.board])
-    /// A running task for phone p1, a handoff for every phone, an ended task for p2.
+    /// A running, stoppable task for phone p1, a handoff for every phone, an ended task for p2.
     static let board: PublishedBoard = {
         var store = TaskStore(generation: "g1")
         var random = CountingGenerator()
         let start = Date(timeIntervalSince1970: 1_780_000_000)
         _ = try? store.start(
-            TaskDraft(taskTitle: "Open Settings", requestID: "chat_p1", phoneID: "p1", progress: 0.5),
+            TaskDraft(taskTitle: "Open Settings", requestID: "chat_p1", phoneID: "p1", progress: 0.5, canStop: true),
             idempotencyKey: nil, now: start, using: &random)
         _ = try? store.start(
             TaskDraft(
@@ -58,6 +61,13 @@ package enum PhoneAPIHarness: FuzzHarness {
                 (result.denial != nil) == (result.response.status == 403),
                 "\(request.method) \(request.path): \(result.response.status), denial: \(result.denial as Any)")
             if let host = request.header("host") { try checkHostRule(host, request: request) }
+            if let admitted = router.admit(request, boardAddresses: { [FuzzHTTPRequest.board] }) {
+                try require(
+                    admitted.response.status == result.response.status,
+                    "\(request.method) \(request.path): admitted as \(admitted.response.status), "
+                        + "answered \(result.response.status)")
+            }
+            try checkAnswer(request, result)
             if result.response.status == 200 && request.method == "GET" {
                 try checkPhoneReads(request, result.response)
             }
@@ -82,6 +92,24 @@ package enum PhoneAPIHarness: FuzzHarness {
         try require(
             AccessPolicy.hostName(fromHostHeader: address.uriHost) == name,
             "Host \(address.uriHost) does not name \(name)")
+    }
+
+    /// An answer the router accepts is the one recorded: its effect names the path's task and the body's answer,
+    /// and the task is one the answering phone may see; anything else asks nothing of the shell.
+    private static func checkAnswer(_ request: HTTPRequest, _ result: RouteResult) throws(InvariantViolation) {
+        let asked = "\(request.method) \(request.path)"
+        guard case let .recordAnswer(id, answer)? = result.effect else {
+            let isAnswer = PhoneRouter.answerTarget(request.path) != nil && request.method == "POST"
+            try require(!isAnswer || result.response.status != 200, "\(asked): a 200 that records nothing")
+            return
+        }
+        try require(result.response.status == 200, "\(asked): an answer effect with \(result.response.status)")
+        try require(PhoneRouter.answerTarget(request.path).map(String.init) == id, "\(asked): recorded for \(id)")
+        let decoded = try? AnswerRequest.decode(from: request.body)
+        try require(decoded == answer, "\(asked): recorded \(answer), the body says \(decoded as Any)")
+        let task = board.store.task(id: id)
+        try require(
+            task?.isVisible(toPhone: answer.phoneID) == true, "\(asked): phone \(answer.phoneID) answered \(id)")
     }
 
     /// The board's answers to the phone's own reads, through the phone's parsers.

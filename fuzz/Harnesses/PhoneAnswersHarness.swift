@@ -58,7 +58,7 @@ package enum PhoneAnswersHarness: FuzzHarness {
                     case let .card(card):
                         try checkLine(event)
                         try checkCard(card)
-                    case .alert, .error, .connection:
+                    case .alert, .error, .connection, .answered:
                         try checkLine(event)
                     case .wake:
                         break  // nothing the board wrote

@@ -1,8 +1,11 @@
 """The client against a running aiden-board: set AIDEN_TEST_BOARD_SOCKET to its agent socket (the
 Swift suite PythonClientTests starts one and runs these with the installed package)."""
 
+import http.client
+import json
 import os
 import threading
+import time
 import unittest
 import uuid
 
@@ -18,6 +21,25 @@ def _board_socket() -> str:
             "(swift test --filter PythonClientTests does)"
         )
     return path
+
+
+def _answer(request_id: str, body: dict) -> tuple:
+    """Posts the person's answer to the board's phone listener (``AIDEN_TEST_BOARD_HTTP``, host:port), as
+    aiden-phone does over the USB link."""
+    address = os.environ.get("AIDEN_TEST_BOARD_HTTP")
+    if not address:
+        raise RuntimeError("set AIDEN_TEST_BOARD_HTTP to the board's phone listener (host:port)")
+    host, port = address.rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=5)
+    try:
+        connection.request(
+            "POST", f"/api/live-activity/tasks/{request_id}/answer", json.dumps(body),
+            {"Content-Type": "application/json"},
+        )
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        connection.close()
 
 
 def _unique(prefix: str) -> str:
@@ -170,6 +192,20 @@ class LiveBoardTests(unittest.TestCase):
         self.assertEqual(final["status"], "failed")
         self.assertEqual(final["last_error"], "")
 
+    def test_an_end_says_how_long_its_card_stays(self) -> None:
+        kept = self.client.start("Kept a while")
+        ended = kept.end("completed", dismiss_after=30)
+        self.assertEqual(ended["dismiss_after_seconds"], 30)
+        self.assertEqual(self.client.show(kept.request_id)["dismiss_after_seconds"], 30)
+        gone = self.client.start("Gone at once")
+        self.assertEqual(gone.end("completed", dismiss_after=0)["dismiss_after_seconds"], 0)
+        with self.assertRaises(aidenbridge.NotFoundError):
+            self.client.show(gone.request_id)
+        refused = self.client.start("Too long")
+        with self.assertRaises(aidenbridge.InvalidInputError) as raised:
+            self.client.end(refused.request_id, "completed", dismiss_after=86401)
+        self.assertIn("dismiss_after_seconds", str(raised.exception))
+
     def test_attach_takes_the_task_from_the_environment(self) -> None:
         t = self.client.start("Run by aidenctl")
         os.environ["AIDEN_TASK_ID"] = t.request_id
@@ -204,6 +240,51 @@ class LiveBoardTests(unittest.TestCase):
         later = self.client.events(cursor, page["generation"])
         self.assertFalse(later["reset_required"])
         self.assertEqual([e["transition"] for e in later["events"] if e["request_id"] == request_id], ["started", "failed"])
+
+    def test_wait_for_an_answer_and_read_it(self) -> None:
+        t = self.client.start(
+            "Enter the PIN", request_id=_unique("pin"), phase="waiting_user", action="request_user_input"
+        )
+        self.assertIsNone(t.answer)
+        threading.Timer(0.3, _answer, (t.request_id, {"answer": "refuse", "answer_id": _unique("a")})).start()
+        event = t.wait_for("answer", timeout=10)
+        self.assertIsNotNone(event)
+        self.assertEqual(event["transition"], "answered")
+        self.assertEqual(event["answer"], "refuse")
+        self.assertEqual(t.answer["answer"], "refuse")
+        # Recorded already: counts at once.
+        self.assertEqual(t.wait_for("answer", timeout=0)["answer"], "refuse")
+        self.assertIsNone(t.wait_for("stop", timeout=0.2))
+        t.complete()
+        with self.assertRaises(aidenbridge.TaskEndedError):
+            t.wait_for("stop", timeout=1)
+        self.assertEqual(t.wait_for("end")["transition"], "completed")
+        with self.assertRaises(aidenbridge.UsageError):
+            t.wait_for("later")
+
+    def test_a_stop_from_the_phone_calls_on_stop_and_raises_nothing_in_the_block(self) -> None:
+        stopped = threading.Event()
+        seen = []
+
+        def on_stop(event: dict) -> None:
+            seen.append(event)
+            stopped.set()
+
+        with aidenbridge.task("Long job", client=self.client, request_id=_unique("stop"), on_stop=on_stop) as t:
+            self.assertTrue(t.snapshot["can_stop"], "on_stop makes the task stoppable")
+            self.assertFalse(t.stop_requested)
+            status, body = _answer(t.request_id, {"answer": "stop", "answer_id": _unique("s"), "phone_id": "p1"})
+            self.assertEqual(status, 200, body)
+            self.assertTrue(stopped.wait(10), "on_stop was called")
+            deadline = time.monotonic() + 10
+            while not t.stop_requested and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertTrue(t.stop_requested)
+            self.assertEqual(seen[0]["transition"], "stop_requested")
+            t.cancel("stopped from the phone")
+        final = self.client.show(t.request_id)
+        self.assertEqual(final["status"], "canceled")
+        self.assertEqual(final["last_error"], "stopped from the phone")
 
     def test_status(self) -> None:
         status = self.client.status()

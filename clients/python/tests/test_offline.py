@@ -125,6 +125,21 @@ class OfflineTests(unittest.TestCase):
         self.assertEqual(json.loads(b4), {"status": "failed", "last_error": "boom"})
         self.assertTrue(h4["idempotency-key"].startswith("aidenbridge-"))
 
+    def test_an_end_says_how_long_its_card_stays_only_when_asked(self) -> None:
+        client, server = self.scripted([(200, SNAPSHOT)] * 3)
+        client.end("chat_1", "completed", dismiss_after=0)
+        client.end("chat_1", "completed", dismiss_after=30)
+        aidenbridge.Task(client, dict(SNAPSHOT["live_activity"])).end("completed", dismiss_after=None)
+        bodies = [json.loads(body) for _, _, _, body in server.requests]
+        self.assertEqual(
+            bodies,
+            [
+                {"status": "completed", "last_error": "", "dismiss_after_seconds": 0},
+                {"status": "completed", "last_error": "", "dismiss_after_seconds": 30},
+                {"status": "completed", "last_error": ""},
+            ],
+        )
+
     def test_a_heartbeat_whose_connection_is_lost_is_sent_once_more(self) -> None:
         client, server = self.scripted(["hang up", (200, SNAPSHOT)])
         self.assertEqual(client.heartbeat("chat_1")["request_id"], "chat_1")
@@ -202,6 +217,12 @@ class OfflineTests(unittest.TestCase):
             lambda: client.update("chat_1", step="s", expected_revision=-1),
             lambda: client.update("", step="s"),
             lambda: client.end("chat_1", "done"),
+            lambda: client.end("chat_1", "completed", dismiss_after=-1),
+            lambda: client.end("chat_1", "completed", dismiss_after=1.5),
+            lambda: client.end("chat_1", "completed", dismiss_after=True),
+            lambda: client.start("T", on_stop="not callable"),
+            lambda: aidenbridge.Task(client, {"request_id": "chat_1"}).wait_for("done"),
+            lambda: aidenbridge.Task(client, {"request_id": "chat_1"}).wait_for("stop", timeout=-1),
         ]
         saved = os.environ.pop("AIDEN_TASK_ID", None)
         if saved is not None:
@@ -213,6 +234,24 @@ class OfflineTests(unittest.TestCase):
             self.assertEqual(raised.exception.exit_code, 64)
             self.assertIsInstance(raised.exception, ValueError)
         self.assertEqual(server.requests, [])
+
+    def test_wait_for_reads_the_ring_then_the_task_and_a_recorded_answer_counts_at_once(self) -> None:
+        page = {"status": "ok", "generation": "g", "events": [], "next": 4, "truncated": False,
+                "reset_required": False}
+        answered = dict(json.loads(json.dumps(SNAPSHOT))["live_activity"])
+        answered["answer"] = {
+            "answer": "done", "answer_id": "a-1", "phone_id": "p1", "answered_at": "2026-06-12T07:00:05Z",
+        }
+        client, server = self.scripted([(200, page), (200, {"status": "ok", "live_activity": answered})])
+        task = aidenbridge.Task(client, {"request_id": "chat_1"})
+        event = task.wait_for("answer")
+        self.assertEqual(
+            event,
+            {"request_id": "chat_1", "transition": "answered", "answer": "done", "at": "2026-06-12T07:00:05Z"},
+        )
+        self.assertEqual(
+            [(m, p) for m, p, _, _ in server.requests], [("GET", "/v1/events?since=0"), ("GET", "/v1/tasks/chat_1")]
+        )
 
     def test_how_a_block_ends_its_task(self) -> None:
         self.assertEqual(_ending(RuntimeError, RuntimeError("locked")), ("failed", "locked"))

@@ -22,6 +22,7 @@ from .errors import (
     ConnectionLostError,
     InvalidInputError,
     NotFoundError,
+    TaskEndedError,
     TimedOutError,
     UnavailableError,
     UsageError,
@@ -31,14 +32,15 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AidenError", "BadAnswerError", "BoardError", "Client", "ConflictError", "ConnectionLostError",
-    "InvalidInputError", "NotFoundError", "Task", "TimedOutError", "UnavailableError", "UsageError", "attach",
-    "derived_start_key", "error_text", "task",
+    "InvalidInputError", "NotFoundError", "Task", "TaskEndedError", "TimedOutError", "UnavailableError", "UsageError",
+    "attach", "derived_start_key", "error_text", "task",
 ]
 
 
 def task(title: str, *, client: Optional[Client] = None, **fields: Any) -> Task:
-    """Starts a task (``Client.start``: request_id=, phase=, step=, progress=, …) on ``client``, or on
-    the default socket. Use it in a ``with`` block to end it when the block ends."""
+    """Starts a task (``Client.start``: request_id=, phase=, step=, progress=, on_stop=, …) on
+    ``client``, or on the default socket. Use it in a ``with`` block to end it when the block ends; a
+    stop from the phone raises nothing there: poll ``t.stop_requested`` or pass ``on_stop=``."""
     return (client or Client()).start(title, **fields)
 
 

@@ -4,13 +4,22 @@ tasks, follow their transitions, and read the daemon's health."""
 import logging
 import math
 import os
+import threading
 import time
 import uuid
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 from urllib.parse import quote
 
 from . import transport
-from .errors import BadAnswerError, ConnectionLostError, InvalidInputError, UnavailableError, UsageError, refusal
+from .errors import (
+    BadAnswerError,
+    ConnectionLostError,
+    InvalidInputError,
+    TaskEndedError,
+    UnavailableError,
+    UsageError,
+    refusal,
+)
 
 DEFAULT_SOCKET = "/run/aiden/agent.sock"
 SOCKET_VARIABLE = "AIDEN_AGENT_SOCKET"
@@ -21,6 +30,10 @@ PHASES = (
 )
 ACTIVE_STATUSES = ("running", "needs_app")
 TERMINAL_STATUSES = ("completed", "failed", "canceled")
+#: What ``Task.wait_for`` waits for: the person's stop, their answer (``done`` or ``refuse``), the end.
+WAIT_TARGETS = ("stop", "answer", "end")
+#: How often ``wait_for`` and the stop follower read the board's ring, in seconds.
+WATCH_INTERVAL = 0.5
 
 #: The longest error text the board keeps (``last_error``).
 MAX_ERROR_CHARACTERS = 1000
@@ -131,13 +144,22 @@ class Client:
         shows_progress: Optional[bool] = None, can_stop: Optional[bool] = None,
         requires_app: Optional[bool] = None, stale_after_seconds: Optional[int] = None,
         abandon_after_seconds: Optional[int] = None, idempotency_key: Optional[str] = None,
+        on_stop: Optional[Callable[[Dict[str, Any]], Any]] = None,
     ) -> "Task":
         """Starts a task and returns it. The start is idempotent: sent with ``idempotency_key``, else
         ``start:<request_id>`` when a request id is given (the same start twice is one task), else a
         fresh key; a start whose connection is lost is sent once more with the same key.
 
         With no news (an update or a heartbeat) for ``stale_after_seconds`` (board default 300) the card
-        says so; after ``abandon_after_seconds`` (default 3600) the board ends the task ``failed``."""
+        says so; after ``abandon_after_seconds`` (default 3600) the board ends the task ``failed``.
+
+        ``on_stop``: called once, from a background thread, with the ``stop_requested`` event when the
+        person asks from the phone to stop the task (``can_stop`` defaults to true with it). It raises
+        nothing in the agent's thread: the agent stops its work and ends the task ``canceled``."""
+        if on_stop is not None and not callable(on_stop):
+            raise UsageError(f"on_stop must be callable, not {on_stop!r}")
+        if on_stop is not None and can_stop is None:
+            can_stop = True
         if not isinstance(title, str) or not title.strip():
             raise UsageError(f"title must be a non-empty string, not {title!r}")
         body = _fields(
@@ -151,7 +173,10 @@ class Client:
         )
         key = idempotency_key or (derived_start_key(request_id) if request_id else fresh_key())
         snapshot = self._snapshot("POST", "/v1/tasks", body, key)
-        return Task(self, snapshot)
+        task = Task(self, snapshot)
+        if on_stop is not None:
+            task._watch(on_stop)
+        return task
 
     def update(
         self, request_id: str, *, title: Optional[str] = None, phone_id: Optional[str] = None,
@@ -189,15 +214,24 @@ class Client:
 
     def end(
         self, request_id: str, status: str, error: Optional[str] = None, *,
+        dismiss_after: Optional[int] = None,
         expected_revision: Optional[int] = None, idempotency_key: Optional[str] = None,
     ) -> Dict[str, Any]:
         """Ends a task as ``completed``, ``failed`` or ``canceled`` with ``error`` (default: empty) as
-        its ``last_error``, and returns the final snapshot. Ending is final; the same end twice is fine."""
+        its ``last_error``, and returns the final snapshot. Ending is final; the same end twice is fine.
+
+        ``dismiss_after``: how many seconds the ended card stays on the phone (``dismiss_after_seconds``):
+        None for the board's retention, 0 to take it off at once, at most 86400 and never longer than the
+        retention (the board checks the bound, as aidenctl's ``--dismiss``)."""
         if status not in TERMINAL_STATUSES:
             raise UsageError(f"status must be {', '.join(TERMINAL_STATUSES)}, not {status!r}")
         if error is not None and not isinstance(error, str):
             raise UsageError(f"error must be a string, not {error!r}")
         body: Dict[str, Any] = {"status": status, "last_error": error or ""}
+        if dismiss_after is not None:
+            if isinstance(dismiss_after, bool) or not isinstance(dismiss_after, int) or dismiss_after < 0:
+                raise UsageError(f"dismiss_after must be None or a whole number of seconds, not {dismiss_after!r}")
+            body["dismiss_after_seconds"] = dismiss_after
         if _revision(expected_revision) is not None:
             body["expected_revision"] = expected_revision
         return self._snapshot("POST", self._task_path(request_id) + "/end", body, idempotency_key or fresh_key())
@@ -298,18 +332,136 @@ class Client:
 
 
 class Task:
-    """A started task: update it, send heartbeats, end it. As a context manager it ends the task when
-    the block ends: ``completed``, or ``failed`` with the exception's text (``canceled`` for
-    KeyboardInterrupt), unless the block ended it itself."""
+    """A started task: update it, send heartbeats, end it, learn the person's answers from the phone.
+    As a context manager it ends the task when the block ends: ``completed``, or ``failed`` with the
+    exception's text (``canceled`` for KeyboardInterrupt), unless the block ended it itself."""
 
     def __init__(self, client: Client, snapshot: Dict[str, Any]) -> None:
         self.client = client
         self.snapshot = snapshot
         self.request_id: str = snapshot["request_id"]
+        self._stop_event: Optional[Dict[str, Any]] = None
+        self._watcher: Optional[threading.Thread] = None
+        self._watching = threading.Event()
+        self._lock = threading.Lock()
 
     @property
     def ended(self) -> bool:
         return self.snapshot.get("status") in TERMINAL_STATUSES
+
+    @property
+    def answer(self) -> Optional[Dict[str, Any]]:
+        """The person's latest answer from the phone, read from the board now: ``{"answer": "stop" |
+        "done" | "refuse", "answer_id", "phone_id", "answered_at"}``, or None."""
+        self.snapshot = self.client.show(self.request_id)
+        answer = self.snapshot.get("answer")
+        return answer if isinstance(answer, dict) else None
+
+    @property
+    def stop_requested(self) -> bool:
+        """Whether the person asked from the phone to stop the task. The first read starts a background
+        follower of the board's ring (as ``on_stop`` does); the agent polls this and, when it is true,
+        stops its work and ends the task ``canceled``."""
+        if self._watcher is None:
+            self._watch(None)
+        with self._lock:
+            return self._stop_event is not None
+
+    def wait_for(self, what: str, timeout: Optional[float] = None) -> Optional[Dict[str, Any]]:
+        """Blocks until the person asks to stop the task (``"stop"``), answers it done or refuse
+        (``"answer"``), or it ends (``"end"``), and returns that event (``{"transition": …, "request_id":
+        …, "at": …}``, ``"answer"`` on an answered one). One already recorded counts at once. Returns
+        None when ``timeout`` seconds pass first; raises TaskEndedError when the task ends before a stop
+        or an answer can come. As ``aidenctl task wait``."""
+        if what not in WAIT_TARGETS:
+            raise UsageError(f"wait_for takes one of {', '.join(WAIT_TARGETS)}, not {what!r}")
+        number = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+        if timeout is not None and (not number or timeout < 0):
+            raise UsageError(f"timeout must be a non-negative number of seconds or None, not {timeout!r}")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        return self._wait(what, lambda: deadline is None or time.monotonic() < deadline)
+
+    def _wait(self, what: str, going_on: Callable[[], bool]) -> Optional[Dict[str, Any]]:
+        """``wait_for`` until ``going_on()`` turns false (then None): the ring's cursor first, then the
+        task (what is recorded already), then the ring after the cursor, every ``WATCH_INTERVAL``."""
+        page = self.client.events(0)
+        since, generation = page["next"], page.get("generation")
+        found = self._recorded(what)
+        while found is None and going_on():
+            time.sleep(WATCH_INTERVAL)
+            try:
+                page = self.client.events(since, generation)
+            except UnavailableError:
+                continue  # the board restarts: ask again
+            for event in page["events"]:
+                found = found or self._came(what, event)
+            since, generation = page["next"], page.get("generation")
+            if found is None and (page.get("reset_required") or page.get("truncated")):
+                found = self._recorded(what)
+        return found
+
+    def _recorded(self, what: str) -> Optional[Dict[str, Any]]:
+        """On the task as it is: the answer or the end already recorded (an event like the ring's)."""
+        snapshot = self.client.show(self.request_id)
+        self.snapshot = snapshot
+        status = snapshot.get("status")
+        answer = snapshot.get("answer") if isinstance(snapshot.get("answer"), dict) else {}
+        event: Dict[str, Any] = {"request_id": self.request_id}
+        if what == "stop" and answer.get("answer") == "stop":
+            return dict(event, transition="stop_requested", at=answer.get("answered_at"))
+        if what == "answer" and answer.get("answer") in ("done", "refuse"):
+            return dict(event, transition="answered", answer=answer["answer"], at=answer.get("answered_at"))
+        if status in TERMINAL_STATUSES:
+            if what == "end":
+                return dict(event, transition=status, at=snapshot.get("ended_at"))
+            raise TaskEndedError(f"task {self.request_id} ended ({status}) before a {what} came", status)
+        return None
+
+    def _came(self, what: str, event: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+        """On one event of the ring: it, when it is what is awaited."""
+        if not isinstance(event, dict) or event.get("request_id") != self.request_id:
+            return None
+        transition = event.get("transition")
+        if what == "stop" and transition == "stop_requested":
+            return event
+        if what == "answer" and transition == "answered" and event.get("answer") in ("done", "refuse"):
+            return event
+        if transition in TERMINAL_STATUSES:
+            if what == "end":
+                return event
+            raise TaskEndedError(f"task {self.request_id} ended ({transition}) before a {what} came", transition)
+        return None
+
+    def _watch(self, on_stop: Optional[Callable[[Dict[str, Any]], Any]]) -> None:
+        """Starts the background follower that notes a stop request (and calls ``on_stop`` once)."""
+        if self._watcher is not None:
+            return
+        self._watching.set()
+
+        def follow() -> None:
+            event = None
+            while event is None and self._watching.is_set():
+                try:
+                    event = self._wait("stop", self._watching.is_set)
+                except TaskEndedError:
+                    return
+                except Exception as failure:  # a refusal or a bad answer: say so, and try again
+                    logging.getLogger("aidenbridge").warning("following task %s: %s", self.request_id, failure)
+                    time.sleep(WATCH_INTERVAL * 4)
+            if event is None:
+                return
+            with self._lock:
+                self._stop_event = event
+            if on_stop is not None:
+                try:
+                    on_stop(event)
+                except Exception as failure:
+                    logging.getLogger("aidenbridge").warning(
+                        "on_stop of task %s raised: %s", self.request_id, failure
+                    )
+
+        self._watcher = threading.Thread(target=follow, name=f"aidenbridge-stop-{self.request_id}", daemon=True)
+        self._watcher.start()
 
     def update(self, **fields: Any) -> Dict[str, Any]:
         """``Client.update`` for this task: step=, progress=, phase=, action=, … ."""
@@ -321,14 +473,16 @@ class Task:
         self.snapshot = self.client.heartbeat(self.request_id)
         return self.snapshot
 
-    def end(self, status: str, error: Optional[str] = None) -> Dict[str, Any]:
-        """Ends the task; if ``error`` makes the snapshot too big for the board, ends it without."""
+    def end(self, status: str, error: Optional[str] = None, *, dismiss_after: Optional[int] = None) -> Dict[str, Any]:
+        """Ends the task (``dismiss_after`` as in ``Client.end``); if ``error`` makes the snapshot too big for the
+        board, ends it without."""
+        self._watching.clear()
         try:
-            self.snapshot = self.client.end(self.request_id, status, error)
+            self.snapshot = self.client.end(self.request_id, status, error, dismiss_after=dismiss_after)
         except InvalidInputError:
             if not error:
                 raise
-            self.snapshot = self.client.end(self.request_id, status, "")
+            self.snapshot = self.client.end(self.request_id, status, "", dismiss_after=dismiss_after)
         return self.snapshot
 
     def complete(self) -> Dict[str, Any]:

@@ -12,7 +12,8 @@ that wraps this client in a command can exit the way aidenctl does::
     └── BoardError         1    any other refusal (404, 409, 5xx) or an answer that cannot be used
         ├── NotFoundError       404: no such task (never started, or pruned)
         ├── ConflictError       409: the task has ended, a stale revision, a reused idempotency key
-        └── BadAnswerError      a 2xx answer without what the call needs
+        ├── BadAnswerError      a 2xx answer without what the call needs
+        └── TaskEndedError      Task.wait_for: the task ended before the stop or answer it waited for
 """
 
 from typing import Any, Dict, Optional
@@ -109,3 +110,12 @@ def refusal(status: int, body: Optional[Dict[str, Any]], request: str) -> _Refus
         status, BoardError
     )
     return kind(message, status=status, code=code, field=field, body=body if isinstance(body, dict) else None)
+
+
+class TaskEndedError(BoardError):
+    """``Task.wait_for("stop" | "answer")``: the task ended (``ended_status``) first, so what it waited
+    for cannot come any more."""
+
+    def __init__(self, message: str, ended_status: str) -> None:
+        super().__init__(message, status=409)
+        self.ended_status = ended_status

@@ -1,0 +1,37 @@
+/// The keys on the terminal card (issue #15 §8), as a pure state machine: a key of an answer the card
+/// offers now (`PersonAnswer.available(on:)`) asks its confirmation line ("Stop “Title”? y/N"); `y`
+/// sends it, for the task the question named (even if the card moved on meanwhile), any other key
+/// drops it. Keys of answers the card does not offer are ignored.
+package struct AnswerPrompt: Sendable, Equatable {
+    /// What the shell does with a key.
+    package enum Output: Sendable, Equatable {
+        case none
+        /// Print this line above the card (the question, or that nothing was sent).
+        case show(String)
+        /// Post this answer (with a fresh `answer_id`).
+        case send(PersonAnswer, requestID: String)
+    }
+
+    /// The question waiting for `y`.
+    package struct Question: Sendable, Equatable {
+        package var answer: PersonAnswer
+        package var requestID: String
+    }
+
+    package private(set) var question: Question?
+
+    package init() {}
+
+    package mutating func press(_ key: Character, card: Card?) -> Output {
+        if let question {
+            self.question = nil
+            if key == "y" || key == "Y" { return .send(question.answer, requestID: question.requestID) }
+            return .show("\(question.answer.verb): not sent.")
+        }
+        guard let card, let requestID = card.snapshot?.requestID,
+            let answer = PersonAnswer.available(on: card).first(where: { $0.key == key })
+        else { return .none }
+        question = Question(answer: answer, requestID: requestID)
+        return .show(answer.confirmation(title: card.snapshot?.taskTitle))
+    }
+}

@@ -1,0 +1,49 @@
+/// The person's answers (issue #15): a key on the card or a notification's action becomes
+/// `.personAnswered`, one `POST /api/live-activity/tasks/{id}/answer` goes out, and one `answer` event
+/// says how the board took it. A request that got no answer at all is sent again, with the same
+/// `answer_id`, up to `Settings.maximumAnswerAttempts` times: the board records an answer id once, so a
+/// retry after a lost reply changes nothing. A recorded answer makes the client fetch (the card shows
+/// it; the board's Wake would too).
+extension PhoneSession {
+    /// An answer on its way: what was asked, how many times it was sent.
+    struct PendingAnswer: Sendable, Equatable {
+        var answer: PersonAnswer
+        var requestID: String
+        var title: String?
+        var attempts: Int
+    }
+
+    mutating func personAnswered(
+        _ answer: PersonAnswer, requestID: String, answerID: String, at now: Duration, _ effects: inout [Effect]
+    ) {
+        guard pendingAnswers[answerID] == nil else { return }  // the same press twice: one request
+        let title = cardSnapshot(of: requestID)?.taskTitle
+        pendingAnswers[answerID] = PendingAnswer(answer: answer, requestID: requestID, title: title, attempts: 1)
+        effects.append(
+            .log(.info, "answering \(answer.rawValue) to task \(BoardText.line(requestID, limit: 64) ?? "?")"))
+        effects.append(
+            .send(.answer(requestID: requestID, answer, answerID: answerID, phoneID: settings.phoneID)))
+    }
+
+    mutating func answerAnswered(
+        _ request: BoardRequest, _ response: BoardResponse, at now: Duration, _ effects: inout [Effect]
+    ) {
+        guard case let .answer(requestID, answer, answerID, _) = request, var pending = pendingAnswers[answerID] else {
+            effects.append(.log(.debug, "ignored a late answer to \(request)"))
+            return
+        }
+        if case .failed = response, pending.attempts < settings.maximumAnswerAttempts {
+            pending.attempts += 1
+            pendingAnswers[answerID] = pending
+            effects.append(.send(request))
+            return
+        }
+        pendingAnswers[answerID] = nil
+        let outcome = AnswerOutcome.interpret(
+            response, answer: answer, requestID: requestID, answerID: answerID, title: pending.title)
+        // Info, not a warning: the line is shown above the card (or as the `answer` event) already.
+        effects.append(.log(.info, outcome.line))
+        effects.append(.emit(.answered(outcome)))
+        if outcome.succeeded, started { perform(scheduler.handle(.wake, at: now), &effects) }
+    }
+}

@@ -1,0 +1,160 @@
+import AgentCLI
+import FoundationEssentials
+import Testing
+import WireFormat
+
+/// `task wait`'s decisions: on the task as it is, then on each event of the ring; and how the new transitions
+/// print in `events`.
+@Suite struct TaskWaitTests {
+    static func event(_ transition: String, id: String = "chat_1", answer: String? = nil) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .number("7"), "request_id": .string(id), "transition": .string(transition),
+            "at": .string("2026-06-12T07:00:05Z"),
+        ]
+        if let answer { members["answer"] = .string(answer) }
+        return .object(members)
+    }
+
+    static func task(status: String = "running", answer: String? = nil, phone: String? = "phone-1") -> SnapshotView {
+        var view = SnapshotView(requestID: "chat_1", status: OpenEnum(rawValue: status))
+        if status != "running" { view.endedAt = "2026-06-12T07:00:09Z" }
+        if let answer {
+            view.answer = AnswerView(
+                answer: OpenEnum(rawValue: answer), answerID: "ans-1", phoneID: phone,
+                answeredAt: "2026-06-12T07:00:04Z")
+        }
+        return view
+    }
+
+    /// (target, the task as it is, what the first check decides)
+    static let atOnce: [(TaskWait.Target, SnapshotView, TaskWait.Decision?)] = [
+        (.stop, task(), nil),
+        (
+            .stop, task(answer: "stop"),
+            .came(
+                line: "stop requested from phone phone-1",
+                event: .object([
+                    "request_id": .string("chat_1"), "transition": .string("stop_requested"),
+                    "at": .string("2026-06-12T07:00:04Z"),
+                ]))
+        ),
+        (.stop, task(answer: "done"), nil),
+        (.stop, task(status: "completed"), .endedFirst(status: "completed")),
+        (.answer, task(answer: "stop"), nil),
+        (
+            .answer, task(answer: "refuse"),
+            .came(
+                line: "answered refuse",
+                event: .object([
+                    "request_id": .string("chat_1"), "transition": .string("answered"), "answer": .string("refuse"),
+                    "at": .string("2026-06-12T07:00:04Z"),
+                ]))
+        ),
+        (.answer, task(status: "failed"), .endedFirst(status: "failed")),
+        (.end, task(answer: "stop"), nil),
+        (
+            .end, task(status: "canceled"),
+            .came(
+                line: "ended canceled",
+                event: .object([
+                    "request_id": .string("chat_1"), "transition": .string("canceled"),
+                    "at": .string("2026-06-12T07:00:09Z"),
+                ]))
+        ),
+    ]
+
+    @Test(arguments: atOnce.indices)
+    func anAnswerAlreadyRecordedCountsAtOnce(row: Int) {
+        let (target, task, expected) = Self.atOnce[row]
+        #expect(TaskWait(requestID: "chat_1", target: target).check(task: task) == expected)
+    }
+
+    /// (target, event, the task read after it, the line; nil: keep waiting; "ended:S": the task ended first)
+    static let onEvents: [(TaskWait.Target, JSONValue, SnapshotView?, String?)] = [
+        (.stop, event("stop_requested"), task(answer: "stop"), "stop requested from phone phone-1"),
+        (.stop, event("stop_requested"), task(answer: "stop", phone: ""), "stop requested from the phone"),
+        (.stop, event("stop_requested"), nil, "stop requested from the phone"),
+        (.stop, event("stop_requested", id: "chat_2"), nil, nil),
+        (.stop, event("handoff"), nil, nil),
+        (.stop, event("canceled"), nil, "ended:canceled"),
+        (.answer, event("answered", answer: "done"), nil, "answered done"),
+        (.answer, event("answered"), nil, nil),
+        (.answer, event("stop_requested"), nil, nil),
+        (.answer, event("completed"), nil, "ended:completed"),
+        (.end, event("failed"), nil, "ended failed"),
+        (.end, event("dismissed"), nil, nil),
+        (.end, event("a_newer_transition"), nil, nil),
+        (.end, .string("not an event"), nil, nil),
+    ]
+
+    @Test(arguments: onEvents.indices)
+    func eachEventOfTheTaskIsChecked(row: Int) {
+        let (target, event, task, expected) = Self.onEvents[row]
+        let decision = TaskWait(requestID: "chat_1", target: target).check(event: event, task: task)
+        switch decision {
+        case nil: #expect(expected == nil)
+        case let .came(line, shown)?:
+            #expect(line == expected)
+            #expect(shown == event, "--json prints the event as the ring sent it")
+        case let .endedFirst(status)?: #expect("ended:\(status)" == expected)
+        }
+    }
+
+    @Test func theOutputIsOneLineOrTheEventAsJSON() {
+        let event = Self.event("answered", answer: "done")
+        #expect(TaskWait.output("answered done", event: event, json: false) == "answered done\n")
+        #expect(
+            TaskWait.output("answered done", event: event, json: true)
+                == #"{"answer":"done","at":"2026-06-12T07:00:05Z","id":7,"request_id":"chat_1","transition":"answered"}"#
+                + "\n")
+    }
+
+    @Test func failuresHaveTheirExitStatusAndCode() {
+        let timedOut = CLIFailure.waitTimedOut(requestID: "chat_1", target: .stop, seconds: 30)
+        #expect(timedOut.exitCode == .timedOut)
+        #expect(ExitCode.timedOut.rawValue == 75)
+        #expect(timedOut.line == "aidenctl: gave up waiting for a stop request of task chat_1 after 30 s")
+        let ended = CLIFailure.endedBeforeWait(requestID: "chat_1", status: "completed", target: .answer)
+        #expect(ended.exitCode == .failure)
+        #expect(ended.line == "aidenctl: task chat_1 ended (completed) before an answer")
+        let outcome = CLIOutcome(failure: ended, json: true)
+        #expect(outcome.standardOutput.contains(#""code":"task_ended""#))
+    }
+
+    @Test func eventsPrintTheNewTransitionsAndAnAnswer() {
+        #expect(
+            OutputFormatter.event(Self.event("answered", answer: "refuse"))
+                == "2026-06-12T07:00:05Z  answered             chat_1  refuse\n")
+        #expect(
+            OutputFormatter.event(Self.event("stop_requested"))
+                == "2026-06-12T07:00:05Z  stop_requested       chat_1\n")
+    }
+
+    @Test func taskShowPrintsTheAnswerAndTheDismissal() {
+        var view = Self.task(status: "canceled", answer: "stop")
+        view.dismissedAt = "2026-06-12T07:00:10Z"
+        let text = OutputFormatter.snapshot(view)
+        #expect(text.contains("answer: stop from phone phone-1 at 2026-06-12T07:00:04Z (ans-1)\n"))
+        #expect(text.hasSuffix("dismissed_at: 2026-06-12T07:00:10Z\n"))
+    }
+}
+
+/// `AgentCLI.perform` of `task wait`: the first check only, on the task as the daemon answers it.
+@Suite struct TaskWaitFirstCheckTests {
+    struct OneAnswer: AgentTransport {
+        let body: String
+        func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure> {
+            .success(AgentResponse(status: 200, body: Array(body.utf8)))
+        }
+    }
+
+    @Test func aRecordedStopIsPrintedAtOnce() {
+        let body =
+            #"{"status":"ok","live_activity":{"request_id":"chat_1","status":"running","#
+            + #""answer":{"answer":"stop","answer_id":"a","phone_id":"p1","answered_at":"2026-06-12T07:00:04Z"}}}"#
+        let outcome = AgentCLI.run(
+            arguments: ["task", "wait", "chat_1", "--for", "stop"], environment: [:], idempotencyKey: "k",
+            version: "t", transport: OneAnswer(body: body))
+        #expect(outcome == CLIOutcome(standardOutput: "stop requested from phone p1\n", exitCode: .ok))
+    }
+}

@@ -1,0 +1,99 @@
+import Logging
+import NetworkAddress
+import Platform
+import Synchronization
+import Testing
+
+@testable import BoardService
+
+/// What an operator finds in the journal: one info line for each transition of a task, with `REQUEST_ID` and
+/// `TRANSITION` (so `journalctl -u aiden-board REQUEST_ID=…` finds a task's story), each Wake with `WAKE_SEQ`, each
+/// refusal with `PEER`.
+@Suite struct EngineLogTests {
+    @Test func aTasksStartHandoffNeedsAppAndEndAreLoggedWithItsID() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        let id = board.start("Open Settings", phone: "phone-1")
+        let other = board.start("Other")
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"Step 2","progress":0.5}"#)
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"phase":"waiting_user","current_action":"request_user_input"}"#)
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"status":"needs_app"}"#)
+        board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"failed","last_error":"no network\nPRIORITY=0"}"#)
+
+        let story = board.logs.entries(.requestID, id)
+        #expect(
+            story.map(\.line) == [
+                "engine: task \(id) started (phone phone-1)",
+                "engine: task \(id) is waiting for the person (handoff)",
+                "engine: task \(id) needs the app in the foreground (needs_app)",
+                #"engine: task \#(id) ended failed: no network\nPRIORITY=0"#,
+            ])
+        #expect(story.map { $0[.transition] } == ["started", "handoff", "foreground_recovery", "failed"])
+        #expect(story.allSatisfy { $0.level == .info })
+        #expect(board.logs.entries(.requestID, other).map(\.line) == ["engine: task \(other) started (any phone)"])
+    }
+
+    @Test func anEndIsLoggedWithItsStatus() throws {
+        let board = try EngineFixture()
+        let id = board.start()
+        board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"completed"}"#)
+        let end = try #require(board.logs.entries(.transition, "completed").first)
+        #expect(end.line == "engine: task \(id) ended completed")
+        #expect(end[.requestID] == id)
+    }
+
+    /// A change that could not be saved did not happen: no line says it did.
+    @Test func aRefusedChangeIsNotLoggedAsATransition() throws {
+        let board = try EngineFixture()
+        board.fileSystem.inject(.failOnce, atOperation: board.fileSystem.operationCount)
+        #expect(board.agent("POST", "/v1/tasks", #"{"task_title":"Lost?"}"#).status == 503)
+        #expect(board.logs.entries(.transition, "started").isEmpty)
+    }
+
+    /// A Wake at debug level (one a coalescing window is too chatty for info), with its sequence as a field.
+    @Test func eachWakeSentIsLoggedWithItsSequence() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        _ = board.start()
+        board.runtime.advance(by: .seconds(1))
+        let wakes = board.logs.entries.filter { $0[.wakeSequence] != nil }
+        #expect(wakes.map { $0[.wakeSequence] } == board.sink.envelopes.map { "\($0.sequence)" })
+        #expect(wakes.count == 2)
+        #expect(wakes.allSatisfy { $0.level == .debug })
+    }
+
+    @Test func aRefusalNamesItsPeer() throws {
+        let board = try EngineFixture()
+        #expect(board.phone("GET", "/status", peer: IPAddress(v4: 10, 99, 0, 2)).status == 403)
+        #expect(!board.engine.acceptPhoneConnection(from: IPAddress(v4: 10, 99, 0, 3)))
+        #expect(board.logs.entries.compactMap { $0[.peer] } == ["10.99.0.2", "10.99.0.3"])
+    }
+}
+
+/// The live status goes out when the engine starts reporting, after each change that alters it, and every 10 s
+/// (the Wake's age moves) even without one.
+@Suite struct EngineStatusTests {
+    @Test func theStatusFollowsChangesAndTicks() throws {
+        let board = try EngineFixture()
+        let sent = Mutex<[String]>([])
+        board.engine.reportStatus { text in sent.withLock { $0.append(text) } }
+        #expect(sent.withLock { $0 } == ["no tasks, Wakes over loopback, no Wake yet"])
+        board.engine.start()
+        #expect(sent.withLock { $0.last } == "no tasks, Wakes over loopback, last Wake 0 s ago")
+        board.runtime.advance(by: .seconds(2))
+        let id = board.start()
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"progress":0.5}"#)
+        let afterChanges = sent.withLock { $0 }
+        #expect(afterChanges.last == "1 task, Wakes over loopback, last Wake 0 s ago")
+        #expect(Set(afterChanges).count == afterChanges.count, "an unchanged line is not sent again")
+        // No change for 10 s: the tick still sends the line, the Wake's age moved on.
+        board.runtime.advance(by: .seconds(10))
+        let ticked = sent.withLock { $0 }
+        #expect(ticked.count == afterChanges.count + 1)
+        #expect(ticked.last != afterChanges.last)
+        #expect(ticked.last?.hasPrefix("1 task, Wakes over loopback, last Wake ") == true)
+        board.agent("POST", "/v1/tasks/\(id)/end", #"{"status":"completed"}"#)
+        board.runtime.advance(by: .seconds(1))
+        #expect(sent.withLock { $0.last }?.hasPrefix("no tasks, ") == true)
+    }
+}

@@ -1,0 +1,89 @@
+import PhoneTestSupport
+import Testing
+import WireFormat
+
+@testable import PhoneCore
+
+/// The person's answers through the session against the fake board (which answers the endpoint as the
+/// spec of issue #15 has it): one request per press, retried with the same `answer_id`, one `answer`
+/// event, a fetch after a recorded answer.
+@Suite struct PhoneSessionAnswerTests {
+    private func outcomes(_ driver: SessionDriver) -> [AnswerOutcome] {
+        driver.events.compactMap { if case let .answered(outcome) = $0 { outcome } else { nil } }
+    }
+
+    @Test func aStopIsPostedOnceAndTheCardShowsIt() {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        #expect(PersonAnswer.available(on: driver.lastCard!) == [.stop])
+        driver.clearEffects()
+        let fetches = board.currentRequests
+        driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
+        #expect(
+            board.answers.map { "\($0.requestID) \($0.answer) \($0.answerID) \($0.phoneID)" } == [
+                "chat_1 stop ans-1 p1"
+            ])
+        #expect(outcomes(driver).map(\.line) == ["Stop requested for “Open Settings” (chat_1)"])
+        #expect(board.currentRequests == fetches + 1)  // fetched after the answer
+        #expect(driver.lastCard?.extras.answer?.answer == "stop")
+        #expect(PersonAnswer.available(on: driver.lastCard!) == [])
+        #expect(driver.alerts.isEmpty)  // stop_requested never alerts
+    }
+
+    @Test func aLostReplyIsRetriedWithTheSameAnswerIDAndRecordedOnce() {
+        let board = FakeBoard()
+        board.start("chat_1")
+        board.handoff(step: "Enter the password")
+        board.failAnswers = 2
+        board.recordBeforeFailing = true
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        driver.send(.personAnswered(.done, requestID: "chat_1", answerID: "ans-9"))
+        let sent = board.requests.compactMap { if case let .answer(_, _, id, _) = $0 { id } else { nil } }
+        #expect(sent == ["ans-9", "ans-9", "ans-9"])
+        #expect(board.answers.count == 1)
+        #expect(outcomes(driver).map(\.succeeded) == [true])
+    }
+
+    @Test func noAnswerAtAllGivesUpAfterTheAttemptsAndSaysSo() {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        board.failAnswers = 10
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
+        #expect(board.requests.filter { if case .answer = $0 { true } else { false } }.count == 3)
+        #expect(
+            outcomes(driver).map(\.line) == [
+                "Could not stop “Open Settings” (chat_1): board unreachable: connection reset by peer"
+            ])
+    }
+
+    @Test func theBoardsRefusalIsTheOutcome() {
+        let board = FakeBoard()
+        board.start("chat_1")  // can_stop false
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
+        driver.send(.personAnswered(.dismiss, requestID: "chat_1", answerID: "ans-2"))
+        #expect(
+            outcomes(driver).map(\.line) == [
+                "Could not stop “Open Settings” (chat_1): board answered HTTP 409: not_stoppable: the task cannot be stopped",
+                "Could not dismiss “Open Settings” (chat_1): board answered HTTP 409: not_ended: the task has not ended",
+            ])
+        #expect(board.answers.isEmpty)
+    }
+
+    @Test func theSamePressTwiceWhileInFlightIsOneRequest() {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        driver.holdRequests = true
+        driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
+        driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
+        #expect(driver.held.count == 1)
+    }
+}

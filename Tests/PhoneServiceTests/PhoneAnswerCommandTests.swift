@@ -1,0 +1,70 @@
+import PhoneCore
+import PhoneTestSupport
+import Testing
+
+@testable import PhoneService
+
+/// `aiden-phone stop|done|refuse|dismiss [ID]` against the fake board, which answers the endpoint as
+/// the spec of issue #15 has it: the line printed and the exit status for each case.
+@Suite struct PhoneAnswerCommandTests {
+    private func run(
+        _ board: FakeBoard, _ answer: PersonAnswer, _ id: String? = nil, phoneID: String = "p1"
+    ) -> PhoneAnswerCommand.Result {
+        PhoneAnswerCommand.answer(answer, requestID: id, phoneID: phoneID, answerID: "ans-1", perform: board.answer)
+    }
+
+    @Test func theCurrentTaskIsTheDefault() {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        let result = run(board, .stop)
+        #expect(result == .init(line: "Stop requested for “Open Settings” (chat_1)", status: 0))
+        #expect(board.requests.first == .current(phoneID: "p1", ifNoneMatch: nil))
+        #expect(board.answers.map(\.requestID) == ["chat_1"])
+        #expect(board.answers.map(\.phoneID) == ["p1"])
+    }
+
+    @Test func aNamedTaskIsAnsweredWithoutReadingTheCard() {
+        let board = FakeBoard()
+        board.start("chat_1")
+        board.handoff(step: "Enter the password")
+        board.start("chat_2")
+        let result = run(board, .done, "chat_1")
+        #expect(result == .init(line: "Answered done for “Open Settings” (chat_1)", status: 0))
+        #expect(board.currentRequests == 0)
+    }
+
+    @Test func theBoardsRefusalIsPrintedWithStatusOne() {
+        let board = FakeBoard()
+        board.start("chat_1")
+        #expect(
+            run(board, .refuse)
+                == .init(
+                    line: "Could not refuse “Open Settings” (chat_1): board answered HTTP 409: not_waiting: "
+                        + "the task is not waiting for the person", status: 1))
+        // Another phone's task does not exist for this one.
+        board.start("theirs", phoneID: "p2", canStop: true)
+        #expect(run(board, .stop, "theirs").status == 1)
+        #expect(run(board, .stop, "theirs").line.contains("404: not_found"))
+    }
+
+    @Test func noCurrentTaskAndNoBoard() {
+        let board = FakeBoard()
+        #expect(run(board, .dismiss) == .init(line: "aiden-phone: no current task for phone p1 to dismiss", status: 3))
+        board.mode = .unreachable("127.0.0.1:8080: refused")
+        #expect(run(board, .dismiss).status == 69)
+        #expect(run(board, .stop, "chat_1").status == 69)
+        // Three attempts, each with the same answer id.
+        let sent = board.requests.compactMap { if case let .answer(_, _, id, _) = $0 { id } else { nil } }
+        #expect(sent == ["ans-1", "ans-1", "ans-1"])
+    }
+
+    @Test func aLostReplyIsRetriedAndRecordedOnce() {
+        let board = FakeBoard()
+        board.start("chat_1")
+        board.end("completed")
+        board.failAnswers = 1
+        board.recordBeforeFailing = true
+        #expect(run(board, .dismiss, "chat_1").status == 0)
+        #expect(board.answers.count == 1)
+    }
+}
