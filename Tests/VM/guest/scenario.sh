@@ -99,6 +99,13 @@ phase_install() {
     common_deb=$(ls "$DEBS"/aidenbridge-common_*.deb 2> /dev/null | tail -n 1)
     [ -n "$board_deb" ] && [ -n "$phone_deb" ] && [ -n "$common_deb" ] \
         || { fail install "no aidenbridge-board/-phone/-common .deb in $DEBS"; return 1; }
+    # The host is a container image whose policy-rc.d (exit 101) forbids maintainer scripts to start
+    # anything; a Debian system has none, so the guest's overlay drops it and the packages run their
+    # scripts as on a board or a host.
+    rm -f /usr/sbin/policy-rc.d
+    # man-db's trigger rebuilds the index of every manual page on the host's root, over 9p under TCG: minutes.
+    # The index is a cache (`man -w` and `man` find a page without it); the lab skips it.
+    echo "man-db man-db/auto-update boolean false" | debconf-set-selections
     check install-clean-root "no AidenBridge files before the install" \
         bash -c '! ls /usr/bin/aiden-board /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-board.service 2> /dev/null | grep -q .'
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
