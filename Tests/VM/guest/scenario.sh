@@ -613,7 +613,8 @@ print(found)
 PY
 }
 task_field() { # task_field ID FIELD: the field of the task's snapshot as the phone reads it
-    curl -sS -m 5 "$BOARD_URL/api/live-activity/status?request_id=$1" | python3 -c "import json,sys; v=json.load(sys.stdin).get('$2'); print(json.dumps(v) if isinstance(v, (dict, list)) else v)"
+    curl -sS -m 5 "$BOARD_URL/api/live-activity/status?request_id=$1" \
+        | python3 -c "import json,sys; v=json.load(sys.stdin).get('live_activity', {}).get('$2'); print(json.dumps(v) if isinstance(v, (dict, list)) else v)"
 }
 phase_answer() {
     # The person answers back. First a stop: an agent runs a command as a task (aidenctl task run), the
@@ -697,7 +698,7 @@ phase_purge() {
     # Removed as a user removes it: apt purge takes every file, the units and the configuration with it.
     DEBIAN_FRONTEND=noninteractive apt-get purge -y aidenbridge-board aidenbridge-phone aidenbridge-common > "$OUT/purge.log" 2>&1
     local rc=$?
-    check purge "apt-get purge: exit $rc, $(dpkg-query -W -f='${Package}:${db:Status-Abbrev} ' aidenbridge-board aidenbridge-phone aidenbridge-common 2>&1)" \
+    check purge "apt-get purge: exit $rc, left in dpkg's database: $(dpkg-query -W -f='${Package}:${db:Status-Abbrev} ' aidenbridge-board aidenbridge-phone aidenbridge-common 2> /dev/null || true)" \
         bash -c "[ $rc = 0 ] && ! dpkg-query -W -f='\${db:Status-Abbrev}\n' aidenbridge-board aidenbridge-phone aidenbridge-common 2> /dev/null | grep -q '^[ic]'"
     local left
     left=$(ls -d /usr/bin/aiden-board /usr/bin/aiden-phone /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-* \
@@ -709,11 +710,11 @@ phase_purge() {
 }
 
 say "scenario starts"
-# A step that hangs must not take the whole run with it: after AIDEN_VM_GUARD seconds (default 600) the
+# A step that hangs must not take the whole run with it: after AIDEN_VM_GUARD seconds (default 900) the
 # guard ends the step and the script, and the EXIT trap still collects the journals.
 trap 'exit 1' TERM
 MAIN=$$
-( sleep "${AIDEN_VM_GUARD:-600}"; echo "FAIL guard the scenario overran ${AIDEN_VM_GUARD:-600} s" >> "$RESULT"
+( sleep "${AIDEN_VM_GUARD:-900}"; echo "FAIL guard the scenario overran ${AIDEN_VM_GUARD:-900} s" >> "$RESULT"
   pkill -TERM -P "$MAIN"; kill -TERM "$MAIN" ) &
 # What the guest is busy with, every 10 s: the first thing to read when a run stalls.
 ( while sleep 10; do
