@@ -18,7 +18,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export LANG=C.UTF-8 SYSTEMD_PAGER= SYSTEMD_COLORS=0
 OUT=/vm-out
 REPO=${AIDEN_REPO:?}
-BIN=${AIDEN_BIN:?}
+DEBS=${AIDEN_DEBS:?}
 VENV=${AIDEN_VM_VENV:?}
 PEERS=$REPO/Tests/VM/peers
 # aidenctl as an agent runs it; what it prints (and any refusal) goes to aidenctl.log
@@ -91,9 +91,37 @@ phase_boot() {
 
 # ---------------------------------------------------------------------------------------------- install
 phase_install() {
-    (cd "$REPO" && PREFIX=/usr BIN_DIR=$BIN scripts/install) > "$OUT/install.log" 2>&1 \
-        && pass install "PREFIX=/usr scripts/install" || { fail install "$(tail -n 2 "$OUT/install.log" | paste -sd' ')"; return 1; }
-    systemd-sysusers > "$OUT/sysusers.log" 2>&1
+    # As a user installs it: the two packages, with apt, on a root that has never had AidenBridge. Their
+    # maintainer scripts create the aiden user, reload udev and systemd and enable what they enable.
+    local board_deb phone_deb common_deb
+    board_deb=$(ls "$DEBS"/aidenbridge-board_*.deb 2> /dev/null | tail -n 1)
+    phone_deb=$(ls "$DEBS"/aidenbridge-phone_*.deb 2> /dev/null | tail -n 1)
+    common_deb=$(ls "$DEBS"/aidenbridge-common_*.deb 2> /dev/null | tail -n 1)
+    [ -n "$board_deb" ] && [ -n "$phone_deb" ] && [ -n "$common_deb" ] \
+        || { fail install "no aidenbridge-board/-phone/-common .deb in $DEBS"; return 1; }
+    # The host is a container image whose policy-rc.d (exit 101) forbids maintainer scripts to start
+    # anything; a Debian system has none, so the guest's overlay drops it and the packages run their
+    # scripts as on a board or a host.
+    rm -f /usr/sbin/policy-rc.d
+    # man-db's trigger rebuilds the index of every manual page on the host's root, over 9p under TCG: minutes.
+    # The index is a cache (`man -w` and `man` find a page without it); the lab skips it.
+    echo "man-db man-db/auto-update boolean false" | debconf-set-selections
+    check install-clean-root "no AidenBridge files before the install" \
+        bash -c '! ls /usr/bin/aiden-board /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-board.service 2> /dev/null | grep -q .'
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "$board_deb" "$phone_deb" "$common_deb" > "$OUT/install.log" 2>&1 \
+        && pass install "apt-get install ./$(basename "$board_deb") ./$(basename "$phone_deb") ./$(basename "$common_deb")" \
+        || { fail install "$(tail -n 2 "$OUT/install.log" | paste -sd' ')"; return 1; }
+    check install-packages "$(dpkg-query -W -f='${Package} ${Version} ${Status}; ' aidenbridge-board aidenbridge-phone aidenbridge-common)" \
+        bash -c '[ "$(dpkg-query -W -f="\${Status}\n" aidenbridge-board aidenbridge-phone aidenbridge-common | grep -c "install ok installed")" = 3 ]'
+    # Nothing is enabled or started by the install: the gadget and the daemons are the admin's choice.
+    local enabled; enabled=$(systemctl is-enabled aiden-gadget.service aiden-board.service aiden-board.socket aiden-phone.service 2>&1 | paste -sd' ')
+    check install-enables-nothing "is-enabled: $enabled; active: $(systemctl is-active aiden-board.service aiden-phone.service aiden-gadget.service 2>&1 | paste -sd' ')" \
+        bash -c "[ '$enabled' = 'disabled disabled disabled disabled' ] && ! systemctl is-active -q aiden-board.service aiden-phone.service aiden-gadget.service"
+    check install-man-pages "$(man -w aidenctl aiden-board aiden-phone aiden.toml 2>&1 | paste -sd' ')" \
+        bash -c 'man -w aidenctl && man -w 8 aiden-board && man -w aiden-phone && man -w 5 aiden.toml'
+    check install-completion "$(ls /usr/share/bash-completion/completions/aidenctl 2>&1)" \
+        bash -c 'source /usr/share/bash-completion/completions/aidenctl && complete -p aidenctl'
     check sysusers "$(getent passwd aiden | cut -d: -f1,3,4); groups: $(id -Gn aiden 2>/dev/null)" \
         bash -c 'getent passwd aiden > /dev/null && id -Gn aiden | grep -qw bluetooth'
     udevadm control --reload
@@ -390,6 +418,15 @@ phase_task() {
     t=$(now); ctl task end --id vm-task-1 --status completed
     card_within card-completed "[COMPLETED]" "$t" 10
     sleep 2
+    # An operator finds the task's lines by its id (journald fields sent by the board), and the unit's
+    # live status line.
+    journalctl -b -u aiden-board REQUEST_ID=vm-task-1 -o cat > "$OUT/journal-request-id.txt" 2>&1
+    check journal-request-id "$(grep -c . "$OUT/journal-request-id.txt") lines with REQUEST_ID=vm-task-1: $(head -n 1 "$OUT/journal-request-id.txt") | $(tail -n 1 "$OUT/journal-request-id.txt")" \
+        bash -c "grep -qi 'start' '$OUT/journal-request-id.txt' && grep -qi 'handoff\\|waiting' '$OUT/journal-request-id.txt' && grep -qi 'completed' '$OUT/journal-request-id.txt'"
+    journalctl -b -u aiden-board TRANSITION=handoff -o cat > "$OUT/journal-transition.txt" 2>&1
+    check journal-transition "$(grep -c . "$OUT/journal-transition.txt") lines with TRANSITION=handoff" grep -q 'Enter the Wi-Fi password\|vm-task-1' "$OUT/journal-transition.txt"
+    local status_text; status_text=$(systemctl show aiden-board -p StatusText --value)
+    check board-live-status "StatusText: $status_text" bash -c "grep -q 'task' <<<'$status_text' && grep -qi 'wake' <<<'$status_text'"
     kill -9 "$BLEAK" 2> /dev/null
     local alerts; alerts=$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${T_START%.*}" | grep '^>> ')
     echo "$alerts" > "$OUT/alerts.txt"
@@ -553,6 +590,81 @@ phase_silent() {
         bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep '^>> ' | grep -q 'Silent agent.*the agent stopped reporting'"
 }
 
+# ---------------------------------------------------------------------------------------------- answer
+# as_person COMMAND...: run it as the person at the phone host, in their session.
+as_person() {
+    runuser -u "$PERSON" -- env HOME=/home/$PERSON XDG_RUNTIME_DIR=/run/user/$PERSON_UID \
+        DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$PERSON_UID/bus timeout 30 "$@"
+}
+# notification_id TEXT ACTION: the id of the newest recorded notification whose summary or body has TEXT
+# and which offers ACTION, or nothing.
+notification_id() {
+    python3 - "$OUT/notifications.txt" "$1" "$2" <<'PY'
+import json, sys
+found = ""
+for line in open(sys.argv[1]):
+    try:
+        n = json.loads(line)
+    except ValueError:
+        continue
+    if "id" in n and sys.argv[2] in n.get("summary", "") + n.get("body", "") and sys.argv[3] in n.get("actions", [])[0::2]:
+        found = str(n["id"])
+print(found)
+PY
+}
+task_field() { # task_field ID FIELD: the field of the task's snapshot as the phone reads it
+    curl -sS -m 5 "$BOARD_URL/api/live-activity/status?request_id=$1" \
+        | python3 -c "import json,sys; v=json.load(sys.stdin).get('live_activity', {}).get('$2'); print(json.dumps(v) if isinstance(v, (dict, list)) else v)"
+}
+phase_answer() {
+    # The person answers back. First a stop: an agent runs a command as a task (aidenctl task run), the
+    # person stops it with `aiden-phone stop`; task run stops the command and ends the task canceled.
+    local t rc run
+    t=$(now)
+    aidenctl --socket /run/aiden/agent.sock task run --title "Long job" --request-id vm-run-1 -- sleep 600 \
+        > "$OUT/task-run.txt" 2>&1 &
+    run=$!
+    card_within answer-run-card "[RUNNING]" "$t" 15
+    t=$(now); as_person aiden-phone stop vm-run-1 > "$OUT/phone-stop.txt" 2>&1; rc=$?
+    check answer-stop-sent "aiden-phone stop: exit $rc, $(tail -n 1 "$OUT/phone-stop.txt")" test $rc = 0
+    wait_for 10 bash -c "! kill -0 $run"
+    local ended; ended=$(task_field vm-run-1 status)
+    check answer-stop-ends-task "task run exited ($(kill -0 $run 2> /dev/null && echo still running || echo gone)), task $ended: $(tail -n 1 "$OUT/task-run.txt")" \
+        test "$ended" = canceled
+    card_within answer-stop-card "[CANCELED]" "$t" 10
+    kill -9 $run 2> /dev/null
+
+    # A handoff answered "done" from the desktop notification's button; the agent waits for it.
+    ctl task start --title "Pick a network" --request-id vm-answer-1 --phase acting --step "Scanning"
+    aidenctl --socket /run/aiden/agent.sock task wait --id vm-answer-1 --for answer --timeout 60 > "$OUT/task-wait.txt" 2>&1 &
+    local waiter=$!
+    ctl task update --id vm-answer-1 --phase waiting_user --action request_user_input --step "Choose the Wi-Fi"
+    wait_for 15 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Choose the Wi-Fi' done)\" ]"
+    local id; id=$(notification_id 'Choose the Wi-Fi' done)
+    check answer-notification-actions "notification ${id:-none} offers: $(grep "\"id\": ${id:-0}," "$OUT/notifications.txt" | tail -n 1 | grep -o '"actions": \[[^]]*\]')" test -n "$id"
+    t=$(now)
+    as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
+        Press us "${id:-0}" done > "$OUT/press.txt" 2>&1
+    wait_for 10 bash -c "! kill -0 $waiter"
+    check answer-done-reaches-agent "aidenctl task wait: $(tail -n 1 "$OUT/task-wait.txt"), $(calc "$(now) - $t") s after the press" \
+        bash -c "! kill -0 $waiter 2> /dev/null && grep -qi 'done' '$OUT/task-wait.txt'"
+    check answer-recorded "answer: $(task_field vm-answer-1 answer)" bash -c "$(declare -f task_field); BOARD_URL=$BOARD_URL; task_field vm-answer-1 answer | grep -q '\"done\"'"
+    kill -9 $waiter 2> /dev/null
+    # A second request for input in the same task alerts again: alerts are per occurrence.
+    ctl task update --id vm-answer-1 --phase acting --step "Joining"
+    t=$(now); ctl task update --id vm-answer-1 --phase waiting_user --action request_user_input --step "Confirm the join"
+    card_within answer-second-handoff-card "[YOUR TURN]" "$t" 10
+    sleep 1
+    local turns; turns=$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep '^>> ' | grep -c 'Pick a network: Your turn')
+    check answer-second-handoff-alerts "$turns 'Your turn' alerts for the task" test "$turns" = 2
+    # Ended, then dismissed from the phone: the card no longer shows it.
+    ctl task end --id vm-answer-1 --status completed
+    sleep 1
+    as_person aiden-phone dismiss vm-answer-1 > "$OUT/phone-dismiss.txt" 2>&1; rc=$?
+    check answer-dismissed "aiden-phone dismiss: exit $rc, dismissed_at $(task_field vm-answer-1 dismissed_at), current: $(curl -sS -m 5 "$BOARD_URL/api/live-activity/current" | head -c 120)" \
+        bash -c "[ $rc = 0 ] && ! curl -sS -m 5 '$BOARD_URL/api/live-activity/current' | grep -q vm-answer-1"
+}
+
 # ---------------------------------------------------------------------------------------------- stop
 phase_stop() {
     local t0 d u
@@ -581,12 +693,28 @@ phase_privacy() {
     check air-privacy "$(tail -n 1 "$OUT/air-check.txt")" grep -q '^ok' "$OUT/air-check.txt"
 }
 
+# ---------------------------------------------------------------------------------------------- purge
+phase_purge() {
+    # Removed as a user removes it: apt purge takes every file, the units and the configuration with it.
+    DEBIAN_FRONTEND=noninteractive apt-get purge -y aidenbridge-board aidenbridge-phone aidenbridge-common > "$OUT/purge.log" 2>&1
+    local rc=$?
+    check purge "apt-get purge: exit $rc, left in dpkg's database: $(dpkg-query -W -f='${Package}:${db:Status-Abbrev} ' aidenbridge-board aidenbridge-phone aidenbridge-common 2> /dev/null || true)" \
+        bash -c "[ $rc = 0 ] && ! dpkg-query -W -f='\${db:Status-Abbrev}\n' aidenbridge-board aidenbridge-phone aidenbridge-common 2> /dev/null | grep -q '^[ic]'"
+    local left
+    left=$(ls -d /usr/bin/aiden-board /usr/bin/aiden-phone /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-* \
+        /usr/lib/systemd/user/aiden-* /usr/lib/udev/rules.d/*aiden* /usr/lib/systemd/network/*aiden* \
+        /usr/share/man/man1/aidenctl.1* /usr/share/bash-completion/completions/aidenctl /usr/share/doc/aidenbridge \
+        /var/lib/aiden-board /etc/systemd/system/*.wants/aiden-* 2> /dev/null | paste -sd' ')
+    check purge-leaves-nothing "${left:-no AidenBridge file left}; $(systemctl list-unit-files 'aiden*' --no-legend 2>&1 | wc -l) unit files known" \
+        bash -c "[ -z '$left' ] && [ \"\$(systemctl list-unit-files 'aiden*' --no-legend | wc -l)\" = 0 ]"
+}
+
 say "scenario starts"
-# A step that hangs must not take the whole run with it: after AIDEN_VM_GUARD seconds (default 600) the
+# A step that hangs must not take the whole run with it: after AIDEN_VM_GUARD seconds (default 900) the
 # guard ends the step and the script, and the EXIT trap still collects the journals.
 trap 'exit 1' TERM
 MAIN=$$
-( sleep "${AIDEN_VM_GUARD:-600}"; echo "FAIL guard the scenario overran ${AIDEN_VM_GUARD:-600} s" >> "$RESULT"
+( sleep "${AIDEN_VM_GUARD:-900}"; echo "FAIL guard the scenario overran ${AIDEN_VM_GUARD:-900} s" >> "$RESULT"
   pkill -TERM -P "$MAIN"; kill -TERM "$MAIN" ) &
 # What the guest is busy with, every 10 s: the first thing to read when a run stalls.
 ( while sleep 10; do
@@ -594,7 +722,7 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install login bluetooth gadget board bond phone task recovery rebond board_forgot watchdog silent peer_peripheral stop privacy; do
+for phase in boot install login bluetooth gadget board bond phone task recovery rebond board_forgot watchdog silent answer peer_peripheral stop privacy purge; do
     case $phase in
         # Nothing after them means anything when these fail.
         boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;

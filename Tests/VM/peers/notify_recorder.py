@@ -5,7 +5,11 @@ session bus it is started on and writes every Notify call as one JSON line to th
 The scenario runs it in the logged-in person's session, so aiden-phone's desktop notifications cross a
 real user manager, a real session bus and the user unit's sandbox. (dunst under Xvfb, a real server that
 draws, is what the host's NotificationServerTests use; here the guest runs under TCG, where a recorder is
-enough to prove the path.) It advertises `body-markup`, so the phone escapes board text for it.
+enough to prove the path.) It advertises `body-markup`, so the phone escapes board text for it, and
+`actions`, so the phone offers its buttons (Stop, Done, Dismiss); the scenario presses one as a person
+clicking it would: `Press(id, action_key)` on org.aidenbridge.VMRecorder (this object) makes the server
+emit `ActionInvoked` and then `NotificationClosed` (reason 2, dismissed by the user), exactly the signals
+a real server sends, from the name that owns org.freedesktop.Notifications.
 
 Usage: notify_recorder.py OUTPUT_FILE
 Needs Debian's python3-dbus and python3-gi.
@@ -20,6 +24,7 @@ from gi.repository import GLib
 
 NAME = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
+CONTROL = "org.aidenbridge.VMRecorder"
 
 
 class Server(dbus.service.Object):
@@ -27,10 +32,11 @@ class Server(dbus.service.Object):
         super().__init__(bus, PATH)
         self.output = output
         self.next_id = 1
+        self.actions = {}  # id -> the action keys it offered
 
     @dbus.service.method(NAME, in_signature="", out_signature="as")
     def GetCapabilities(self):
-        return ["body", "body-markup"]
+        return ["body", "body-markup", "actions"]
 
     @dbus.service.method(NAME, in_signature="", out_signature="ssss")
     def GetServerInformation(self):
@@ -38,17 +44,44 @@ class Server(dbus.service.Object):
 
     @dbus.service.method(NAME, in_signature="susssasa{sv}i", out_signature="u")
     def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout):
-        number = self.next_id
-        self.next_id += 1
+        number = int(replaces) if replaces else self.next_id
+        if not replaces:
+            self.next_id += 1
+        keys = [str(a) for a in actions[0::2]]
+        self.actions[number] = keys
         record = {"id": number, "app": str(app), "summary": str(summary), "body": str(body),
-                  "urgency": int(hints.get("urgency", -1)), "category": str(hints.get("category", ""))}
+                  "urgency": int(hints.get("urgency", -1)), "category": str(hints.get("category", "")),
+                  "actions": [str(a) for a in actions]}
         with open(self.output, "a") as out:
             out.write(json.dumps(record) + "\n")
         return number
 
     @dbus.service.method(NAME, in_signature="u", out_signature="")
     def CloseNotification(self, number):
+        self.actions.pop(int(number), None)
+        self.NotificationClosed(number, 3)  # closed by a CloseNotification call
+
+    @dbus.service.signal(NAME, signature="us")
+    def ActionInvoked(self, number, key):
         pass
+
+    @dbus.service.signal(NAME, signature="uu")
+    def NotificationClosed(self, number, reason):
+        pass
+
+    @dbus.service.method(CONTROL, in_signature="us", out_signature="")
+    def Press(self, number, key):
+        """What a click on the button does: only an action the notification offered, on one still shown."""
+        number = int(number)
+        if str(key) not in self.actions.get(number, []):
+            raise dbus.exceptions.DBusException(
+                "notification %d offers no action %r (offers %r)" % (number, str(key), self.actions.get(number)),
+                name=CONTROL + ".NoSuchAction")
+        self.ActionInvoked(number, key)
+        self.actions.pop(number, None)
+        self.NotificationClosed(number, 2)
+        with open(self.output, "a") as out:
+            out.write(json.dumps({"pressed": number, "action": str(key)}) + "\n")
 
 
 def main():
