@@ -67,7 +67,8 @@ extension HelpTopic {
               --version                print aidenctl's version
 
             Environment: AIDEN_AGENT_SOCKET (the socket), AIDEN_TASK_ID (the request id of task
-            update, heartbeat, end, show and wait when none is given), AIDEN_IDEMPOTENCY_KEY (the key of a write).
+            update, heartbeat, end, show and wait when none is given), AIDEN_IDEMPOTENCY_KEY (the key
+            of a write).
 
             Completion: 'aidenctl completion bash|zsh|fish' prints a completion script (source <(...)).
 

@@ -137,7 +137,8 @@ import WireFormat
         // In the snapshot's key order: the dismissal beside the end, the answer last.
         #expect(
             text.hasSuffix(
-                "dismissed_at: 2026-06-12T07:00:10Z\nanswer: stop from phone phone-1 at 2026-06-12T07:00:04Z (ans-1)\n"))
+                "dismissed_at: 2026-06-12T07:00:10Z\nanswer: stop from phone phone-1 at 2026-06-12T07:00:04Z (ans-1)\n")
+        )
     }
 }
 
