@@ -53,13 +53,17 @@ import Testing
         // A second stop is the recorded one again.
         #expect(try answer(phone, ["stop", id]).status == 0)
 
-        // A handoff, answered done; a second request for input alerts again.
+        // A handoff, answered done: recorded, but the card keeps the stop, which stays until the task ends
+        // (docs/protocol.md §3.8). A second request for input alerts again.
         _ = try ctl(
             board, ["task", "update", "--id", id, "--phase", "waiting_user", "--action", "request_user_input"])
         #expect(phone.waitForCard(state("handoff", id)))
         let done = try answer(phone, ["done", id])
         #expect(done.status == 0, "\(done.error)")
-        #expect(phone.waitForCard { $0["request_id"] as? String == id && $0["answer"] as? String == "done" })
+        #expect(phone.waitForCard { $0["request_id"] as? String == id && $0["answer"] as? String == "stop" })
+        #expect(
+            try board.aidenctl(["events", "--json"]).output.contains(#""answer":"done""#),
+            "the done is in the ring for the agent")
         _ = try ctl(board, ["task", "update", "--id", id, "--phase", "acting", "--action", "tap"])
         _ = try ctl(
             board, ["task", "update", "--id", id, "--phase", "waiting_user", "--action", "request_user_input"])
@@ -111,8 +115,10 @@ import Testing
         let theirs = try ctl(board, ["task", "start", "--title", "Not mine", "--phone-id", "other-phone"])
         _ = try ctl(
             board, ["task", "update", "--id", theirs, "--phase", "waiting_user", "--action", "request_user_input"])
-        let flush = try ctl(board, ["task", "start", "--title", "Flush", "--phone-id", "it-phone"])
-        #expect(phone.waitForCard(state("running", flush)))
+        // What waits for the person comes first, so the card stays on Mine: a change of it, seen on the card,
+        // shows the phone has read the ring past the other phone's handoff.
+        _ = try ctl(board, ["task", "update", "--id", mine, "--step", "Flushed"])
+        #expect(phone.waitForCard { $0["request_id"] as? String == mine && $0["current_step"] as? String == "Flushed" })
         #expect(phone.alerts == ["connected -", "handoff \(mine)"], "\(phone.alerts)")
     }
 
