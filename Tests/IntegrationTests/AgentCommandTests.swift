@@ -197,12 +197,8 @@ import Testing
         #expect(lines("ints") == ["INT 128"], "the command got the terminal's SIGINT, and only that one")
         #expect(FileManager.default.createFile(atPath: dir + "/done", contents: nil))
         // tmux may see the pane's terminal close a moment before it has the exit status.
-        func exitStatus() -> String {
-            ((try? tmux.tmux(["display-message", "-p", "#{pane_dead_status}"])) ?? "")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        #expect(waitUntil { !exitStatus().isEmpty })
-        #expect(exitStatus() == "7", "aidenctl exits with the command's status")
+        #expect(waitUntil { !tmux.exitStatus().isEmpty })
+        #expect(tmux.exitStatus() == "7", "aidenctl exits with the command's status")
         let task = try snapshot(board, "ctrl-c")
         #expect(task["status"] as? String == "canceled")
         #expect(task["last_error"] as? String == "stopped by SIGINT")

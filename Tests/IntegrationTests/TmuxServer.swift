@@ -58,6 +58,25 @@ final class TmuxServer {
         panePID = pid_t(pid)
     }
 
+    /// The pane's program's exit status once it has exited ("7"), or "" while it runs. tmux 3.3 sometimes never
+    /// reaps a program that exited after a Ctrl-C in its pane (seen with a plain python3 too: the pane is dead,
+    /// the process a zombie, `pane_dead_status` empty), so the kernel's record of the zombie (`exit_code`, the
+    /// last field of /proc/PID/stat) answers then.
+    func exitStatus() -> String {
+        let told = ((try? tmux(["display-message", "-p", "#{pane_dead_status}"])) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard told.isEmpty, let pid = panePID,
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return told }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        // After the name: the state is the first field, exit_code the last (a waitpid status).
+        guard fields.first == "Z", let code = fields.last.flatMap({ Int($0.trimmingCharacters(in: .newlines)) }),
+            code & 0x7f == 0
+        else { return told }
+        return "\((code >> 8) & 0xff)"
+    }
+
     /// Resizes the window; tmux tells the program with SIGWINCH.
     func resize(columns: Int) throws {
         try tmux(["resize-window", "-x", "\(columns)"])
