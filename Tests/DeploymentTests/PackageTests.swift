@@ -193,9 +193,12 @@ struct PackageTests {
         let boardPostinst = try #require(try board.controlFile("postinst"))
         #expect(!boardPostinst.contains("try-restart \(units)"))
         #expect(boardPostinst.contains("deb-systemd-invoke try-restart 'aiden-board.service'"))
+        // Removal stops the daemon, then the socket and the gadget (debian/aidenbridge-board.prerm).
         #expect(
             try #require(try board.controlFile("prerm")).contains(
-                "[ \"$1\" = remove ] && [ -d /run/systemd/system ] ; then\n\tdeb-systemd-invoke stop \(units)"))
+                "[ \"$1\" = remove ] && [ -d /run/systemd/system ] ; then\n"
+                    + "\tdeb-systemd-invoke stop 'aiden-board.service' >/dev/null || true\n"
+                    + "\tdeb-systemd-invoke stop \(units)"))
     }
 }
 
