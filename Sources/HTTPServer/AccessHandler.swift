@@ -117,7 +117,7 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
         let open = context.connections.withLock {
             $0.open(
                 id, descriptor: descriptor,
-                peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid, pid: $0.pid) }, at: context.now())
+                peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid) }, at: context.now())
         }
         if let credentials = record.credentials, open > context.limits.perPeerConnectionLimit {
             context.refuse(id)

@@ -21,15 +21,12 @@ struct ConnectionTable: Sendable {
     private(set) var entries: [UInt: Entry] = [:]
     private var openByPeer: [UInt64: Int] = [:]
 
-    /// Who a Unix socket peer is for its limit: its uid; but a uid the service's user namespace does not map
-    /// (`PrivateUsers=` shows every other user as the overflow uid, 65534) tells users apart no more, so such a
-    /// peer counts by its process instead.
-    static func peerKey(uid: UInt32, pid: Int32) -> UInt64 {
-        uid == overflowUID ? 1 << 32 | UInt64(UInt32(bitPattern: pid)) : UInt64(uid)
-    }
-
-    /// The kernel's overflow uid (`/proc/sys/kernel/overflowuid`, 65534 unless changed).
-    static let overflowUID: UInt32 = 65534
+    /// Who a Unix socket peer is for its limit: its user, as `SO_PEERCRED` names it. Not its process: one agent
+    /// runs many (`aidenctl task run`, its heartbeats, a shell loop), and counted per process those could take
+    /// every slot of the listener from every other agent. A service in a user namespace (`PrivateUsers=`) sees
+    /// every user it does not map as the one overflow uid (65534): they then share one count, which is why
+    /// aiden-board.service does not set it (docs/security.md).
+    static func peerKey(uid: UInt32) -> UInt64 { UInt64(uid) }
 
     /// A connection opened at `now`; returns how many connections its peer now has open, this one included.
     @discardableResult

@@ -4,9 +4,9 @@ package struct HTTPServerLimits: Sendable, Equatable {
     package var maxBodyBytes: Int = 16 * 1024
     /// Connections open at once, per listener.
     package var connectionLimit: Int = 64
-    /// Connections open at once from one peer: one address on TCP (libmicrohttpd counts), one uid on a Unix
-    /// socket (counted here; one process for a user the unit's `PrivateUsers=` does not map). The phone holds one or two at a time (its fetches, one at a time, and a pairing
-    /// request), so one client cannot take every slot.
+    /// Connections open at once from one peer: one address on TCP (libmicrohttpd counts), one user on a Unix
+    /// socket (counted here, however many processes it runs). The phone holds one or two at a time (its fetches,
+    /// one at a time, and a pairing request); below `connectionLimit`, so one client cannot take every slot.
     package var perPeerConnectionLimit: Int = 4
     /// A connection idle this long is closed (libmicrohttpd's own timeout, which any byte restarts).
     package var idleTimeoutSeconds: Int = 10

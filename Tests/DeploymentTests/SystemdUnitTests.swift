@@ -170,6 +170,14 @@ import Testing
         #expect(unit.words("Unit", "Wants") == ["aiden-gadget.service", "aiden-board.socket"])
     }
 
+    /// The agent socket limits connections per user (`SO_PEERCRED`'s uid). In a user namespace every agent's uid
+    /// reads as the overflow uid, so one agent could hold every slot: the board's unit sets no `PrivateUsers=`.
+    @Test func boardUnitLetsTheAgentSocketTellAgentsApart() throws {
+        let unit = try Self.unit("aiden-board.service")
+        #expect(unit.value("Service", "PrivateUsers") == nil)
+        #expect(unit.value("Service", "User") == "aiden")
+    }
+
     /// The socket systemd holds for the daemon: the endpoint the daemon listens on by default (it takes a passed
     /// socket only for an endpoint `[http] listen` names), bindable before the address exists, the same IP
     /// allow list as the daemon, and tied to no device (see the unit's comment).

@@ -2,7 +2,7 @@ import Testing
 
 @testable import HTTPServer
 
-/// The request deadline and the per-process count as a timeline: no sockets, time passed in.
+/// The request deadline and the per-user count as a timeline: no sockets, time passed in.
 @Suite struct ConnectionTableTests {
     @Test func aConnectionHasTheDeadlineFromItsOpeningAndFromEachAnswer() {
         var table = ConnectionTable()
@@ -42,14 +42,25 @@ import Testing
         #expect(table.open(7, descriptor: 16, peer: 1000, at: .zero) == 1)
     }
 
-    /// Users the service's user namespace does not map all look like the overflow uid: they count per process.
-    @Test func anUnmappedUserCountsPerProcess() {
-        #expect(ConnectionTable.peerKey(uid: 1000, pid: 7) == ConnectionTable.peerKey(uid: 1000, pid: 8))
-        #expect(ConnectionTable.peerKey(uid: 65534, pid: 7) != ConnectionTable.peerKey(uid: 65534, pid: 8))
-        #expect(ConnectionTable.peerKey(uid: 65534, pid: 7) != ConnectionTable.peerKey(uid: 7, pid: 7))
-        var table = ConnectionTable()
-        #expect(table.open(1, descriptor: 10, peer: ConnectionTable.peerKey(uid: 65534, pid: 7), at: .zero) == 1)
-        #expect(table.open(2, descriptor: 11, peer: ConnectionTable.peerKey(uid: 65534, pid: 8), at: .zero) == 1)
-        #expect(table.open(3, descriptor: 12, peer: ConnectionTable.peerKey(uid: 65534, pid: 7), at: .zero) == 2)
+    /// An agent is its user, however many processes it runs: the limit counts the uid, never the process, so one
+    /// agent's 40 processes (each holding a connection, as `aidenctl task run` and a loop of heartbeats do) keep at
+    /// most the per-peer limit, and the listener's other slots stay free for another agent. The overflow uid, what
+    /// a user namespace shows for every user it does not map, is one user too: never a way around the limit.
+    @Test func oneUsersProcessesShareItsLimitAndAnotherUserStillGetsASlot() {
+        let limits = HTTPServerLimits(connectionLimit: 32, perPeerConnectionLimit: 8)
+        for hog in [UInt32(1000), 65534] {
+            var table = ConnectionTable()
+            var held = 0
+            for process in 0..<40 {
+                let id = UInt(process)
+                let open = table.open(
+                    id, descriptor: Int32(process), peer: ConnectionTable.peerKey(uid: hog), at: .zero)
+                if open > limits.perPeerConnectionLimit { _ = table.refuse(id) } else { held += 1 }
+            }
+            #expect(held == limits.perPeerConnectionLimit, "uid \(hog): its processes share one count")
+            #expect(table.open(100, descriptor: 100, peer: ConnectionTable.peerKey(uid: 1001), at: .zero) == 1)
+            #expect(held + 1 <= limits.connectionLimit, "the second agent's connection has a slot")
+            #expect(ConnectionTable.peerKey(uid: hog) != ConnectionTable.peerKey(uid: 1001))
+        }
     }
 }
