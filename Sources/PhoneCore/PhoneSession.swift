@@ -81,7 +81,8 @@ package struct PhoneSession: Sendable {
         case emit(PhoneEvent)
         /// Give an alert (terminal, `--json`, desktop notification).
         case alert(Alert)
-        /// Persist the alert record now (before the alert is shown, so a crash cannot repeat it). While
+        /// Persist the alert record now; the alerts that follow it are shown only once it is written, so a
+        /// crash between the two cannot repeat them. While
         /// alerts wait for their task's snapshot it holds only the keys of the alerts already given, so
         /// a restart meanwhile gives the waiting ones.
         case saveRecord(AlertRecord)

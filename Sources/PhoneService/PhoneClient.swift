@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// No effect blocks the executor for long: output goes to bounded queues (`OutputChannel`), HTTP to
 /// the transport's own queue, the alert record to a writer queue that keeps only the newest record,
-/// desktop notifications to the bus asynchronously.
+/// desktop notifications to the bus asynchronously. An alert waits for the record saved before it:
+/// it is shown (logged, handed to the notifiers) only once that record's write has ended, so a
+/// crash between the two finds the record durable and repeats nothing.
 package final class PhoneClient: Sendable {
     private struct State: Sendable {
         var session: PhoneSession
@@ -40,14 +42,16 @@ package final class PhoneClient: Sendable {
         session: PhoneSession, transport: any BoardTransport, runtime: any Runtime,
         output: any PhoneOutput, notifiers: [any AlertNotifier],
         saveRecord: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, logger: Logger,
-        recordQueue: DispatchQueue? = DispatchQueue(label: "aiden.phone.record")
+        recordQueue: DispatchQueue = DispatchQueue(label: "aiden.phone.record")
     ) {
         self.state = Mutex(State(session: session))
         self.transport = transport
         self.runtime = runtime
         self.output = output
         self.notifiers = notifiers
-        self.recordWriter = RecordWriter(save: saveRecord, queue: recordQueue, logger: logger)
+        self.recordWriter = RecordWriter(
+            save: saveRecord, queue: recordQueue, logger: logger,
+            whenWritten: { [runtime] shows in runtime.enqueue { shows.forEach { $0() } } })
         self.logger = logger
     }
 
@@ -127,10 +131,8 @@ package final class PhoneClient: Sendable {
         case let .emit(event):
             output.emit(event, at: runtime.wallNow())
         case let .alert(alert):
-            var fields: [LogField: String] = [.transition: alert.transition.rawValue]
-            if let requestID = alert.requestID { fields[.requestID] = requestID }
-            logger.notice("alert: \(AlertText.line(alert))", fields: fields)
-            notifiers.forEach { $0.deliver(alert) }
+            // The session saved the record holding this alert's key first; shown once that write has ended.
+            recordWriter.afterWritten { [self] in show(alert) }
         case let .saveRecord(record):
             recordWriter.save(record)
         case let .log(level, message, fields):
@@ -138,55 +140,103 @@ package final class PhoneClient: Sendable {
         }
     }
 
-    /// Waits until the newest alert record is saved (shutdown, tests).
+    /// Logs the alert and hands it to every notifier, on the executor.
+    private func show(_ alert: Alert) {
+        var fields: [LogField: String] = [.transition: alert.transition.rawValue]
+        if let requestID = alert.requestID { fields[.requestID] = requestID }
+        logger.notice("alert: \(AlertText.line(alert))", fields: fields)
+        notifiers.forEach { $0.deliver(alert) }
+    }
+
+    /// Waits until the newest alert record is saved (shutdown, tests); the alerts that waited for it are then
+    /// on the executor's queue.
     package func flushRecord() {
         recordWriter.flush()
     }
 }
 
 /// Saves the alert record off the executor, newest first: an fsync on a slow disk delays only the
-/// record, and a record superseded while waiting is never written.
+/// record (and the alerts waiting for it), and a record superseded while waiting is never written.
+/// Work handed to `afterWritten` runs once every record saved before it has been written (durable, or
+/// failed and logged: an alert is never dropped for a record that could not be saved).
 private final class RecordWriter: Sendable {
+    private struct State: Sendable {
+        /// The record waiting to be written, and the number of the last save it answers.
+        var newest: AlertRecord?
+        var requested: UInt64 = 0
+        /// Saves up to this number have been written.
+        var written: UInt64 = 0
+        var writing = false
+        /// Work waiting for the write of save number `after`.
+        var waiting: [(after: UInt64, work: @Sendable () -> Void)] = []
+    }
+
     private let save: @Sendable (AlertRecord) throws(AtomicWriteError) -> Void
-    private let queue: DispatchQueue?
-    private let newest = Mutex<AlertRecord?>(nil)
+    private let queue: DispatchQueue
+    private let state = Mutex(State())
     private let logger: Logger
+    /// Hands work that a write released back to the client's executor, in order.
+    private let whenWritten: @Sendable ([@Sendable () -> Void]) -> Void
 
     init(
-        save: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, queue: DispatchQueue?,
-        logger: Logger
+        save: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, queue: DispatchQueue,
+        logger: Logger, whenWritten: @escaping @Sendable ([@Sendable () -> Void]) -> Void
     ) {
         self.save = save
         self.queue = queue
         self.logger = logger
+        self.whenWritten = whenWritten
     }
 
     func save(_ record: AlertRecord) {
-        let idle = newest.withLock { newest in
-            defer { newest = record }
-            return newest == nil
-        }
-        guard idle else { return }  // the pending write will take this newer record
-        if let queue { queue.async { [self] in writeNewest() } } else { writeNewest() }
-    }
-
-    func flush() { queue?.sync {} }
-
-    private func writeNewest() {
-        guard let record = newest.withLock({ $0 }) else { return }
-        do {
-            try save(record)
-        } catch {
-            logger.error("could not save the alert record (a restart may repeat alerts): \(error)")
-        }
-        // A newer record that arrived during the write goes next.
-        let again = newest.withLock { newest -> Bool in
-            if newest == record {
-                newest = nil
-                return false
-            }
+        let start = state.withLock { state -> Bool in
+            state.requested += 1
+            state.newest = record
+            guard !state.writing else { return false }  // the write under way takes this newer record next
+            state.writing = true
             return true
         }
-        if again { writeNewest() }
+        if start { queue.async { [self] in writeNewest() } }
+    }
+
+    /// Runs `work` now when every record saved so far is written, else after that write (through `whenWritten`).
+    func afterWritten(_ work: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.written < state.requested else { return true }
+            state.waiting.append((state.requested, work))
+            return false
+        }
+        if now { work() }
+    }
+
+    func flush() { queue.sync {} }
+
+    private func writeNewest() {
+        while let (record, number) = takeNewest() {
+            do {
+                try save(record)
+            } catch {
+                logger.error("could not save the alert record (a restart may repeat alerts): \(error)")
+            }
+            let released = state.withLock { state -> [@Sendable () -> Void] in
+                state.written = number
+                let ready = state.waiting.filter { $0.after <= number }.map(\.work)
+                state.waiting.removeAll { $0.after <= number }
+                return ready
+            }
+            if !released.isEmpty { whenWritten(released) }
+        }
+    }
+
+    /// The record to write next and the save it answers; nil (and no longer writing) when none waits.
+    private func takeNewest() -> (AlertRecord, UInt64)? {
+        state.withLock { state in
+            guard let record = state.newest else {
+                state.writing = false
+                return nil
+            }
+            state.newest = nil
+            return (record, state.requested)
+        }
     }
 }

@@ -337,6 +337,8 @@ package enum PhoneDaemon {
             // produced: the newest alert record, the last card, the last log lines.
             wiring.runtime.perform {}
             wiring.client.flushRecord()
+            // The alerts that waited for that record, now durable, are shown before the output is flushed.
+            wiring.runtime.perform {}
             wiring.output.flush()
             OutputChannel.standardError.flush()
         }

@@ -19,7 +19,9 @@ import Testing
         #expect(harness.output.wakes.map(\.sequence) == [1])
         #expect(harness.output.cards.last?.state == .running)
         #expect(harness.output.cards.last?.snapshot?.requestID == "chat_1")
+        harness.settle()
         #expect(harness.output.alertNames == ["connected board-a1b2c3"])
+        #expect(harness.output.shownBeforeSaved.isEmpty)
     }
 
     @Test func aWakeStormWhileAFetchIsInFlightGivesOneTrailingFetch() throws {
@@ -68,18 +70,72 @@ import Testing
         first.wakeSource.wake(seq: 1)
         board.end("completed")
         first.wakeSource.wake(seq: 2)
+        first.settle()
         #expect(first.output.alertNames == ["connected board-a1b2c3", "handoff chat_1", "completed chat_1"])
+        #expect(first.output.shownBeforeSaved.isEmpty, "each alert was shown after its record was written")
 
         let second = ClientHarness(board: board, fileSystem: fileSystem)
         try second.start()
         second.wakeSource.wake(seq: 3)
+        second.settle()
         #expect(second.output.alerts.isEmpty)
         #expect(second.output.cards.last?.state == .completed)
 
         // Without the record (a deleted state directory), the first read is taken silently.
         let fresh = ClientHarness(board: board)
         try fresh.start()
+        fresh.settle()
         #expect(fresh.output.alertNames == ["connected board-a1b2c3"])
+    }
+
+    /// Once means once: an alert is shown only after the record holding its key is written, not when its save is
+    /// merely asked for. While the write waits (a slow fsync), the alert waits with it; the card does not.
+    @Test func anAlertWaitsForItsRecordToBeWritten() throws {
+        let harness = ClientHarness()
+        try harness.start()
+        harness.settle()
+        harness.records.hold()
+        harness.board.start("chat_1")
+        harness.board.handoff()
+        harness.wakeSource.wake(seq: 1)
+        #expect(harness.output.cards.last?.state == .handoff, "the card is shown while the record is written")
+        #expect(harness.records.awaitSave())
+        #expect(harness.output.alertNames == ["connected board-a1b2c3"], "the handoff waits for its record")
+        harness.records.release()
+        harness.settle()
+        #expect(harness.output.alertNames == ["connected board-a1b2c3", "handoff chat_1"])
+        #expect(harness.output.shownBeforeSaved.isEmpty)
+    }
+
+    /// kill -9 between the record's save and the alert: the process dies while the record's write waits, so
+    /// nothing was shown and nothing durable says it was; the restarted client shows the alert, once. (Shown
+    /// before its record was durable, the alert would have been given twice.)
+    @Test func aCrashBetweenTheRecordAndTheAlertRepeatsNothing() throws {
+        let fileSystem = InMemoryFileSystem()
+        let board = FakeBoard()
+        let first = ClientHarness(board: board, fileSystem: fileSystem)
+        try first.start()
+        first.settle()
+        first.records.hold()
+        board.start("chat_1")
+        board.handoff()
+        first.wakeSource.wake(seq: 1)
+        #expect(first.records.awaitSave())
+        let shownBeforeTheKill = first.output.alertNames.filter { $0 == "handoff chat_1" }.count
+        // The process dies here: none of its operations from now on reaches the disk, then the power comes back.
+        fileSystem.inject(.stop, atOperation: fileSystem.operationCount)
+        first.records.release()
+        first.settle()
+        fileSystem.crash()
+
+        let second = ClientHarness(board: board, fileSystem: fileSystem)
+        try second.start()
+        second.wakeSource.wake(seq: 2)
+        second.settle()
+        let shownAfterTheRestart = second.output.alertNames.filter { $0 == "handoff chat_1" }.count
+        #expect(shownBeforeTheKill == 0)
+        #expect(shownBeforeTheKill + shownAfterTheRestart == 1, "the handoff is given once in all")
+        #expect(second.output.shownBeforeSaved.isEmpty)
     }
 
     @Test func aRecordThatCannotBeSavedIsLoggedAndTheClientGoesOn() throws {
@@ -87,7 +143,8 @@ import Testing
         let harness = ClientHarness(fileSystem: fileSystem)
         fileSystem.inject(.failOnce, atOperation: fileSystem.operationCount)
         try harness.start()
-        #expect(harness.output.alertNames == ["connected board-a1b2c3"])
+        harness.settle()
+        #expect(harness.output.alertNames == ["connected board-a1b2c3"], "shown once its record's write failed")
         #expect(harness.logs.lines(at: .error).contains { $0.contains("could not save the alert record") })
     }
 

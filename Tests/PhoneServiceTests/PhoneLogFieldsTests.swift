@@ -17,6 +17,7 @@ import Testing
         harness.wakeSource.wake(seq: 1)
         harness.board.end("completed")
         harness.wakeSource.wake(seq: 2)
+        harness.settle()
 
         let alerts = harness.logs.entries.filter { $0.message.hasPrefix("alert: ") }
         #expect(alerts.map { $0[.transition] } == ["connected", "handoff", "completed"])

@@ -6,6 +6,7 @@
 // Usage: aiden-bench-bursts [BURSTS] [SEED]   (prints one JSON object)
 import BoardAPI
 import BoardService
+import Dispatch
 import FoundationEssentials
 import LiveActivity
 import Logging
@@ -38,7 +39,7 @@ let cards = CardLog(runtime: runtime)
 let client = PhoneClient(
     session: PhoneSession(settings: PhoneSession.Settings(phoneID: "bench")), transport: BoardOnWire(engine: engine),
     runtime: runtime, output: cards, notifiers: [], saveRecord: { _ throws(AtomicWriteError) in }, logger: quiet,
-    recordQueue: nil)
+    recordQueue: DispatchQueue(label: "aiden.bench.record"))
 wire.attach(client)
 client.submit(PhoneSession.Input.wakeLink(.connected))
 client.submit(PhoneSession.Input.started)
