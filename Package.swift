@@ -148,7 +148,9 @@ let package = Package(
         // release build of everything still builds it.
         .target(
             name: "TestSupport",
-            dependencies: ["DBus", "DBusModel", "LiveActivity", "Logging", "Platform", "WireFormat"],
+            dependencies: [
+                "BoardAPI", "DBus", "DBusModel", "LiveActivity", "Logging", "Platform", "WireFormat",
+            ],
             path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         // The shared vocabulary, and that the board's strict encoder and the tolerant view agree on every key.

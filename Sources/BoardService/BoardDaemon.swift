@@ -136,7 +136,7 @@ package enum BoardDaemon {
                     acceptPeer: { engine.acceptPhoneConnection(from: $0) },
                     acceptArrival: { engine.acceptPhoneArrival(peer: $0, local: $1, interface: $2) },
                     admitHeaders: { engine.admitPhone($0) }),
-                handler: { engine.handlePhone($0) })
+                replying: { engine.handlePhone($0) })
         } catch {
             close(agentSocket.descriptor)
             throw .server(error)

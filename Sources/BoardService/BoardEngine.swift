@@ -1,4 +1,5 @@
 import BoardAPI
+import Dispatch
 import FoundationEssentials
 import LiveActivity
 import Logging
@@ -21,9 +22,11 @@ import WireFormat
 /// then feeds the Wake coalescer, so the Wake follows the publication it announces.
 ///
 /// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value
-/// with every answer body encoded, and never wait for the writer or the disk, except for the two
-/// that ask something of the board: a pairing window, and the person's answer to a task, which is a
-/// store change like an agent's write (durable before it is acknowledged).
+/// with every answer body encoded, and never wait for the writer or the disk. The two that ask
+/// something of the board, a pairing window and the person's answer to a task (a store change like
+/// an agent's write, durable before it is acknowledged), are answered later (`HTTPReply.later`):
+/// their connection waits for the executor, the listener's thread does not, so a phone's reads on
+/// its other connections are served while the writer is in a slow fsync.
 package final class BoardEngine: Sendable {
     package struct Settings: Sendable {
         package var version: String
@@ -108,6 +111,9 @@ package final class BoardEngine: Sendable {
     private let usbFacts: @Sendable () -> USBLinkFacts
     private let boardAddresses: @Sendable () -> [IPAddress]
     private let instanceID: String
+    /// Where a pairing request waits for the executor (the peripheral's lifecycle runs there), off the listener's
+    /// thread. Serial: one phone, and a window at a time.
+    private let pairingQueue = DispatchQueue(label: "aiden.board.pairing")
 
     /// `boardAddresses` lists the board's own interface addresses, read for each pairing request (a request
     /// from one of them comes from the board itself).
@@ -158,18 +164,35 @@ package final class BoardEngine: Sendable {
     // MARK: Requests
 
     /// A request on an ECM (or loopback) listener: answered from the last publication, on the
-    /// calling thread, without waiting for the writer. The exceptions are a pairing request from the
-    /// phone, which waits for the executor, where the peripheral decides when the window closes, and the
-    /// person's answer to a task the router accepted on the published board, which the writer records.
-    package func handlePhone(_ request: HTTPRequest) -> HTTPResponse {
+    /// calling thread, without waiting for the writer. The exceptions are answered later, never holding the
+    /// calling thread: a pairing request from the phone, which waits (on a queue of its own) for the executor,
+    /// where the peripheral decides when the window closes, and the person's answer to a task the router
+    /// accepted on the published board, which the writer records (and makes durable) first.
+    package func handlePhone(_ request: HTTPRequest) -> HTTPReply {
         let current = publication.withLock { $0 }
         let (now, instant) = clockNow()
         let result = phoneRouter.handle(
             request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now,
             instant: instant)
         if let denial = result.denial { logDenial(denial, request: request) }
-        if let effect = result.effect, let answer = perform(effect, for: request, now: now) { return answer }
-        return result.response
+        guard let effect = result.effect else { return .now(result.response) }
+        switch effect {
+        case let .openPairingWindow(seconds, phone):
+            return .later { [self] respond in
+                pairingQueue.async { [self] in
+                    respond(openPairingWindow(seconds: seconds, forgetting: phone, for: request, now: now))
+                }
+            }
+        case let .recordAnswer(id, answer):
+            return .later { [self] respond in
+                runtime.enqueue { [self] in
+                    respond(onWriter { writer in recordAnswer(id: id, answer, for: request, &writer) })
+                }
+            }
+        case let .recordPhoneAppState(state):
+            recordPhoneAppState(state)
+            return .now(result.response)
+        }
     }
 
     /// libmicrohttpd's accept policy on the ECM listeners: whether a connection from `peer` may have a slot at all
@@ -314,53 +337,52 @@ package final class BoardEngine: Sendable {
         return PhoneRouter.answerResponse(outcome)
     }
 
-    /// Does what a phone request asked of the world; returns the answer to send instead of the router's
-    /// (what became of a pairing request, or why the effect failed).
-    private func perform(_ effect: RouteEffect, for request: HTTPRequest, now: Date) -> HTTPResponse? {
-        switch effect {
-        case let .openPairingWindow(seconds, phone):
-            switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone) {
-            case let .success(outcome):
-                switch outcome {
-                case let .open(closesIn):
-                    logger.notice(
-                        "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)",
-                        fields: [.peer: "\(request.peer)"])
-                case let .coolingDown(retryIn):
-                    logger.notice(
-                        "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
-                        fields: [.peer: "\(request.peer)"])
-                }
-                return PhoneRouter.pairingAnswer(outcome, now: now)
-            case let .failure(error):
-                return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(error)")
-                    .response
+    /// Asks the peripheral for a pairing window (waiting for the executor, so never on a listener's thread); what
+    /// became of it is the answer.
+    private func openPairingWindow(
+        seconds: Int, forgetting phone: String?, for request: HTTPRequest, now: Date
+    ) -> HTTPResponse {
+        switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone) {
+        case let .success(outcome):
+            switch outcome {
+            case let .open(closesIn):
+                logger.notice(
+                    "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)",
+                    fields: [.peer: "\(request.peer)"])
+            case let .coolingDown(retryIn):
+                logger.notice(
+                    "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
+                    fields: [.peer: "\(request.peer)"])
             }
-        case let .recordPhoneAppState(state):
-            let wall = runtime.wallNow()
-            let instant = runtime.monotonicNow()
-            let (before, after) = phoneSide.withLock { side in
-                side.appState = state
-                let before = side.clock.source
-                if let phoneTime = state.phoneTime {
-                    side.clock.learn(phoneTime: phoneTime, wall: wall, instant: instant)
-                }
-                return (before, side.clock.source)
+            return PhoneRouter.pairingAnswer(outcome, now: now)
+        case let .failure(error):
+            return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(error)")
+                .response
+        }
+    }
+
+    /// What the phone reported of its app (and the clock it carried): reader-side state, no disk.
+    private func recordPhoneAppState(_ state: PhoneAppState) {
+        let wall = runtime.wallNow()
+        let instant = runtime.monotonicNow()
+        let (before, after) = phoneSide.withLock { side in
+            side.appState = state
+            let before = side.clock.source
+            if let phoneTime = state.phoneTime {
+                side.clock.learn(phoneTime: phoneTime, wall: wall, instant: instant)
             }
-            if before != after, let phoneTime = state.phoneTime {
-                let off = Int(phoneTime.timeIntervalSince(wall).rounded())
-                switch after {
-                case .phone:
-                    logger.notice(
-                        "board clock \(Timestamp.format(wall)) is unset or \(off) s off the phone's: "
-                            + "timestamps follow the phone's clock")
-                case .board:
-                    logger.notice("board clock agrees with the phone's (\(off) s): timestamps follow the board's clock")
-                }
+            return (before, side.clock.source)
+        }
+        if before != after, let phoneTime = state.phoneTime {
+            let off = Int(phoneTime.timeIntervalSince(wall).rounded())
+            switch after {
+            case .phone:
+                logger.notice(
+                    "board clock \(Timestamp.format(wall)) is unset or \(off) s off the phone's: "
+                        + "timestamps follow the phone's clock")
+            case .board:
+                logger.notice("board clock agrees with the phone's (\(off) s): timestamps follow the board's clock")
             }
-            return nil
-        case let .recordAnswer(id, answer):
-            return runtime.perform { onWriter { writer in recordAnswer(id: id, answer, for: request, &writer) } }
         }
     }
 

@@ -11,7 +11,8 @@ import Glibc
 /// and once at the end (answer). Answering on a later call, not the first, keeps keep-alive working
 /// (a response queued on the first call goes out with `Connection: close`); the exceptions are refusals
 /// decided from the headers alone (the admission check, a declared body over the limit), sent at once so
-/// the body is never read.
+/// the body is never read. A handler that answers later (`HTTPReply.later`) has the connection suspended; when
+/// the answer comes, MHD resumes it and calls here once more, and the answer is queued then.
 let accessHandler: MHD_AccessHandlerCallback = {
     cls, connection, url, method, _, uploadData, uploadDataSize, requestClass in
     guard let cls, let connection, let requestClass, let uploadDataSize else { return .NO }
@@ -51,15 +52,25 @@ let accessHandler: MHD_AccessHandlerCallback = {
         uploadDataSize.pointee = 0
         return .YES
     }
-    guard !state.responded else { return .YES }
+    guard !state.responded else {
+        guard state.suspended else { return .YES }
+        // Resumed: the answer came, or the server is stopping (no answer: the connection is closed).
+        state.suspended = false
+        guard let answer = context.resumedAnswer(connection) else { return .NO }
+        return queue(answer, on: connection)
+    }
     state.responded = true
     context.connections.withLock { $0.requestArrived(connectionID(connection)) }
     if state.bodyTooLarge {
         return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
     }
-    return queue(
-        context.handler(request(connection, url: url, method: method, context: context, body: state.body)),
-        on: connection)
+    switch context.handler(request(connection, url: url, method: method, context: context, body: state.body)) {
+    case let .now(response):
+        return queue(response, on: connection)
+    case let .later(start):
+        state.suspended = true
+        return context.suspend(connection, until: start) ? .YES : .NO
+    }
 }
 
 /// The request as the handlers see it: without its body when only the headers are in.
@@ -164,6 +175,7 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let now = context.now()
         context.connections.withLock { $0.answered(connectionID(connection), at: now) }
+        context.forgetSuspended(connection)
     }
     guard let requestClass, let stored = requestClass.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(stored).release()

@@ -10,20 +10,33 @@ import Glibc
 
 /// An HTTP/1.1 server on libmicrohttpd: one daemon per listening socket, each with one internal
 /// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
-/// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response.
+/// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response, or
+/// (`HTTPReply.later`) says it will come from other work: the connection is then suspended
+/// (`MHD_suspend_connection`) until the work responds, and the thread serves the other connections.
 /// `admission` refuses connections and requests before they are read; a sweep on its own queue shuts down
 /// connections that miss the request deadline (`HTTPServerLimits.requestDeadline`).
 package final class HTTPServer: Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    /// A handler that may answer later (`HTTPReply.later`), without holding the server's thread.
+    package typealias ReplyHandler = @Sendable (HTTPRequest) -> HTTPReply
 
     private let daemons: Mutex<[DaemonHandle]>
     /// What each daemon listens on, in the order given.
     package let listeners: [ListeningSocket.Kind]
 
     /// Starts serving on every socket; on failure, nothing is left running and the sockets are closed.
-    package init(
+    package convenience init(
         sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
         admission: HTTPServerAdmission = HTTPServerAdmission(), handler: @escaping Handler
+    ) throws(HTTPServerError) {
+        try self.init(sockets: sockets, limits: limits, admission: admission, replying: { .now(handler($0)) })
+    }
+
+    /// Starts serving on every socket, with a handler that may answer later; on failure, nothing is left running
+    /// and the sockets are closed.
+    package init(
+        sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
+        admission: HTTPServerAdmission = HTTPServerAdmission(), replying handler: @escaping ReplyHandler
     ) throws(HTTPServerError) {
         var started: [DaemonHandle] = []
         for (index, socket) in sockets.enumerated() {
@@ -95,7 +108,9 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             apc = acceptPolicy
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
+        // Suspend and resume (with the inter-thread channel that wakes the epoll thread on a resume): a request
+        // whose answer comes later holds its connection, never the thread.
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let daemon = options.withUnsafeMutableBufferPointer { buffer in
             aiden_mhd_start(UInt32(flags), 0, apc, cls, accessHandler, cls, buffer.baseAddress)
         }
@@ -116,6 +131,9 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
 
     func stop() {
         sweep.cancel()
+        // libmicrohttpd aborts if a connection is still suspended when it stops: resume them all (unanswered,
+        // they are closed), and answer none later.
+        context.takeUnretainedValue().resumeAllForStop()
         MHD_stop_daemon(daemon)
         context.release()
     }

@@ -16,7 +16,8 @@ import Testing
             HTTPRequest(
                 method: "POST", path: "/api/live-activity/tasks/\(id)/answer",
                 headers: ["host": "192.168.42.1:8080", "content-type": "application/json"], body: Array(body.utf8),
-                peer: .ip(IPAddress(v4: 192, 168, 42, 2)), localAddress: IPAddress(v4: 192, 168, 42, 1)))
+                peer: .ip(IPAddress(v4: 192, 168, 42, 2)), localAddress: IPAddress(v4: 192, 168, 42, 1))
+        ).response()
     }
 
     @Test func aStopIsDurableBeforeItsAnswerAndIsAnnounced() throws {

@@ -90,7 +90,8 @@ struct EngineFixture {
             HTTPRequest(
                 method: method, path: path, query: query,
                 headers: headers.merging(["host": "192.168.42.1:8080"]) { $1 }, body: Array(body.utf8), peer: .ip(peer),
-                localAddress: IPAddress(v4: 192, 168, 42, 1)))
+                localAddress: IPAddress(v4: 192, 168, 42, 1))
+        ).response()
     }
 
     /// Starts a task and returns its id.

@@ -71,7 +71,8 @@ final class PairingSink: WakeSink {
             HTTPRequest(
                 method: "POST", path: "/api/bluetooth/pairing/start",
                 headers: ["host": "192.168.42.1:8080", "content-type": "application/json"], body: Array(body.utf8),
-                peer: .ip(peer), localAddress: IPAddress(v4: 192, 168, 42, 1)))
+                peer: .ip(peer), localAddress: IPAddress(v4: 192, 168, 42, 1))
+        ).response()
     }
 
     func json(_ response: HTTPResponse) throws -> [String: Any] {

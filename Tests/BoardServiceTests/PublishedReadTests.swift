@@ -42,7 +42,7 @@ import WakeProtocol
         try gate.waitUntilBlocked()
 
         // The writer is inside fsync; the phone still gets an answer, and it is the durable state.
-        let during = engine.handlePhone(Self.current)
+        let during = engine.handlePhone(Self.current).response()
         #expect(during.status == 200)
         #expect(String(decoding: during.body, as: UTF8.self).contains(#""task_title":"Before""#))
         #expect(engine.isResponsive(), "a slow fsync is not a hang")
@@ -52,9 +52,72 @@ import WakeProtocol
         let deadline = Date().addingTimeInterval(10)
         while writerDone.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
         #expect(writerDone.withLock { $0 } == 201)
-        let after = engine.handlePhone(Self.current)
+        let after = engine.handlePhone(Self.current).response()
         #expect(String(decoding: after.body, as: UTF8.self).contains(#""task_title":"After""#))
         #expect(after.header("ETag") != during.header("ETag"))
+    }
+
+    /// The person's answer and a pairing request need the executor (the writer, the peripheral's lifecycle): the
+    /// engine answers them later, so the listener's thread gets its reply at once, even while the writer is in a
+    /// slow fsync, and serves the phone's reads meanwhile; the answer comes once it is durable.
+    @Test func aPhonesAnswerWaitsForTheWriterOffTheListenersThread() throws {
+        let gate = GatedFileSystem()
+        let directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: gate)
+        var random = SystemRandomNumberGenerator()
+        let loaded = try directory.load(now: Date(), using: &random)
+        let (logger, _) = Logger.capturing(component: "engine")
+        let engine = BoardEngine(
+            settings: BoardEngine.Settings(
+                version: "test", liveActivityEnabled: true, retention: .seconds(600),
+                coalesceWindow: .milliseconds(750)),
+            loaded: loaded, directory: directory,
+            policy: AccessPolicy(
+                allowedSubnets: [try Subnet("192.168.42.0/24")],
+                listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
+            sink: NullSink(), runtime: SerialRuntime(label: "test.board.answer"), logger: logger)
+        engine.start()
+        let started = engine.handleAgent(
+            HTTPRequest(
+                method: "POST", path: "/v1/tasks",
+                body: Array(#"{"task_title":"Build","request_id":"stop_1","can_stop":true}"#.utf8)))
+        #expect(started.status == 201)
+
+        gate.close()
+        defer { gate.open() }
+        let replied = Mutex<HTTPReply?>(nil)
+        let listener = Thread {
+            let reply = engine.handlePhone(Self.answer("stop_1"))
+            replied.withLock { $0 = reply }
+        }
+        listener.start()
+        let deadline = Date().addingTimeInterval(5)
+        while replied.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
+        let reply = try #require(replied.withLock { $0 }, "the listener's thread did not get its reply")
+        #expect(reply.isLater, "answered when the writer is done, not on this thread")
+        let answered = Mutex<HTTPResponse?>(nil)
+        if case let .later(start) = reply { start { response in answered.withLock { $0 = response } } }
+        try gate.waitUntilBlocked()
+
+        // The writer is in the answer's fsync: the phone's reads are answered, without the unfinished stop.
+        let during = engine.handlePhone(Self.current).response()
+        #expect(during.status == 200)
+        #expect(!String(decoding: during.body, as: UTF8.self).contains(#""answer_id":"a-1""#))
+        #expect(answered.withLock { $0 } == nil, "not acknowledged before it is durable")
+
+        gate.open()
+        let answerDeadline = Date().addingTimeInterval(10)
+        while answered.withLock({ $0 }) == nil, Date() < answerDeadline { usleep(1_000) }
+        #expect(answered.withLock { $0 }?.status == 200)
+        let after = engine.handlePhone(Self.current).response()
+        #expect(String(decoding: after.body, as: UTF8.self).contains(#""answer_id":"a-1""#), "published once durable")
+    }
+
+    static func answer(_ id: String) -> HTTPRequest {
+        HTTPRequest(
+            method: "POST", path: "/api/live-activity/tasks/\(id)/answer",
+            headers: ["host": "192.168.42.1:8080", "content-type": "application/json"],
+            body: Array(#"{"answer":"stop","answer_id":"a-1","phone_id":"phone-1"}"#.utf8),
+            peer: .ip(IPAddress(v4: 192, 168, 42, 2)), localAddress: IPAddress(v4: 192, 168, 42, 1))
     }
 
     static func start(_ title: String) -> HTTPRequest {
@@ -192,7 +255,7 @@ private final class ReadingSink: WakeSink {
 
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
         if let engine = engine.withLock({ $0 }) {
-            let body = engine.handlePhone(PublishedReadTests.current).body
+            let body = engine.handlePhone(PublishedReadTests.current).response().body
             seen.withLock { $0.append(String(decoding: body, as: UTF8.self)) }
         }
         return .success(())

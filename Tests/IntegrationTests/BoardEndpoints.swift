@@ -25,11 +25,14 @@ struct BoardEndpoints: Sendable {
                 timeout: .init(connectMilliseconds: 1000, totalMilliseconds: totalMilliseconds)))
     }
 
-    /// A phone request on the loopback HTTP listener; nil when no answer came.
-    func phone(_ path: String, headers: [(String, String)] = [], totalMilliseconds: Int = 5000) -> HTTPClientResponse? {
+    /// A phone request on the loopback HTTP listener (a GET unless told otherwise); nil when no answer came.
+    func phone(
+        _ path: String, method: String = "GET", headers: [(String, String)] = [], body: String = "",
+        totalMilliseconds: Int = 5000
+    ) -> HTTPClientResponse? {
         try? HTTPClient().perform(
             HTTPClientRequest(
-                method: "GET", url: "http://127.0.0.1:\(port)\(path)", headers: headers,
+                method: method, url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: Array(body.utf8),
                 timeout: .init(connectMilliseconds: 1000, totalMilliseconds: totalMilliseconds)))
     }
 }

@@ -74,6 +74,65 @@ struct FsyncStallFaultTests {
                 as? String == "stall_2")
     }
 
+    /// The person's answer is a store change the writer makes durable first, and it arrives on the phone's own
+    /// listener: while its fsync stalls, the answer is pending and the phone's reads on other connections are still
+    /// answered (the listener's one thread does not wait for the writer; the answer's connection does).
+    @Test func phoneReadsAreAnsweredWhileThePersonsAnswerWaitsForFsync() throws {
+        let stallSeconds = FaultSuite.size(short: 3, long: 10)
+        let board = try BoardProcess(coalesceMilliseconds: 50)
+        let staging = board.stateDirectory + "/tasks.json.tmp"
+        let trace = Strace.wrapper(
+            output: "/dev/null", trace: "fsync",
+            extra: ["-P", staging, "-e", "inject=fsync:delay_enter=\(stallSeconds * 1_000_000)"])
+        try board.start(wrapper: trace)
+        defer {
+            Strace.end(board.process)
+            board.stop()
+        }
+        let endpoints = BoardEndpoints(board)
+        let seeded = endpoints.agent(
+            "POST", "/v1/tasks", body: #"{"task_title":"Long job","request_id":"stall_stop","can_stop":true}"#,
+            totalMilliseconds: (stallSeconds + 10) * 1000)
+        #expect(seeded?.status == 201)
+
+        let answer = Mutexed<(sent: Double, answered: Double?, status: Int?)>((0, nil, nil))
+        let person = DispatchGroup()
+        DispatchQueue.global().async(group: person) {
+            answer.set((monotonicSeconds(), nil, nil))
+            let response = endpoints.phone(
+                "/api/live-activity/tasks/stall_stop/answer", method: "POST",
+                headers: [("Content-Type", "application/json")],
+                body: #"{"answer":"stop","answer_id":"stall-a1","phone_id":"p1"}"#,
+                totalMilliseconds: (stallSeconds + 20) * 1000)
+            answer.update {
+                $0.answered = monotonicSeconds(); $0.status = response?.status
+            }
+        }
+        var reads: [(started: Double, seconds: Double, requestID: String?)] = []
+        while answer.get().answered == nil {
+            if let read = timedRead(endpoints) { reads.append(read) }
+        }
+        person.wait()
+        let state = answer.get()
+        // As for the agent's write: reads that ended within the stall of the answer's sending ended before its
+        // fsync could return, so while the answer was pending.
+        let stalledUntil = state.sent + Double(stallSeconds)
+        let whileStalled = reads.filter { $0.started > state.sent && $0.started + $0.seconds < stalledUntil }
+        let during = whileStalled.map(\.seconds)
+        FaultSuite.report(
+            "fsync-stall-answer",
+            [
+                "fsync-delay": "\(stallSeconds)s",
+                "answer-answered-after": FaultSuite.milliseconds((state.answered ?? 0) - state.sent),
+                "reads-during-stall": "\(during.count)",
+                "stalled-p50": FaultSuite.milliseconds(FaultSuite.percentile(during, 0.5)),
+                "stalled-max": FaultSuite.milliseconds(during.max() ?? 0),
+            ])
+        #expect(state.status == 200, "the stalled answer is recorded in the end")
+        #expect(during.count >= 10, "the phone's reads were answered while its answer waited for fsync")
+        #expect((state.answered ?? 0) - state.sent >= Double(stallSeconds) * 0.9, "the answer waited for its fsync")
+    }
+
     /// One phone read: when it started, how long it took, and which task it showed.
     private func timedRead(_ endpoints: BoardEndpoints) -> (started: Double, seconds: Double, requestID: String?)? {
         let started = monotonicSeconds()

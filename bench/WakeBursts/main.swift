@@ -141,7 +141,8 @@ struct BoardOnWire: BoardTransport {
         let response = engine.handlePhone(
             HTTPRequest(
                 method: request.method, path: String(target[0]), query: query, headers: headers, body: request.body,
-                peer: .ip(IPAddress(v4: 127, 0, 0, 1)), localAddress: IPAddress(v4: 127, 0, 0, 1)))
+                peer: .ip(IPAddress(v4: 127, 0, 0, 1)), localAddress: IPAddress(v4: 127, 0, 0, 1))
+        ).response()
         completion(.answered(status: response.status, etag: response.header("ETag"), body: response.body))
     }
 }
