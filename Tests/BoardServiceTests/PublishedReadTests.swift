@@ -16,19 +16,7 @@ import WakeProtocol
 @Suite struct PublishedReadTests {
     @Test func phoneReadsDoNotWaitForASlowFsync() throws {
         let gate = GatedFileSystem()
-        let directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: gate)
-        var random = SystemRandomNumberGenerator()
-        let loaded = try directory.load(now: Date(), using: &random)
-        let (logger, _) = Logger.capturing(component: "engine")
-        let engine = BoardEngine(
-            settings: BoardEngine.Settings(
-                version: "test", liveActivityEnabled: true, retention: .seconds(600),
-                coalesceWindow: .milliseconds(750)),
-            loaded: loaded, directory: directory,
-            policy: AccessPolicy(
-                allowedSubnets: [try Subnet("192.168.42.0/24")],
-                listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
-            sink: NullSink(), runtime: SerialRuntime(label: "test.board"), logger: logger)
+        let engine = try Self.engine(on: gate)
         engine.start()
         #expect(engine.handleAgent(Self.start("Before")).status == 201)
 
@@ -62,19 +50,7 @@ import WakeProtocol
     /// slow fsync, and serves the phone's reads meanwhile; the answer comes once it is durable.
     @Test func aPhonesAnswerWaitsForTheWriterOffTheListenersThread() throws {
         let gate = GatedFileSystem()
-        let directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: gate)
-        var random = SystemRandomNumberGenerator()
-        let loaded = try directory.load(now: Date(), using: &random)
-        let (logger, _) = Logger.capturing(component: "engine")
-        let engine = BoardEngine(
-            settings: BoardEngine.Settings(
-                version: "test", liveActivityEnabled: true, retention: .seconds(600),
-                coalesceWindow: .milliseconds(750)),
-            loaded: loaded, directory: directory,
-            policy: AccessPolicy(
-                allowedSubnets: [try Subnet("192.168.42.0/24")],
-                listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
-            sink: NullSink(), runtime: SerialRuntime(label: "test.board.answer"), logger: logger)
+        let engine = try Self.engine(on: gate)
         engine.start()
         let started = engine.handleAgent(
             HTTPRequest(
@@ -110,6 +86,23 @@ import WakeProtocol
         #expect(answered.withLock { $0 }?.status == 200)
         let after = engine.handlePhone(Self.current).response()
         #expect(String(decoding: after.body, as: UTF8.self).contains(#""answer_id":"a-1""#), "published once durable")
+    }
+
+    /// An engine on the real serial runtime whose state directory is on `gate`.
+    private static func engine(on gate: GatedFileSystem) throws -> BoardEngine {
+        let directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: gate)
+        var random = SystemRandomNumberGenerator()
+        let loaded = try directory.load(now: Date(), using: &random)
+        let (logger, _) = Logger.capturing(component: "engine")
+        return BoardEngine(
+            settings: BoardEngine.Settings(
+                version: "test", liveActivityEnabled: true, retention: .seconds(600),
+                coalesceWindow: .milliseconds(750)),
+            loaded: loaded, directory: directory,
+            policy: AccessPolicy(
+                allowedSubnets: [try Subnet("192.168.42.0/24")],
+                listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
+            sink: NullSink(), runtime: SerialRuntime(label: "test.board"), logger: logger)
     }
 
     static func answer(_ id: String) -> HTTPRequest {

@@ -10,14 +10,12 @@ import Testing
 /// only the order of events (reads answered after the write was sent and before its fsync could return).
 @Suite(.serialized, .enabled(if: Strace.path != nil, "strace is not installed (scripts/packages.txt)"))
 struct FsyncStallFaultTests {
+    /// A read of the phone's: when it started, how long it took, and which task it showed.
+    typealias Read = (started: Double, seconds: Double, requestID: String?)
+
     @Test func phoneReadsAreAnsweredWhileAnAgentsWriteWaitsForFsync() throws {
         let stallSeconds = FaultSuite.size(short: 3, long: 10)
-        let board = try BoardProcess(coalesceMilliseconds: 50)
-        let staging = board.stateDirectory + "/tasks.json.tmp"
-        let trace = Strace.wrapper(
-            output: "/dev/null", trace: "fsync",
-            extra: ["-P", staging, "-e", "inject=fsync:delay_enter=\(stallSeconds * 1_000_000)"])
-        try board.start(wrapper: trace)
+        let board = try stalledBoard(stallSeconds)
         defer {
             Strace.end(board.process)
             board.stop()
@@ -30,35 +28,17 @@ struct FsyncStallFaultTests {
         #expect(seeded?.status == 201)
         let baseline = (0..<200).compactMap { _ in timedRead(endpoints)?.seconds }
 
-        let write = Mutexed<(sent: Double, answered: Double?, status: Int?)>((0, nil, nil))
-        let writer = DispatchGroup()
-        DispatchQueue.global().async(group: writer) {
-            write.set((monotonicSeconds(), nil, nil))
-            let answer = endpoints.agent(
+        let write = readWhileStalled(endpoints, stallSeconds: stallSeconds) {
+            endpoints.agent(
                 "POST", "/v1/tasks", body: #"{"task_title":"Stalled","request_id":"stall_2"}"#,
-                totalMilliseconds: (stallSeconds + 20) * 1000)
-            write.update {
-                $0.answered = monotonicSeconds(); $0.status = answer?.status
-            }
+                totalMilliseconds: (stallSeconds + 20) * 1000)?.status
         }
-        var reads: [(started: Double, seconds: Double, requestID: String?)] = []
-        while write.get().answered == nil {
-            if let read = timedRead(endpoints) { reads.append(read) }
-        }
-        writer.wait()
-        let state = write.get()
-        // The injected delay starts at the fsync's entry, which comes after the request was sent: a read that
-        // ended within `stallSeconds` of sending ended before the fsync returned, so before the start could be
-        // published. Such reads are the ones answered while the write was stalled.
-        let stalledUntil = state.sent + Double(stallSeconds)
-        let whileStalled = reads.filter { $0.started > state.sent && $0.started + $0.seconds < stalledUntil }
-        let during = whileStalled.map(\.seconds)
-        let sawTheStalledTask = whileStalled.contains { $0.requestID == "stall_2" }
-        let writeSeconds = (state.answered ?? 0) - state.sent
+        let during = write.whileStalled.map(\.seconds)
+        let sawTheStalledTask = write.whileStalled.contains { $0.requestID == "stall_2" }
         FaultSuite.report(
             "fsync-stall",
             [
-                "fsync-delay": "\(stallSeconds)s", "write-answered-after": FaultSuite.milliseconds(writeSeconds),
+                "fsync-delay": "\(stallSeconds)s", "write-answered-after": FaultSuite.milliseconds(write.seconds),
                 "reads-during-stall": "\(during.count)",
                 "baseline-p50": FaultSuite.milliseconds(FaultSuite.percentile(baseline, 0.5)),
                 "baseline-p99": FaultSuite.milliseconds(FaultSuite.percentile(baseline, 0.99)),
@@ -66,7 +46,7 @@ struct FsyncStallFaultTests {
                 "stalled-p99": FaultSuite.milliseconds(FaultSuite.percentile(during, 0.99)),
                 "stalled-max": FaultSuite.milliseconds(during.max() ?? 0),
             ])
-        #expect(state.status == 201, "the stalled write succeeds in the end")
+        #expect(write.status == 201, "the stalled write succeeds in the end")
         #expect(during.count >= 10, "the phone was answered while the agent's write waited for fsync")
         #expect(!sawTheStalledTask, "a start is published only once it is durable")
         #expect(
@@ -79,12 +59,7 @@ struct FsyncStallFaultTests {
     /// answered (the listener's one thread does not wait for the writer; the answer's connection does).
     @Test func phoneReadsAreAnsweredWhileThePersonsAnswerWaitsForFsync() throws {
         let stallSeconds = FaultSuite.size(short: 3, long: 10)
-        let board = try BoardProcess(coalesceMilliseconds: 50)
-        let staging = board.stateDirectory + "/tasks.json.tmp"
-        let trace = Strace.wrapper(
-            output: "/dev/null", trace: "fsync",
-            extra: ["-P", staging, "-e", "inject=fsync:delay_enter=\(stallSeconds * 1_000_000)"])
-        try board.start(wrapper: trace)
+        let board = try stalledBoard(stallSeconds)
         defer {
             Strace.end(board.process)
             board.stop()
@@ -95,46 +70,67 @@ struct FsyncStallFaultTests {
             totalMilliseconds: (stallSeconds + 10) * 1000)
         #expect(seeded?.status == 201)
 
-        let answer = Mutexed<(sent: Double, answered: Double?, status: Int?)>((0, nil, nil))
-        let person = DispatchGroup()
-        DispatchQueue.global().async(group: person) {
-            answer.set((monotonicSeconds(), nil, nil))
-            let response = endpoints.phone(
+        let answer = readWhileStalled(endpoints, stallSeconds: stallSeconds) {
+            endpoints.phone(
                 "/api/live-activity/tasks/stall_stop/answer", method: "POST",
                 headers: [("Content-Type", "application/json")],
                 body: #"{"answer":"stop","answer_id":"stall-a1","phone_id":"p1"}"#,
-                totalMilliseconds: (stallSeconds + 20) * 1000)
-            answer.update {
-                $0.answered = monotonicSeconds(); $0.status = response?.status
-            }
+                totalMilliseconds: (stallSeconds + 20) * 1000)?.status
         }
-        var reads: [(started: Double, seconds: Double, requestID: String?)] = []
-        while answer.get().answered == nil {
-            if let read = timedRead(endpoints) { reads.append(read) }
-        }
-        person.wait()
-        let state = answer.get()
-        // As for the agent's write: reads that ended within the stall of the answer's sending ended before its
-        // fsync could return, so while the answer was pending.
-        let stalledUntil = state.sent + Double(stallSeconds)
-        let whileStalled = reads.filter { $0.started > state.sent && $0.started + $0.seconds < stalledUntil }
-        let during = whileStalled.map(\.seconds)
+        let during = answer.whileStalled.map(\.seconds)
         FaultSuite.report(
             "fsync-stall-answer",
             [
-                "fsync-delay": "\(stallSeconds)s",
-                "answer-answered-after": FaultSuite.milliseconds((state.answered ?? 0) - state.sent),
+                "fsync-delay": "\(stallSeconds)s", "answer-answered-after": FaultSuite.milliseconds(answer.seconds),
                 "reads-during-stall": "\(during.count)",
                 "stalled-p50": FaultSuite.milliseconds(FaultSuite.percentile(during, 0.5)),
                 "stalled-max": FaultSuite.milliseconds(during.max() ?? 0),
             ])
-        #expect(state.status == 200, "the stalled answer is recorded in the end")
+        #expect(answer.status == 200, "the stalled answer is recorded in the end")
         #expect(during.count >= 10, "the phone's reads were answered while its answer waited for fsync")
-        #expect((state.answered ?? 0) - state.sent >= Double(stallSeconds) * 0.9, "the answer waited for its fsync")
+        #expect(answer.seconds >= Double(stallSeconds) * 0.9, "the answer waited for its fsync")
+    }
+
+    /// The built board under strace, every fsync of its task file's staging copy delayed by `stallSeconds`.
+    private func stalledBoard(_ stallSeconds: Int) throws -> BoardProcess {
+        let board = try BoardProcess(coalesceMilliseconds: 50)
+        let staging = board.stateDirectory + "/tasks.json.tmp"
+        let trace = Strace.wrapper(
+            output: "/dev/null", trace: "fsync",
+            extra: ["-P", staging, "-e", "inject=fsync:delay_enter=\(stallSeconds * 1_000_000)"])
+        try board.start(wrapper: trace)
+        return board
+    }
+
+    /// Sends `request` (a write that stalls in fsync) from another thread and reads the phone's `current` until it
+    /// is answered. The injected delay starts at the fsync's entry, which comes after the request was sent: a read
+    /// that began after the sending and ended within `stallSeconds` of it ended before the fsync returned, so while
+    /// the request was stalled (`whileStalled`).
+    private func readWhileStalled(
+        _ endpoints: BoardEndpoints, stallSeconds: Int, _ request: @escaping @Sendable () -> Int?
+    ) -> (status: Int?, seconds: Double, whileStalled: [Read]) {
+        let write = Mutexed<(sent: Double, answered: Double?, status: Int?)>((0, nil, nil))
+        let writer = DispatchGroup()
+        DispatchQueue.global().async(group: writer) {
+            write.set((monotonicSeconds(), nil, nil))
+            let status = request()
+            write.update {
+                $0.answered = monotonicSeconds(); $0.status = status
+            }
+        }
+        var reads: [Read] = []
+        while write.get().answered == nil {
+            if let read = timedRead(endpoints) { reads.append(read) }
+        }
+        writer.wait()
+        let state = write.get()
+        let stalledUntil = state.sent + Double(stallSeconds)
+        let whileStalled = reads.filter { $0.started > state.sent && $0.started + $0.seconds < stalledUntil }
+        return (state.status, (state.answered ?? 0) - state.sent, whileStalled)
     }
 
     /// One phone read: when it started, how long it took, and which task it showed.
-    private func timedRead(_ endpoints: BoardEndpoints) -> (started: Double, seconds: Double, requestID: String?)? {
+    private func timedRead(_ endpoints: BoardEndpoints) -> Read? {
         let started = monotonicSeconds()
         guard let answer = endpoints.phone("/api/live-activity/current", totalMilliseconds: 5000), answer.status == 200
         else { return nil }
