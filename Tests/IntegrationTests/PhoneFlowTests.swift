@@ -32,7 +32,8 @@ import WakeProtocol
         { $0["state"] as? String == value && (id == nil || $0["request_id"] as? String == id) }
     }
 
-    /// Starts a task and waits for its running card: by then every earlier fetch has finished, so
+    /// Starts a task and waits for its running card: by then every earlier fetch has finished, and the
+    /// alert record written after it (milliseconds, against this round's aidenctl, Wake and fetch), so
     /// no alert of an earlier transition can still be on its way.
     private func flush(_ board: BoardProcess, _ phone: PhoneProcess) throws {
         let id = try ctl(board, ["task", "start", "--title", "Flush"])
@@ -46,7 +47,9 @@ import WakeProtocol
         try phone.start()
         defer { phone.stop() }
         #expect(phone.waitForCard(state("standby")))
-        #expect(phone.alerts.count == 1 && phone.alertCount("connected") == 1)
+        // The alert is shown once its record is written, so it may follow the card by a moment.
+        #expect(phone.waitFor { _ in phone.alertCount("connected") == 1 })
+        #expect(phone.alerts.count == 1)
 
         let id = try ctl(
             board,

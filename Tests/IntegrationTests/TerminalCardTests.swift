@@ -38,15 +38,22 @@ struct TerminalCardTests {
                 after: { _ = try session.ctl(["task", "update", "--id", id, "--step", nextStep]) })
             #expect(next.above == running.above, "a redraw in place leaves nothing of the card before it")
             _ = try session.ctl(["task", "end", "--id", id, "--status", "completed"])
-            let completed = try session.expectCard("[COMPLETED]", title: title, step: ("Last step", nextStep))
+            let drawn = try session.expectCard("[COMPLETED]", title: title, step: ("Last step", nextStep))
+            #expect(drawn.lines.contains("Completed."))
+            // The alert is shown once its record is written, so it may follow the card by a moment: above it then.
+            let alerted = session.tmux.waitFor { lines in
+                Self.card(in: lines).map { card in
+                    card.badge == "[COMPLETED]"
+                        && card.above.contains { $0.hasPrefix(">> ") && $0.lowercased().contains("completed") }
+                } ?? false
+            }
+            #expect(alerted, "\(session.screen)")
+            let completed = try #require(Self.card(in: try session.tmux.writtenLines()))
             #expect(completed.lines.contains("Completed."))
             // Above the card only what scrolls: alerts (`>> `) and log lines, never part of a card.
             for line in completed.above {
                 #expect(line.hasPrefix(">> ") || line.hasPrefix("aiden-phone"), "left over: \(line)")
             }
-            #expect(
-                completed.above.contains { $0.hasPrefix(">> ") && $0.lowercased().contains("completed") },
-                "\(completed.above)")
         }
     }
 
