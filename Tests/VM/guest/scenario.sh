@@ -295,6 +295,70 @@ phase_board() {
         bash -c "journalctl -b -u aiden-board -o cat --since @${since%.*} | grep 'forged-entry' | grep -qF '\\n' && ! journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q '^forged-entry'"
 }
 
+# ---------------------------------------------------------------------------------------------- agents
+# hold_agent_connections N SECONDS: holds N connections to the agent socket open for SECONDS, each trickling a
+# request it never finishes; one the board shuts (over the limit, or at the request deadline) is opened again.
+hold_agent_connections() {
+    python3 - "$@" <<'EOF'
+import socket, sys, time
+count, seconds = int(sys.argv[1]), float(sys.argv[2])
+end = time.monotonic() + seconds
+held = [None] * count
+while time.monotonic() < end:
+    for i in range(count):
+        if held[i] is not None:
+            try:
+                if held[i].recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
+                    held[i].close(); held[i] = None
+            except BlockingIOError:
+                pass
+            except OSError:
+                held[i].close(); held[i] = None
+        if held[i] is None:
+            try:
+                s = socket.socket(socket.AF_UNIX)
+                s.connect("/run/aiden/agent.sock")
+                s.sendall(b"POST /v1/tasks HTTP/1.1\r\nHost: localhost\r\n")
+                held[i] = s
+            except OSError:
+                pass
+    time.sleep(0.2)
+EOF
+}
+phase_agents() {
+    # Two agents on one board, each its own user in group aiden. The first runs 12 processes that each hold 3
+    # agent-socket connections: 36, over the socket's 32 slots. The socket counts a user's connections, not a
+    # process's (the shipped unit has no PrivateUsers=, so SO_PEERCRED names each agent's real uid): the first
+    # agent keeps 8 and is refused the rest, and the second agent's write and heartbeat are answered meanwhile,
+    # each within 5 s: before the first agent's connections reach the socket's 10 s request deadline, when
+    # their slots would come free anyway. Right after the board starts, before the phone bonds: the task is
+    # addressed to another phone, so the person's phone neither shows it nor alerts.
+    local u; for u in agent-hog agent-two; do id "$u" > /dev/null 2>&1 || useradd -M -N -g aiden -s /usr/sbin/nologin "$u"; done
+    local hog; hog=$(id -u agent-hog)
+    local since; since=$(now)
+    local pids=() i
+    for i in $(seq 12); do
+        runuser -u agent-hog -- bash -c "$(declare -f hold_agent_connections); hold_agent_connections 3 25" &
+        pids+=($!)
+    done
+    sleep 3
+    # The board's end of each connection lives in its network namespace (sock_diag answers per namespace).
+    local held; held=$(ip netns exec board ss -xH state connected src /run/aiden/agent.sock 2>/dev/null | wc -l)
+    local t code1 code2; t=$(now)
+    runuser -u agent-two -- timeout 5 aidenctl --socket /run/aiden/agent.sock task start --title "Second agent" \
+        --request-id vm-fair-1 --phone-id vm-other-phone --phase acting > "$OUT/agent-two.txt" 2>&1; code1=$?
+    runuser -u agent-two -- timeout 5 aidenctl --socket /run/aiden/agent.sock task heartbeat vm-fair-1 -q \
+        >> "$OUT/agent-two.txt" 2>&1; code2=$?
+    local took; took=$(calc "$(now) - $t")
+    local refused; refused=$(journalctl -b -u aiden-board -o cat --since "@${since%.*}" | grep -m1 "agent socket: refused a connection from uid $hog ")
+    check agents-per-user-limit "${held} connections on the agent socket while agent-hog's 12 processes asked for 36; ${refused:-no refusal logged}" \
+        bash -c "[ -n '$refused' ] && [ '$held' -lt 32 ]"
+    check agents-second-agent-served "agent-two (uid $(id -u agent-two)): start exit $code1, heartbeat exit $code2, $took s: $(tail -n 1 "$OUT/agent-two.txt")" \
+        test "$code1$code2" = 00
+    kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null
+    ctl task end --id vm-fair-1 --status completed
+}
+
 # ---------------------------------------------------------------------------------------------- bond
 bluez_answers() { timeout 5 busctl call org.bluez / org.freedesktop.DBus.ObjectManager GetManagedObjects > /dev/null; }
 device_property() { # device_property ADAPTER ADDRESS PROPERTY: "b true", "b false" or nothing
@@ -552,69 +616,6 @@ phase_peer_peripheral() {
     wait_for 60 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
 }
 
-# ---------------------------------------------------------------------------------------------- agents
-# hold_agent_connections N SECONDS: holds N connections to the agent socket open for SECONDS, each trickling a
-# request it never finishes; one the board shuts (over the limit, or at the request deadline) is opened again.
-hold_agent_connections() {
-    python3 - "$@" <<'EOF'
-import socket, sys, time
-count, seconds = int(sys.argv[1]), float(sys.argv[2])
-end = time.monotonic() + seconds
-held = [None] * count
-while time.monotonic() < end:
-    for i in range(count):
-        if held[i] is not None:
-            try:
-                if held[i].recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"":
-                    held[i].close(); held[i] = None
-            except BlockingIOError:
-                pass
-            except OSError:
-                held[i].close(); held[i] = None
-        if held[i] is None:
-            try:
-                s = socket.socket(socket.AF_UNIX)
-                s.connect("/run/aiden/agent.sock")
-                s.sendall(b"POST /v1/tasks HTTP/1.1\r\nHost: localhost\r\n")
-                held[i] = s
-            except OSError:
-                pass
-    time.sleep(0.2)
-EOF
-}
-phase_agents() {
-    # Two agents on one board, each its own user in group aiden. The first runs 12 processes that each hold 3
-    # agent-socket connections: 36, over the socket's 32 slots. The socket counts a user's connections, not a
-    # process's (the shipped unit has no PrivateUsers=, so SO_PEERCRED names each agent's real uid): the first
-    # agent keeps 8 and is refused the rest, and the second agent's write and heartbeat are answered meanwhile,
-    # each within 5 s: before the first agent's connections reach the socket's 10 s request deadline, when
-    # their slots would come free anyway.
-    local u; for u in agent-hog agent-two; do id "$u" > /dev/null 2>&1 || useradd -M -N -g aiden -s /usr/sbin/nologin "$u"; done
-    local hog; hog=$(id -u agent-hog)
-    local since; since=$(now)
-    local pids=() i
-    for i in $(seq 12); do
-        runuser -u agent-hog -- bash -c "$(declare -f hold_agent_connections); hold_agent_connections 3 25" &
-        pids+=($!)
-    done
-    sleep 3
-    # The board's end of each connection lives in its network namespace (sock_diag answers per namespace).
-    local held; held=$(ip netns exec board ss -xH state connected src /run/aiden/agent.sock 2>/dev/null | wc -l)
-    local t code1 code2; t=$(now)
-    runuser -u agent-two -- timeout 5 aidenctl --socket /run/aiden/agent.sock task start --title "Second agent" \
-        --request-id vm-fair-1 --phase acting > "$OUT/agent-two.txt" 2>&1; code1=$?
-    runuser -u agent-two -- timeout 5 aidenctl --socket /run/aiden/agent.sock task heartbeat vm-fair-1 -q \
-        >> "$OUT/agent-two.txt" 2>&1; code2=$?
-    local took; took=$(calc "$(now) - $t")
-    local refused; refused=$(journalctl -b -u aiden-board -o cat --since "@${since%.*}" | grep -m1 "agent socket: refused a connection from uid $hog ")
-    check agents-per-user-limit "${held} connections on the agent socket while agent-hog's 12 processes asked for 36; ${refused:-no refusal logged}" \
-        bash -c "[ -n '$refused' ] && [ '$held' -lt 32 ]"
-    check agents-second-agent-served "agent-two (uid $(id -u agent-two)): start exit $code1, heartbeat exit $code2, $took s: $(tail -n 1 "$OUT/agent-two.txt")" \
-        test "$code1$code2" = 00
-    kill "${pids[@]}" 2>/dev/null; wait "${pids[@]}" 2>/dev/null
-    ctl task end --id vm-fair-1 --status completed
-}
-
 watchdog_moved() { # watchdog_moved UNIT: its last WATCHDOG=1 is more than 5 s after it became active
     local show=(systemctl show) since pet
     [ "$1" = aiden-phone ] && show=(usystemctl show)   # the person's user unit
@@ -794,7 +795,7 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install login bluetooth gadget board bond phone task recovery rebond board_forgot watchdog silent answer peer_peripheral agents stop privacy purge; do
+for phase in boot install login bluetooth gadget board agents bond phone task recovery rebond board_forgot watchdog silent answer peer_peripheral stop privacy purge; do
     case $phase in
         # Nothing after them means anything when these fail.
         boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;
