@@ -67,8 +67,9 @@ package struct PhoneSession: Sendable {
         /// the app state is reported again if the return entry changes.
         case returnEntryOffered(ReturnEntry)
         /// The person answered (a key on the card, a notification's action): post it to the board.
-        /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`).
-        case personAnswered(PersonAnswer, requestID: String, answerID: String)
+        /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`); `revision` is the task's revision
+        /// on the card the person answered (the board refuses a stale one), nil when the surface did not know it.
+        case personAnswered(PersonAnswer, requestID: String, answerID: String, revision: UInt64? = nil)
     }
 
     /// What the shell must do, in order.
@@ -209,8 +210,8 @@ package struct PhoneSession: Sendable {
         case let .returnEntryOffered(entry):
             offeredEntries.insert(entry)
             sendAppStateIfNeeded(&effects)
-        case let .personAnswered(answer, requestID, answerID):
-            personAnswered(answer, requestID: requestID, answerID: answerID, at: now, &effects)
+        case let .personAnswered(answer, requestID, answerID, revision):
+            personAnswered(answer, requestID: requestID, answerID: answerID, revision: revision, at: now, &effects)
         }
         return effects
     }

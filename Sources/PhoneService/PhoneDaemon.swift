@@ -225,11 +225,12 @@ package enum PhoneDaemon {
                     break
                 case let .show(line):
                     terminal?.printAbove(">> " + line)
-                case let .send(answer, requestID):
+                case let .send(answer, requestID, revision):
                     var random = SystemRandomNumberGenerator()
                     client.submit(
                         .personAnswered(
-                            answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random)))
+                            answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
+                            revision: revision))
                 }
             }
         }
