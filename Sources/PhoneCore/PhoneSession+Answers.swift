@@ -18,7 +18,7 @@ extension PhoneSession {
         _ effects: inout [Effect]
     ) {
         guard pendingAnswers[answerID] == nil else { return }  // the same press twice: one request
-        let title = cardSnapshot(of: requestID)?.taskTitle
+        let title = (cardSnapshot(of: requestID) ?? seenTasks.snapshot(of: requestID))?.taskTitle
         pendingAnswers[answerID] = PendingAnswer(answer: answer, requestID: requestID, title: title, attempts: 1)
         effects.append(
             .log(.info, "answering \(answer.rawValue) to task \(BoardText.line(requestID, limit: 64) ?? "?")"))
@@ -45,6 +45,8 @@ extension PhoneSession {
         pendingAnswers[answerID] = nil
         let outcome = AnswerOutcome.interpret(
             response, answer: answer, requestID: requestID, answerID: answerID, title: pending.title)
+        // A dismissed card leaves every surface at once (`current` may show another task, and never this one again).
+        if outcome.succeeded, answer == .dismiss { seenTasks.remove(requestID) }
         // Info, not a warning: the line is shown above the card (or as the `answer` event) already.
         effects.append(.log(.info, outcome.line))
         effects.append(.emit(.answered(outcome)))

@@ -155,6 +155,8 @@ package struct PhoneSession: Sendable {
     var recordWhileWaiting: AlertRecord?
     /// The tasks this fetch read for its alerts (nil: the read gave no snapshot), each read once.
     var taskReads: [String: SnapshotView?] = [:]
+    /// Every task seen that may still be on the board: one desktop card each (`taskCards`).
+    var seenTasks = SeenTasks()
 
     package init(settings: Settings, record: AlertRecord = AlertRecord()) {
         self.settings = settings
@@ -177,6 +179,10 @@ package struct PhoneSession: Sendable {
 
     /// The card as it was last shown (nil before `.started`).
     package var card: Card? { shownCard }
+
+    /// One card per task this phone has seen and that may still be on the board (`SeenTasks`), first seen
+    /// first, for the surfaces that show each task apart (the desktop's notifications); empty before `.started`.
+    package var taskCards: [Card] { started ? seenTasks.cards(link: link, problem: problem) : [] }
 
     /// When the timer should fire next (nil: no timer needed).
     package var nextDeadline: Duration? { scheduler.nextDeadline }

@@ -22,6 +22,10 @@ package final class PhoneClient: Sendable {
         /// Where the live status goes (`reportStatus`) and the text sent last.
         var statusSend: (@Sendable (String) -> Void)?
         var lastStatus: String?
+        /// The task cards the surfaces were last given.
+        var surfacedCards: [Card] = []
+        /// Alerts given during the fetch under way, for the surfaces when it ends.
+        var surfaceAlerts: [Alert] = []
     }
 
     /// How long one step may take before the client counts as wedged.
@@ -33,12 +37,13 @@ package final class PhoneClient: Sendable {
     private let runtime: any Runtime
     private let output: any PhoneOutput
     private let notifiers: [any AlertNotifier]
+    private let surfaces: [any CardSurface]
     private let recordWriter: RecordWriter
     private let logger: Logger
 
     package init(
         session: PhoneSession, transport: any BoardTransport, runtime: any Runtime,
-        output: any PhoneOutput, notifiers: [any AlertNotifier],
+        output: any PhoneOutput, notifiers: [any AlertNotifier], surfaces: [any CardSurface] = [],
         saveRecord: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, logger: Logger,
         recordQueue: DispatchQueue? = DispatchQueue(label: "aiden.phone.record")
     ) {
@@ -47,6 +52,7 @@ package final class PhoneClient: Sendable {
         self.runtime = runtime
         self.output = output
         self.notifiers = notifiers
+        self.surfaces = surfaces
         self.recordWriter = RecordWriter(save: saveRecord, queue: recordQueue, logger: logger)
         self.logger = logger
     }
@@ -77,8 +83,30 @@ package final class PhoneClient: Sendable {
             return state.session.handle(input, at: now)
         }
         effects.forEach(perform)
+        surface(alerts: effects.compactMap { if case let .alert(alert) = $0 { alert } else { nil } })
         state.withLock { $0.busySince = nil }
         sendStatus(always: false)
+    }
+
+    /// Gives the surfaces the task cards once a fetch has ended (or after a step outside one) that changed them
+    /// or gave alerts: a fetch reads the card and then the events whose alerts it gives, and one update with the
+    /// alert's urgency is what a server must get, not a routine one and then the same card again (Plasma drops
+    /// an identical notification within a second). The alerts' record was handed to the writer first, in the
+    /// steps' effects.
+    private func surface(alerts: [Alert]) {
+        guard !surfaces.isEmpty else { return }
+        let due = state.withLock { state -> ([Card], [Alert])? in
+            state.surfaceAlerts += alerts
+            guard !state.session.isFetching else { return nil }
+            let cards = state.session.taskCards
+            let alerts = state.surfaceAlerts
+            guard cards != state.surfacedCards || !alerts.isEmpty else { return nil }
+            state.surfacedCards = cards
+            state.surfaceAlerts = []
+            return (cards, alerts)
+        }
+        guard let (cards, alerts) = due else { return }
+        for surface in surfaces { surface.show(cards, alerts: alerts) }
     }
 
     /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now, after each step that

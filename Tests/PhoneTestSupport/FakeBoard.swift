@@ -108,6 +108,13 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
         ring.append(((ring.last?.id ?? 0) + 1, id, transition, phoneID))
     }
 
+    /// Every task removed (pruned): `current` answers `not_found`, the ring stays.
+    package func removeAll() {
+        tasks = [:]
+        currentID = nil
+        revision += 1
+    }
+
     /// The state directory was wiped: new epoch, new generation, nothing stored.
     package func wipe(epoch newEpoch: UInt16) {
         epoch = newEpoch
