@@ -28,7 +28,9 @@ struct DesktopCardSurfaceTests {
 
     /// A server that numbers new notifications 1, 2, … (from `first`), keeps the id of a replaced one, and
     /// hands each call to `calls`.
-    static func server(on address: String, _ calls: Mailbox<Call>, first: UInt32 = 1) async throws -> DBusConnection {
+    static func server(
+        on address: String, _ calls: Mailbox<Call>, first: UInt32 = 1, closes: Mailbox<UInt32> = Mailbox()
+    ) async throws -> DBusConnection {
         let server = try await DBusConnection.connect(to: .address(address), timeout: .seconds(5))
         let counter = Mutex<UInt32>(first - 1)
         try server.export(
@@ -61,7 +63,10 @@ struct DesktopCardSurfaceTests {
                                     })
                             ]
                         },
-                        DBusMethod("CloseNotification", inputs: "u") { _ throws(DBusError) in [] },
+                        DBusMethod("CloseNotification", inputs: "u") { message throws(DBusError) in
+                            closes.put(message.body[0].uint32Value ?? 0)
+                            return []
+                        },
                     ])
             ]), at: "/org/freedesktop/Notifications")
         _ = try await server.requestName(DesktopNotifier.serviceName)
@@ -150,5 +155,31 @@ struct DesktopCardSurfaceTests {
         #expect(again.tag == "aiden-phone-chat_1")
         surface.show([Self.card("handoff", revision: 8)], alerts: [])
         #expect(try await calls.next(within: 10, "the next update").replacesID == 100)
+    }
+
+    /// An ended card leaves at its dismissal time: `CloseNotification` with its id.
+    @Test func anEndedCardIsClosedAtItsDismissalTime() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let calls = Mailbox<Call>()
+        let closes = Mailbox<UInt32>()
+        let server = try await Self.server(on: bus.address, calls, first: 9, closes: closes)
+        defer { server.close() }
+        let surface = DesktopCardSurface(
+            runtime: SerialRuntime(label: "test.surface"), logger: Logger(component: "test") { _, _ in })
+        let found = Mailbox<Bool>()
+        surface.onEvents(answered: { _, _, _ in }, opened: { _ in }, serverFound: { found.put(true) })
+        surface.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        #expect(try await found.next(within: 10, "the server found"))
+        var ended = SnapshotView(
+            requestID: "chat_1", status: .known(.completed), taskTitle: "Deploy", revision: 9)
+        ended.dismissAfterSeconds = 1
+        surface.show(
+            [Card(state: .completed, snapshot: ended, link: LinkState(usb: .unmonitored, wake: .connected))],
+            alerts: [Alert(transition: .completed, requestID: "chat_1")])
+        let posted = try await calls.next(within: 10, "the ended card")
+        #expect(posted.summary == "Task completed")
+        #expect(posted.actions == ["default", "Open", "dismiss", "Dismiss"])
+        #expect(try await closes.next(within: 10, "the close at the dismissal time") == 9)
     }
 }
