@@ -88,6 +88,7 @@ package final class DesktopNotifier: Sendable {
         // dunst, mako and swaync replace a notification with the same tag: a restarted client, which lost the
         // ids, takes its card back instead of adding a second one.
         if let tag = notification.tag { hints["x-canonical-private-synchronous"] = .string(tag) }
+        if notification.resident { hints["resident"] = .boolean(true) }
         let reply = try await bus.call(
             destination: Self.serviceName, path: Self.path, interface: Self.serviceName, member: "Notify",
             [
@@ -192,6 +193,8 @@ package struct DesktopNotification: Sendable, Equatable {
     package var desktopEntry: String?
     /// The `x-canonical-private-synchronous` hint: notifications with the same tag replace each other.
     package var tag: String?
+    /// The `resident` hint: the server keeps the notification when an action is invoked.
+    package var resident: Bool
 
     package struct Action: Sendable, Equatable {
         package var key: String
@@ -206,8 +209,10 @@ package struct DesktopNotification: Sendable, Equatable {
     package init(
         summary: String, body: String = "", urgency: Urgency = .normal, icon: String = "",
         category: String? = nil, expireTimeoutMilliseconds: Int32 = -1, replacesID: UInt32 = 0,
-        actions: [Action] = [], progress: Int32? = nil, desktopEntry: String? = nil, tag: String? = nil
+        actions: [Action] = [], progress: Int32? = nil, desktopEntry: String? = nil, tag: String? = nil,
+        resident: Bool = false
     ) {
+        self.resident = resident
         self.actions = actions
         self.progress = progress
         self.desktopEntry = desktopEntry

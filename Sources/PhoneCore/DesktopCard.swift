@@ -56,11 +56,14 @@ package struct DesktopCard: Sendable, Equatable {
     package var revision: UInt64?
     /// `expire_timeout`: 0 stays until closed (a live card), -1 the server's default (an alert alone).
     package var expireMilliseconds: Int32
+    /// The `resident` hint: a press does not take the card off the screen (a task's card).
+    package var resident: Bool
 
     package init(
         subject: Subject, summary: String, body: String, category: String, progress: Int32? = nil,
-        buttons: [Button] = [], revision: UInt64? = nil, expireMilliseconds: Int32 = 0
+        buttons: [Button] = [], revision: UInt64? = nil, expireMilliseconds: Int32 = 0, resident: Bool = false
     ) {
+        self.resident = resident
         self.subject = subject
         self.summary = summary
         self.body = body
@@ -104,7 +107,8 @@ package struct DesktopCard: Sendable, Equatable {
             subject: .task(requestID), summary: Self.summary(card.state),
             body: lines.map(BoardText.clean).joined(separator: "\n"),
             category: Self.category(card.state), progress: progress,
-            buttons: [.open] + PersonAnswer.available(on: card).map(Button.answer), revision: task.revision)
+            buttons: [.open] + PersonAnswer.available(on: card).map(Button.answer), revision: task.revision,
+            resident: true)
     }
 
     /// An alert that has no task card to update (its task was never seen, or the alert is `connected`): shown as

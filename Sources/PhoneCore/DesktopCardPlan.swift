@@ -83,6 +83,9 @@ package struct DesktopCardPlan: Sendable, Equatable {
         var alertOnly = false
         /// An answer pressed at this revision (a second press of it sends nothing).
         var pressed: Set<String> = []
+        /// A button was pressed: the server's close that follows (servers close a notification on a press,
+        /// unless they honour `resident`) is not the person dismissing the live card.
+        var pressedSinceShown = false
     }
 
     package private(set) var server: Server?
@@ -267,6 +270,15 @@ package struct DesktopCardPlan: Sendable, Equatable {
             effects.append(.answer(.dismiss, requestID: requestID, revision: entry.shown?.revision))
             return
         }
+        if entry.pressedSinceShown, case .task = subject, !entry.alertOnly {
+            // Closed because a button was pressed: the live card goes back on the desktop at once.
+            entry.pressedSinceShown = false
+            entry.wanted = entry.shown
+            entry.shown = nil
+            entries[subject] = entry
+            send(subject, &effects)
+            return
+        }
         if reason == 2 || entry.alertOnly {
             entry.hiddenUntilAlert = !entry.alertOnly
             entry.shown = nil
@@ -285,9 +297,12 @@ package struct DesktopCardPlan: Sendable, Equatable {
         else { return }
         switch button {
         case .open:
+            entry.pressedSinceShown = true
+            entries[subject] = entry
             effects.append(.open(requestID: requestID))
         case let .answer(answer):
             guard entry.pressed.insert(answer.rawValue).inserted else { return }
+            entry.pressedSinceShown = true
             entries[subject] = entry
             effects.append(.answer(answer, requestID: requestID, revision: shown.revision))
             if answer == .dismiss {

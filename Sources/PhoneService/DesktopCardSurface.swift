@@ -242,6 +242,6 @@ package final class DesktopCardSurface: CardSurface {
             urgency: DesktopNotification.Urgency(rawValue: post.urgency.rawValue) ?? .normal,
             category: card.category, expireTimeoutMilliseconds: card.expireMilliseconds, replacesID: post.replacesID,
             actions: card.buttons.map { DesktopNotification.Action(key: $0.key, label: $0.label) },
-            progress: card.progress, desktopEntry: desktopEntry, tag: tag)
+            progress: card.progress, desktopEntry: desktopEntry, tag: tag, resident: card.resident)
     }
 }

@@ -139,6 +139,21 @@ import WireFormat
             ).isEmpty)
     }
 
+    /// A server closes a notification when a button is pressed (unless it honours `resident`): the live card goes
+    /// back on the desktop at once, and is not taken for the person dismissing it.
+    @Test func aCloseAfterAPressPutsTheLiveCardBack() {
+        var plan = DesktopCardPlan()
+        _ = plan.handle(.serverAppeared(Self.dunst), at: .zero)
+        _ = plan.handle(.cards([Self.card(Self.task("chat_1", Fixtures.handoff, revision: 44))], alerts: []), at: .zero)
+        _ = plan.handle(.posted(.task("chat_1"), id: 5), at: .zero)
+        #expect(
+            plan.handle(.invoked(id: 5, key: "done"), at: .zero) == [.answer(.done, requestID: "chat_1", revision: 44)])
+        #expect(Self.posts(plan.handle(.closed(id: 5, reason: 2), at: .zero)) == ["chat_1 low replaces 0"])
+        _ = plan.handle(.posted(.task("chat_1"), id: 6), at: .zero)
+        // Closed again with no press: the person's own dismissal of the live card.
+        #expect(plan.handle(.closed(id: 6, reason: 2), at: .zero).isEmpty)
+    }
+
     /// Closed by the person: an ended card is dismissed on the board and stays gone; a live one comes back with
     /// its next alert only; expired, it comes back with its next change.
     @Test func closingByThePerson() {

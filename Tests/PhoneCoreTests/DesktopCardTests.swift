@@ -43,6 +43,7 @@ import WireFormat
         #expect(card.revision == 42)
         #expect(card.body.hasPrefix("Open Settings"))
         #expect(card.expireMilliseconds == 0, "a task's card stays until it leaves")
+        #expect(card.resident, "a press does not take it off the screen")
     }
 
     @Test func theBodyHasTheStepTheErrorTheAnswerAndAStaleLink() throws {
@@ -90,6 +91,7 @@ import WireFormat
         #expect(connected.body == "Session usb-1-7")
         #expect(connected.buttons.isEmpty)
         #expect(connected.expireMilliseconds == -1)
+        #expect(!connected.resident)
         var handoff = Alert(transition: .handoff, requestID: "chat_9", title: "Deploy", step: "Production?")
         handoff.canStop = true
         let alone = DesktopCard(alert: handoff)
