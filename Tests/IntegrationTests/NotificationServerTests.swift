@@ -15,17 +15,11 @@ struct NotificationServerTests {
     @Test func aHandoffBecomesANotificationOnTheDesktop() throws {
         let desktop = try NotificationDesktop()
         defer { desktop.stop() }
-        let wakePort = try freeLoopbackPort()
-        let board = try BoardProcess(wakeTarget: "127.0.0.1:\(wakePort)")
-        let phone = try PhoneProcess(boardURL: "http://127.0.0.1:\(board.port)", wakePort: wakePort)
-        try board.start()
-        defer { board.stop() }
-        try phone.start(environment: ["DBUS_SESSION_BUS_ADDRESS": desktop.busAddress])
-        defer { phone.stop() }
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !phone.log.contains("desktop notifications via dunst") { usleep(20_000) }
-        #expect(phone.log.contains("desktop notifications via dunst"), "\(phone.log)")
+        try NotificationCardTests.withStack(desktop) { board, phone in try Self.handoff(desktop, board, phone) }
+    }
 
+    /// An agent's task driven to a handoff, what dunst shows of it (and the screenshot), and what it keeps.
+    static func handoff(_ desktop: NotificationDesktop, _ board: BoardProcess, _ phone: PhoneProcess) throws {
         let id = try board.aidenctl(["task", "start", "--title", Self.title]).lastLine
         #expect(phone.waitForCard { $0["state"] as? String == "running" })
         _ = try board.aidenctl([
