@@ -12,6 +12,8 @@ package final class DesktopNotifier: Sendable {
     private let appName: String
     /// Who answered `GetServerInformation` (name, vendor, version), for logs.
     package let server: String
+    /// The server's name alone (`dunst`, `mako`, `xfce4-notifyd`, `gnome-shell`): what it is known to do.
+    package let serverName: String
     /// The server renders markup in bodies (`body-markup` capability): text from the board must be
     /// escaped there, or a task title could bold, link or hide the rest of the notification.
     package let rendersBodyMarkup: Bool
@@ -33,10 +35,14 @@ package final class DesktopNotifier: Sendable {
         case closed(id: UInt32, reason: UInt32)
     }
 
-    private init(bus: any MessageBus, appName: String, server: String, rendersBodyMarkup: Bool, owner: String?) {
+    private init(
+        bus: any MessageBus, appName: String, server: String, serverName: String, rendersBodyMarkup: Bool,
+        owner: String?
+    ) {
         self.bus = bus
         self.appName = appName
         self.server = server
+        self.serverName = serverName
         self.rendersBodyMarkup = rendersBodyMarkup
         self.owner.withLock { $0 = owner }
     }
@@ -60,7 +66,8 @@ package final class DesktopNotifier: Sendable {
             let owner = try? await bus.nameOwner(serviceName, timeout: timeout)
             return .success(
                 DesktopNotifier(
-                    bus: bus, appName: appName, server: server, rendersBodyMarkup: markup, owner: owner))
+                    bus: bus, appName: appName, server: server, serverName: info.first?.stringValue ?? "",
+                    rendersBodyMarkup: markup, owner: owner))
         } catch {
             return .failure(error)
         }
@@ -75,6 +82,13 @@ package final class DesktopNotifier: Sendable {
     {
         var hints: [String: DBusValue] = ["urgency": .byte(notification.urgency.rawValue)]
         if let category = notification.category { hints["category"] = .string(category) }
+        // The spec's `value` is an int32 (0–100); dunst, mako and swaync draw it as a bar.
+        if let progress = notification.progress { hints["value"] = .int32(progress) }
+        if let entry = notification.desktopEntry { hints["desktop-entry"] = .string(entry) }
+        // dunst, mako and swaync replace a notification with the same tag: a restarted client, which lost the
+        // ids, takes its card back instead of adding a second one.
+        if let tag = notification.tag { hints["x-canonical-private-synchronous"] = .string(tag) }
+        if notification.resident { hints["resident"] = .boolean(true) }
         let reply = try await bus.call(
             destination: Self.serviceName, path: Self.path, interface: Self.serviceName, member: "Notify",
             [
@@ -87,10 +101,20 @@ package final class DesktopNotifier: Sendable {
             expecting: "u", timeout: timeout)
         let id = reply.first?.uint32Value ?? 0
         ownIDs.withLock { ids in
+            // A card replaced in place keeps its id: once in the list, newest last.
+            ids.removeAll { $0 == id }
             ids.append(id)
             if ids.count > Self.ownIDLimit { ids.removeFirst(ids.count - Self.ownIDLimit) }
         }
         return id
+    }
+
+    /// Takes notification `id` off the screen (`CloseNotification`); the server answers with `NotificationClosed`
+    /// reason 3.
+    package func close(_ id: UInt32, timeout: Duration = .seconds(2)) async throws(DBusError) {
+        _ = try await bus.call(
+            destination: Self.serviceName, path: Self.path, interface: Self.serviceName, member: "CloseNotification",
+            [.uint32(id)], expecting: "", timeout: timeout)
     }
 
     /// Calls `handler` with each `ActionInvoked` and `NotificationClosed` about this notifier's own
@@ -163,6 +187,14 @@ package struct DesktopNotification: Sendable, Equatable {
     package var replacesID: UInt32
     /// Buttons, in order: the key the server sends back in `ActionInvoked`, and the label shown.
     package var actions: [Action]
+    /// The `value` hint, 0–100 (nil: none).
+    package var progress: Int32?
+    /// The `desktop-entry` hint: the program's desktop file name, without `.desktop`.
+    package var desktopEntry: String?
+    /// The `x-canonical-private-synchronous` hint: notifications with the same tag replace each other.
+    package var tag: String?
+    /// The `resident` hint: the server keeps the notification when an action is invoked.
+    package var resident: Bool
 
     package struct Action: Sendable, Equatable {
         package var key: String
@@ -177,9 +209,14 @@ package struct DesktopNotification: Sendable, Equatable {
     package init(
         summary: String, body: String = "", urgency: Urgency = .normal, icon: String = "",
         category: String? = nil, expireTimeoutMilliseconds: Int32 = -1, replacesID: UInt32 = 0,
-        actions: [Action] = []
+        actions: [Action] = [], progress: Int32? = nil, desktopEntry: String? = nil, tag: String? = nil,
+        resident: Bool = false
     ) {
+        self.resident = resident
         self.actions = actions
+        self.progress = progress
+        self.desktopEntry = desktopEntry
+        self.tag = tag
         self.summary = summary
         self.body = body
         self.urgency = urgency

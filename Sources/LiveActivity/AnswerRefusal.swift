@@ -11,14 +11,18 @@ package enum AnswerRefusal: Sendable, Hashable, CustomStringConvertible {
     case notWaiting(id: String, answer: Answer)
     /// `dismiss` on a task that has not ended.
     case notEnded(id: String)
+    /// The answer was given on a card of revision `shown`, and the task has since started again under the same
+    /// id or (for `done` and `refuse`) begun another wait: it answers what the person no longer sees.
+    case staleRevision(id: String, shown: UInt64, current: UInt64)
 
-    /// `not_stoppable`, `task_ended`, `not_waiting` or `not_ended`.
+    /// `not_stoppable`, `task_ended`, `not_waiting`, `not_ended` or `stale_revision`.
     package var code: String {
         switch self {
         case .notStoppable: "not_stoppable"
         case .taskEnded: "task_ended"
         case .notWaiting: "not_waiting"
         case .notEnded: "not_ended"
+        case .staleRevision: "stale_revision"
         }
     }
 
@@ -33,6 +37,9 @@ package enum AnswerRefusal: Sendable, Hashable, CustomStringConvertible {
                 + "\(answer.rawValue) to (it asks through a handoff or needs_app)"
         case let .notEnded(id):
             "task \(TaskValidationError.quoted(id)) has not ended; only an ended card can be dismissed"
+        case let .staleRevision(id, shown, current):
+            "task \(TaskValidationError.quoted(id)) changed since revision \(shown), which the answer was given on "
+                + "(it is at revision \(current) now, with another start or another question): look at the card again"
         }
     }
 }

@@ -44,16 +44,20 @@ extension TaskAnswer: Codable {
 
 /// The body of `POST /api/live-activity/tasks/{request_id}/answer`: `{"answer":"stop","answer_id":"ans-5f0c",
 /// "phone_id":"phone-1"}`. Unknown members are ignored, known ones are strict: `answer` one of `Answer`'s names,
-/// `answer_id` an `IdentifierRule` id, `phone_id` one or empty (absent or null: empty).
+/// `answer_id` an `IdentifierRule` id, `phone_id` one or empty (absent or null: empty), `revision` a whole number
+/// from 0 to 2⁶⁴−1 (absent or null: the answer is for the task as it is now, and nothing is stale).
 package struct AnswerRequest: Sendable, Hashable {
     package var answer: Answer
     package var answerID: String
     package var phoneID: String
+    /// The task's `revision` on the card the person answered; nil: not said (a script, an older phone).
+    package var revision: UInt64?
 
-    package init(answer: Answer, answerID: String, phoneID: String = "") {
+    package init(answer: Answer, answerID: String, phoneID: String = "", revision: UInt64? = nil) {
         self.answer = answer
         self.answerID = answerID
         self.phoneID = phoneID
+        self.revision = revision
     }
 
     /// Decodes and validates a request body; the error names the member at fault.
@@ -81,7 +85,20 @@ package struct AnswerRequest: Sendable, Hashable {
                 message: "is required (an id the phone chooses for each press, so a retry is recorded once)")
         }
         let phoneID = try identifier(body, .phoneID, allowEmpty: true) ?? ""
-        return AnswerRequest(answer: answer, answerID: answerID, phoneID: phoneID)
+        let revision: UInt64?
+        switch body.values[RequestKey.revision.stringValue] {
+        case nil, .null?:
+            revision = nil
+        case let value?:
+            guard let number = value.unsignedInteger else {
+                throw TaskValidationError(
+                    field: RequestKey.revision.stringValue,
+                    message: "must be the task's revision the person saw, a whole number from 0 to "
+                        + "18446744073709551615, got \(value.summary)")
+            }
+            revision = number
+        }
+        return AnswerRequest(answer: answer, answerID: answerID, phoneID: phoneID, revision: revision)
     }
 
     /// The same rules as `decode`, for values built in code; the store calls it on every answer.
@@ -111,12 +128,21 @@ package struct AnswerRequest: Sendable, Hashable {
     }
 }
 
-/// What the idempotency fingerprint covers: the whole request (the answer and the phone).
+/// What the idempotency fingerprint covers: the whole request (the answer, the phone, the revision shown).
 extension AnswerRequest: Encodable {
+    /// The body's members: `AnswerKey`'s, and `revision`, which only the request has.
+    enum RequestKey: String, CodingKey {
+        case answer
+        case answerID = "answer_id"
+        case phoneID = "phone_id"
+        case revision
+    }
+
     package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnswerKey.self)
+        var container = encoder.container(keyedBy: RequestKey.self)
         try container.encode(answer, forKey: .answer)
         try container.encode(answerID, forKey: .answerID)
         try container.encode(phoneID, forKey: .phoneID)
+        try container.encodeIfPresent(revision, forKey: .revision)
     }
 }

@@ -49,6 +49,9 @@ extension TaskStore {
         guard let current = snapshots[id], current.isVisible(toPhone: request.phoneID) else {
             throw .notFound(id: id)
         }
+        if let shown = request.revision, isStale(current, shown: shown, for: request.answer) {
+            throw .answerRefused(.staleRevision(id: id, shown: shown, current: current.revision))
+        }
         let time = Timestamp.normalized(now)
         let fresh = TaskAnswer(
             answer: request.answer, answerID: request.answerID, phoneID: request.phoneID, answeredAt: time)
@@ -90,11 +93,44 @@ extension TaskStore {
         events.append(
             transitions.append(
                 requestID: id, transition: request.answer.transition, at: time, phoneID: current.phoneID,
-                answer: request.answer.transition == .answered ? request.answer : nil))
+                answer: request.answer.transition == .answered ? request.answer : nil,
+                revision: snapshots[id]?.revision))
         record(key, .answer, requestID: id, fingerprint: fingerprint, answer: recorded)
         checkInvariants()
         return AnswerOutcome(
             answer: recorded,
             change: TaskChange(snapshot: snapshots[id] ?? candidate, durability: .immediate, transitions: events))
+    }
+}
+
+extension TaskStore {
+    /// The transitions after which an answer shown earlier no longer answers the task as it is: a new start
+    /// under the same id for every answer (another task), and for `done` and `refuse` a new wait as well (the
+    /// person saw another question).
+    static func invalidating(_ answer: Answer) -> Set<Transition> {
+        switch answer {
+        case .stop, .dismiss: [.started]
+        case .done, .refuse: [.started, .handoff, .foregroundRecovery]
+        }
+    }
+
+    /// Whether an answer the person gave on the card of revision `shown` is stale for `task` now
+    /// (docs/protocol.md §3.8): a revision the task never had (ahead of it), or a transition of
+    /// `invalidating(answer)` recorded at a later revision. Progress, steps and tools in between leave it
+    /// fresh. When the ring cannot tell (events evicted that may be later than `shown`, or kept without a
+    /// revision by an older board), only the very revision shown is fresh.
+    func isStale(_ task: TaskSnapshot, shown: UInt64, for answer: Answer) -> Bool {
+        guard shown <= task.revision else { return true }
+        guard shown < task.revision else { return false }
+        let relevant = Self.invalidating(answer)
+        let ownEvents = transitions.events.filter { $0.requestID == task.requestID }
+        if ownEvents.contains(where: { relevant.contains($0.transition) && $0.revision.map { $0 > shown } ?? true }) {
+            return true
+        }
+        // Events evicted from the ring may hold a later transition: only an unbroken ring back to `shown` says not.
+        let evicted = transitions.events.first.map { $0.id > 1 } ?? (transitions.lastID > 0)
+        guard evicted else { return false }
+        let oldestKept = transitions.events.first?.revision ?? UInt64.max
+        return oldestKept > shown
     }
 }

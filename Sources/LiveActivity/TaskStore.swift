@@ -76,7 +76,9 @@ package struct TaskStore: Sendable, Hashable {
         snapshots[stored.requestID] = stored
         lastNews[stored.requestID] = stored.status.isActive ? lastNews[stored.requestID] ?? now : nil
         return Transition.changes(from: old, to: stored).map {
-            transitions.append(requestID: stored.requestID, transition: $0, at: now, phoneID: stored.phoneID)
+            transitions.append(
+                requestID: stored.requestID, transition: $0, at: now, phoneID: stored.phoneID, revision: stored.revision
+            )
         }
     }
 

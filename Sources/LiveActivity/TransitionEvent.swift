@@ -14,9 +14,14 @@ package struct TransitionEvent: Sendable, Hashable {
     package var phoneID: String
     /// On an `answered` event: what the person answered (`done` or `refuse`); nil on every other.
     package var answer: Answer?
+    /// The task's revision after the change that made this transition: an answer the person gave on an earlier
+    /// revision is stale if this transition changed what it answers (`TaskStore.answer`). Nil in a ring written
+    /// before events carried it.
+    package var revision: UInt64?
 
     package init(
-        id: UInt64, requestID: String, transition: Transition, at: Date, phoneID: String = "", answer: Answer? = nil
+        id: UInt64, requestID: String, transition: Transition, at: Date, phoneID: String = "", answer: Answer? = nil,
+        revision: UInt64? = nil
     ) {
         self.id = id
         self.requestID = requestID
@@ -24,6 +29,7 @@ package struct TransitionEvent: Sendable, Hashable {
         self.at = at
         self.phoneID = phoneID
         self.answer = answer
+        self.revision = revision
     }
 }
 
@@ -38,6 +44,7 @@ extension TransitionEvent: Codable {
         at = try container.decodeTimestamp(forKey: .at)
         phoneID = try container.decodeIfPresent(String.self, forKey: .phoneID) ?? ""
         answer = try container.decodeIfPresent(Answer.self, forKey: .answer)
+        revision = try container.decodeIfPresent(UInt64.self, forKey: .revision)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -48,5 +55,6 @@ extension TransitionEvent: Codable {
         try container.encode(Timestamp.format(at), forKey: .at)
         try container.encode(phoneID, forKey: .phoneID)
         try container.encodeIfPresent(answer, forKey: .answer)
+        try container.encodeIfPresent(revision, forKey: .revision)
     }
 }

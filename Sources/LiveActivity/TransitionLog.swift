@@ -24,11 +24,13 @@ package struct TransitionLog: Sendable, Hashable {
 
     @discardableResult
     package mutating func append(
-        requestID: String, transition: Transition, at date: Date, phoneID: String = "", answer: Answer? = nil
+        requestID: String, transition: Transition, at date: Date, phoneID: String = "", answer: Answer? = nil,
+        revision: UInt64? = nil
     ) -> TransitionEvent {
         lastID += 1
         let event = TransitionEvent(
-            id: lastID, requestID: requestID, transition: transition, at: date, phoneID: phoneID, answer: answer)
+            id: lastID, requestID: requestID, transition: transition, at: date, phoneID: phoneID, answer: answer,
+            revision: revision)
         events.append(event)
         if events.count > capacity {
             events.removeFirst(events.count - capacity)

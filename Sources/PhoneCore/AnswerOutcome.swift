@@ -52,6 +52,11 @@ package struct AnswerOutcome: Sendable, Equatable {
         if case .recorded = result { true } else { false }
     }
 
+    /// The board refused it as `stale_revision`: the card it was given on is not the task as it is now.
+    package var isStale: Bool {
+        if case .refused(_, "stale_revision"?) = result { true } else { false }
+    }
+
     /// One line: `Stop requested for “Open Settings” (chat_1)`, or
     /// `Could not stop “Open Settings” (chat_1): board answered HTTP 409: not_stoppable: …`.
     package var line: String {
@@ -76,6 +81,11 @@ package struct AnswerOutcome: Sendable, Equatable {
                         + (code.map { ": \($0)" } ?? "") + (problem.boardMessage.map { ": \($0)" } ?? "")
                 }
             let verb = answer == .done ? "answer done for" : answer.rawValue
+            if isStale {
+                return BoardText.clean(
+                    "\(answer.verb) not taken for \(name) (\(id)): the task changed since it was shown; "
+                        + "look at the card again")
+            }
             return BoardText.clean("Could not \(verb) \(name) (\(id)): \(words)")
         }
     }

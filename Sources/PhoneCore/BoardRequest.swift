@@ -22,9 +22,11 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// takes its time from it when its own clock is unset or far off.
     case appState(AppState, returnEntry: ReturnEntry?, phoneID: String, phoneTime: String? = nil)
     /// `POST /api/live-activity/tasks/{request_id}/answer` with
-    /// `{"answer":…,"answer_id":…,"phone_id":…}`: the person's answer. `answerID` is chosen once per
-    /// press and sent again unchanged on a retry, so the board records the answer once.
-    case answer(requestID: String, PersonAnswer, answerID: String, phoneID: String)
+    /// `{"answer":…,"answer_id":…,"phone_id":…,"revision":…}`: the person's answer. `answerID` is chosen once per
+    /// press and sent again unchanged on a retry, so the board records the answer once. `revision` is the task's
+    /// revision on the card the person answered (nil: not known, left out): the board refuses the answer as
+    /// `stale_revision` when the task has started again or asked another question since.
+    case answer(requestID: String, PersonAnswer, answerID: String, phoneID: String, revision: UInt64? = nil)
     /// `POST /api/bluetooth/pairing/start` with `{"seconds":N,"phone_address":"AA:…"}`: the board's pairing
     /// window, for bonding; the phone names its own adapter, so the board forgets a stale bond with it.
     case openPairingWindow(seconds: Int, phoneAddress: String?)
@@ -55,7 +57,7 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
             return "/api/phone/app-state"
         case .openPairingWindow:
             return "/api/bluetooth/pairing/start"
-        case let .answer(requestID, _, _, _):
+        case let .answer(requestID, _, _, _, _):
             return "/api/live-activity/tasks/" + Self.percentEncoded(requestID) + "/answer"
         }
     }
@@ -81,10 +83,11 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
                 + #","phone_id":"# + JSONString.quote(phoneID)
                 + (phoneTime.map { #","phone_time":"# + JSONString.quote($0) } ?? "") + "}"
             return Array(text.utf8)
-        case let .answer(_, answer, answerID, phoneID):
+        case let .answer(_, answer, answerID, phoneID, revision):
             let text =
                 #"{"answer":"# + JSONString.quote(answer.rawValue) + #","answer_id":"# + JSONString.quote(answerID)
-                + #","phone_id":"# + JSONString.quote(phoneID) + "}"
+                + #","phone_id":"# + JSONString.quote(phoneID) + (revision.map { #","revision":\#($0)"# } ?? "")
+                + "}"
             return Array(text.utf8)
         case let .openPairingWindow(seconds, phoneAddress):
             let phone = phoneAddress.map { #","phone_address":"# + JSONString.quote($0) } ?? ""

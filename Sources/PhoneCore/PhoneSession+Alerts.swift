@@ -53,11 +53,13 @@ extension PhoneSession {
         switch BoardAnswer.current(status: status, body: body) {
         case let .success(.snapshot(task)) where task.requestID == requestID:
             taskReads[requestID] = task
+            seenTasks.saw(task, extras: BoardAnswer.currentExtras(from: body))
         case .success(.snapshot):
             taskReads[requestID] = .some(nil)
             effects.append(.log(.warning, "the board answered the read of task \(name) with another task"))
         case .success(.notFound):
             taskReads[requestID] = .some(nil)
+            seenTasks.remove(requestID)
             effects.append(.log(.info, "task \(name) is gone from the board: its alert says what the card knows"))
         case let .failure(problem):
             taskReads[requestID] = .some(nil)

@@ -14,21 +14,25 @@ extension PhoneSession {
     }
 
     mutating func personAnswered(
-        _ answer: PersonAnswer, requestID: String, answerID: String, at now: Duration, _ effects: inout [Effect]
+        _ answer: PersonAnswer, requestID: String, answerID: String, revision: UInt64?, at now: Duration,
+        _ effects: inout [Effect]
     ) {
         guard pendingAnswers[answerID] == nil else { return }  // the same press twice: one request
-        let title = cardSnapshot(of: requestID)?.taskTitle
+        let title = (cardSnapshot(of: requestID) ?? seenTasks.snapshot(of: requestID))?.taskTitle
         pendingAnswers[answerID] = PendingAnswer(answer: answer, requestID: requestID, title: title, attempts: 1)
         effects.append(
             .log(.info, "answering \(answer.rawValue) to task \(BoardText.line(requestID, limit: 64) ?? "?")"))
         effects.append(
-            .send(.answer(requestID: requestID, answer, answerID: answerID, phoneID: settings.phoneID)))
+            .send(
+                .answer(
+                    requestID: requestID, answer, answerID: answerID, phoneID: settings.phoneID, revision: revision)))
     }
 
     mutating func answerAnswered(
         _ request: BoardRequest, _ response: BoardResponse, at now: Duration, _ effects: inout [Effect]
     ) {
-        guard case let .answer(requestID, answer, answerID, _) = request, var pending = pendingAnswers[answerID] else {
+        guard case let .answer(requestID, answer, answerID, _, _) = request, var pending = pendingAnswers[answerID]
+        else {
             effects.append(.log(.debug, "ignored a late answer to \(request)"))
             return
         }
@@ -41,9 +45,13 @@ extension PhoneSession {
         pendingAnswers[answerID] = nil
         let outcome = AnswerOutcome.interpret(
             response, answer: answer, requestID: requestID, answerID: answerID, title: pending.title)
+        // A dismissed card leaves every surface at once (`current` may show another task, and never this one again).
+        if outcome.succeeded, answer == .dismiss { seenTasks.remove(requestID) }
         // Info, not a warning: the line is shown above the card (or as the `answer` event) already.
         effects.append(.log(.info, outcome.line))
         effects.append(.emit(.answered(outcome)))
-        if outcome.succeeded, started { perform(scheduler.handle(.wake, at: now), &effects) }
+        // Recorded, the card shows it; stale, the person answered a card that is gone: either way read the task
+        // again, so every surface draws what the board holds now.
+        if outcome.succeeded || outcome.isStale, started { perform(scheduler.handle(.wake, at: now), &effects) }
     }
 }

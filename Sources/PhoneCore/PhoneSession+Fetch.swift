@@ -96,6 +96,7 @@ extension PhoneSession {
                 answer = current
                 extras = BoardAnswer.currentExtras(from: body)
                 etag = responseETag
+                seenTasks.current(current, extras: extras)
             case let .failure(problem):
                 finishFetch(problem: problem, at: now, &effects)
                 return

@@ -67,8 +67,9 @@ package struct PhoneSession: Sendable {
         /// the app state is reported again if the return entry changes.
         case returnEntryOffered(ReturnEntry)
         /// The person answered (a key on the card, a notification's action): post it to the board.
-        /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`).
-        case personAnswered(PersonAnswer, requestID: String, answerID: String)
+        /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`); `revision` is the task's revision
+        /// on the card the person answered (the board refuses a stale one), nil when the surface did not know it.
+        case personAnswered(PersonAnswer, requestID: String, answerID: String, revision: UInt64? = nil)
     }
 
     /// What the shell must do, in order.
@@ -155,6 +156,8 @@ package struct PhoneSession: Sendable {
     var recordWhileWaiting: AlertRecord?
     /// The tasks this fetch read for its alerts (nil: the read gave no snapshot), each read once.
     var taskReads: [String: SnapshotView?] = [:]
+    /// Every task seen that may still be on the board: one desktop card each (`taskCards`).
+    var seenTasks = SeenTasks()
 
     package init(settings: Settings, record: AlertRecord = AlertRecord()) {
         self.settings = settings
@@ -177,6 +180,10 @@ package struct PhoneSession: Sendable {
 
     /// The card as it was last shown (nil before `.started`).
     package var card: Card? { shownCard }
+
+    /// One card per task this phone has seen and that may still be on the board (`SeenTasks`), first seen
+    /// first, for the surfaces that show each task apart (the desktop's notifications); empty before `.started`.
+    package var taskCards: [Card] { started ? seenTasks.cards(link: link, problem: problem) : [] }
 
     /// When the timer should fire next (nil: no timer needed).
     package var nextDeadline: Duration? { scheduler.nextDeadline }
@@ -210,8 +217,8 @@ package struct PhoneSession: Sendable {
         case let .returnEntryOffered(entry):
             offeredEntries.insert(entry)
             sendAppStateIfNeeded(&effects)
-        case let .personAnswered(answer, requestID, answerID):
-            personAnswered(answer, requestID: requestID, answerID: answerID, at: now, &effects)
+        case let .personAnswered(answer, requestID, answerID, revision):
+            personAnswered(answer, requestID: requestID, answerID: answerID, revision: revision, at: now, &effects)
         }
         return effects
     }

@@ -13,13 +13,7 @@ package enum AlertText {
     /// Fixed words for the transition, without board text: the notification summary, and the start of
     /// the line when the task's title is not known.
     package static func headline(_ alert: Alert) -> String {
-        switch alert.transition {
-        case .connected: "Connected to the board"
-        case .handoff: "Your turn on the phone"
-        case .foregroundRecovery: "Bring the companion app to the foreground"
-        case .completed: "Task completed"
-        case .failed: "Task failed"
-        }
+        DesktopCard.headline(alert.transition)
     }
 
     /// `Open Settings: Your turn: Enter the Wi-Fi password (chat_1)`, `Open Settings: Completed (chat_1)`,
@@ -33,10 +27,7 @@ package enum AlertText {
     /// The notification body: the task's words without the request id (`Open Settings: Enter the Wi-Fi
     /// password`); `Task chat_1` or `Session usb-…` when nothing else is known.
     package static func body(_ alert: Alert) -> String {
-        let words = [alert.title, detail(alert)].compactMap { $0 }
-        if !words.isEmpty { return BoardText.oneLine(words.joined(separator: ": ")) }
-        guard let subject = subject(alert) else { return "" }
-        return (alert.transition == .connected ? "Session " : "Task ") + subject
+        DesktopCard.body(alert)
     }
 
     /// What follows the title.

@@ -8,7 +8,8 @@ import Glibc
 
 /// `aiden-phone stop|done|refuse|dismiss [ID]`, for scripts: one answer, posted over the transport the
 /// client uses (bound to `[board] interface` as it is), with this phone's id; without an ID the task is
-/// the card's current one (`GET /api/live-activity/current?phone_id=P`). One line out; the exit status
+/// the card's current one (`GET /api/live-activity/current?phone_id=P`), answered at the revision read there;
+/// with an ID, at `--revision N` when given (else the board takes it for the task as it is). One line out; the exit status
 /// says how it went (`ExitStatus`). A request that gets no HTTP answer is sent again with the same
 /// `answer_id` (the board records an id once), up to three times in all.
 package enum PhoneAnswerCommand {
@@ -34,10 +35,11 @@ package enum PhoneAnswerCommand {
 
     /// The pure part: the requests, through `perform` (synchronous), and what to say.
     package static func answer(
-        _ answer: PersonAnswer, requestID: String?, phoneID: String, answerID: String,
+        _ answer: PersonAnswer, requestID: String?, revision: UInt64? = nil, phoneID: String, answerID: String,
         perform: (BoardRequest) -> BoardResponse
     ) -> Result {
         var taskID = requestID
+        var revision = revision
         var title: String?
         if taskID == nil {
             let response = perform(.current(phoneID: phoneID, ifNoneMatch: nil))
@@ -49,6 +51,7 @@ package enum PhoneAnswerCommand {
                 case let .success(.snapshot(task)):
                     taskID = task.requestID
                     title = task.taskTitle
+                    revision = revision ?? task.revision
                 case .success(.notFound):
                     return Result(
                         line: "aiden-phone: no current task for phone \(phoneID) to \(answer.rawValue)",
@@ -62,7 +65,8 @@ package enum PhoneAnswerCommand {
         guard let taskID else {
             return Result(line: "aiden-phone: the board named no task", status: ExitStatus.unavailable)
         }
-        let request = BoardRequest.answer(requestID: taskID, answer, answerID: answerID, phoneID: phoneID)
+        let request = BoardRequest.answer(
+            requestID: taskID, answer, answerID: answerID, phoneID: phoneID, revision: revision)
         var response = perform(request)
         var sent = 1
         while case .failed = response, sent < attempts {
@@ -86,7 +90,8 @@ package enum PhoneAnswerCommand {
 
     /// The shell: configuration and phone id as the client takes them, then `answer(…)` over HTTP.
     package static func run(
-        _ answer: PersonAnswer, requestID: String?, configPath: String?, environment: [String: String]
+        _ answer: PersonAnswer, requestID: String?, revision: UInt64? = nil, configPath: String?,
+        environment: [String: String]
     ) -> Result {
         let paths = PhonePaths.resolve(isRoot: geteuid() == 0, environment: environment)
         let configuration: PhoneConfiguration
@@ -115,7 +120,8 @@ package enum PhoneAnswerCommand {
         }
         let transport = HTTPBoardTransport(board: configuration.board)
         return Self.answer(
-            answer, requestID: requestID, phoneID: phoneID, answerID: PersonAnswer.newAnswerID(using: &random),
+            answer, requestID: requestID, revision: revision, phoneID: phoneID,
+            answerID: PersonAnswer.newAnswerID(using: &random),
             perform: transport.perform)
     }
 }

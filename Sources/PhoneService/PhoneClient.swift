@@ -24,6 +24,20 @@ package final class PhoneClient: Sendable {
         /// Where the live status goes (`reportStatus`) and the text sent last.
         var statusSend: (@Sendable (String) -> Void)?
         var lastStatus: String?
+        /// The task cards the surfaces were last given.
+        var surfacedCards: [Card] = []
+        /// Alerts given during the fetch under way, for the surfaces when it ends.
+        var surfaceAlerts: [Alert] = []
+        /// An update that carries alerts waits for their record's write (once means once); cards that
+        /// change meanwhile join it, so the surfaces never see an older card after a newer one.
+        var heldSurface: HeldSurfaceUpdate?
+    }
+
+    /// The newest cards and the alerts waiting to be surfaced, and how many record writes they still wait for.
+    private struct HeldSurfaceUpdate: Sendable {
+        var cards: [Card]
+        var alerts: [Alert] = []
+        var waits = 0
     }
 
     /// How long one step may take before the client counts as wedged.
@@ -35,12 +49,13 @@ package final class PhoneClient: Sendable {
     private let runtime: any Runtime
     private let output: any PhoneOutput
     private let notifiers: [any AlertNotifier]
+    private let surfaces: [any CardSurface]
     private let recordWriter: RecordWriter
     private let logger: Logger
 
     package init(
         session: PhoneSession, transport: any BoardTransport, runtime: any Runtime,
-        output: any PhoneOutput, notifiers: [any AlertNotifier],
+        output: any PhoneOutput, notifiers: [any AlertNotifier], surfaces: [any CardSurface] = [],
         saveRecord: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, logger: Logger,
         recordQueue: DispatchQueue = DispatchQueue(label: "aiden.phone.record")
     ) {
@@ -49,6 +64,7 @@ package final class PhoneClient: Sendable {
         self.runtime = runtime
         self.output = output
         self.notifiers = notifiers
+        self.surfaces = surfaces
         self.recordWriter = RecordWriter(
             save: saveRecord, queue: recordQueue, logger: logger,
             whenWritten: { [runtime] shows in runtime.enqueue { shows.forEach { $0() } } })
@@ -81,8 +97,59 @@ package final class PhoneClient: Sendable {
             return state.session.handle(input, at: now)
         }
         effects.forEach(perform)
+        surface(alerts: effects.compactMap { if case let .alert(alert) = $0 { alert } else { nil } })
         state.withLock { $0.busySince = nil }
         sendStatus(always: false)
+    }
+
+    /// Gives the surfaces the task cards once a fetch has ended (or after a step outside one) that changed them
+    /// or gave alerts: a fetch reads the card and then the events whose alerts it gives, and one update with the
+    /// alert's urgency is what a server must get, not a routine one and then the same card again (Plasma drops
+    /// an identical notification within a second). The alerts' record was handed to the writer first, in the
+    /// steps' effects, and an update with alerts is shown only once that record is written.
+    private func surface(alerts: [Alert]) {
+        guard !surfaces.isEmpty else { return }
+        let due = state.withLock { state -> ([Card], [Alert])? in
+            state.surfaceAlerts += alerts
+            guard !state.session.isFetching else { return nil }
+            let cards = state.session.taskCards
+            let alerts = state.surfaceAlerts
+            guard cards != state.surfacedCards || !alerts.isEmpty else { return nil }
+            state.surfacedCards = cards
+            state.surfaceAlerts = []
+            return (cards, alerts)
+        }
+        guard let (cards, alerts) = due else { return }
+        let held = state.withLock { state -> (hold: Bool, wait: Bool) in
+            guard !alerts.isEmpty || state.heldSurface != nil else { return (false, false) }
+            var update = state.heldSurface ?? HeldSurfaceUpdate(cards: cards)
+            update.cards = cards
+            update.alerts += alerts
+            if !alerts.isEmpty { update.waits += 1 }
+            state.heldSurface = update
+            return (true, !alerts.isEmpty)
+        }
+        if held.wait {
+            recordWriter.afterWritten { [self] in releaseHeldSurface() }
+        } else if !held.hold {
+            for surface in surfaces { surface.show(cards, alerts: alerts) }
+        }
+    }
+
+    /// One record write the held update waited for has ended; the last one shows it.
+    private func releaseHeldSurface() {
+        let due = state.withLock { state -> HeldSurfaceUpdate? in
+            guard var update = state.heldSurface else { return nil }
+            update.waits -= 1
+            guard update.waits == 0 else {
+                state.heldSurface = update
+                return nil
+            }
+            state.heldSurface = nil
+            return update
+        }
+        guard let update = due else { return }
+        for surface in surfaces { surface.show(update.cards, alerts: update.alerts) }
     }
 
     /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now, after each step that

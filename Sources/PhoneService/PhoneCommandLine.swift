@@ -13,8 +13,10 @@ package enum PhoneCommand: Equatable, Sendable {
     /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
     case doctor(configPath: String?, json: Bool)
     /// `aiden-phone stop|done|refuse|dismiss [ID]`: post the person's answer once (`PhoneAnswerCommand`);
-    /// `requestID` nil: the card's current task.
-    case answer(PersonAnswer, requestID: String?, configPath: String?)
+    /// `requestID` nil: the card's current task. `revision` (`--revision N`): the task's revision the answer is
+    /// for (the board refuses it as stale if the task started again or asked again since); nil: the current
+    /// task's revision when no ID is given, else none.
+    case answer(PersonAnswer, requestID: String?, configPath: String?, revision: UInt64? = nil)
     case help
     case version
 }
@@ -26,16 +28,16 @@ package struct PhoneUsageError: Error, Equatable, Sendable, CustomStringConverti
 
 /// Every `--option` aiden-phone knows.
 enum PhoneOption: String, CaseIterable, CommandLineOption {
-    case config, json, help, version
+    case config, json, help, version, revision
 
-    var takesValue: Bool { self == .config }
+    var takesValue: Bool { self == .config || self == .revision }
 }
 
 package enum PhoneCommandLine {
     package static let usage = """
         usage: aiden-phone [--config FILE] [--json]
                aiden-phone doctor [--json] [--config FILE]
-               aiden-phone stop|done|refuse|dismiss [ID] [--config FILE]
+               aiden-phone stop|done|refuse|dismiss [ID] [--revision N] [--config FILE]
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
@@ -47,11 +49,14 @@ package enum PhoneCommandLine {
         once, print one line, and exit 0 when the board recorded it, 1 when it refused (its error
         is printed), 3 when there is no current task, 69 when the board did not answer.
         On the card the keys are s (stop), d (done), r (refuse), x (dismiss), each confirmed with y.
+        The answer is for the task's revision it was shown at (--revision; without an ID, the current
+        task's): the board refuses it (stale_revision) if the task started again or asked again since.
 
           --config FILE   the configuration; without it, as root /etc/aiden/phone.toml, otherwise
                           $XDG_CONFIG_HOME/aiden/phone.toml (~/.config/aiden/phone.toml), else
                           /etc/aiden/phone.toml; none there means the built-in defaults
           --json          one JSON event per line on stdout (card, alert, connection, wake, error)
+          --revision N    with stop|done|refuse|dismiss: the task's revision the answer is for
 
         Signals: SIGTERM/SIGINT report the app "inactive" and exit; SIGUSR1 reports "foreground",
         SIGUSR2 "background". Environment: LIVE_ACTIVITY_PHONE_ID overrides [phone] id; NO_COLOR
@@ -65,7 +70,8 @@ package enum PhoneCommandLine {
         if tokens.wantsHelp { return .help }
         switch tokens.problem {
         case .unknownOption(let spelling): throw PhoneUsageError(message: "unknown option \(spelling)")
-        case .missingValue(let option): throw PhoneUsageError(message: "\(option.spelling) needs a file")
+        case .missingValue(let option):
+            throw PhoneUsageError(message: "\(option.spelling) needs \(option == .revision ? "a number" : "a file")")
         case .unexpectedValue(let option): throw PhoneUsageError(message: "\(option.spelling) takes no value")
         case nil: break
         }
@@ -84,7 +90,17 @@ package enum PhoneCommandLine {
             }
             if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }
             if tokens.flags.contains(.json) { throw PhoneUsageError(message: "\(answer.rawValue) takes no --json") }
-            return .answer(answer, requestID: id, configPath: config)
+            var revision: UInt64?
+            if let text = tokens.value(.revision) {
+                guard let number = UInt64(text), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+                    throw PhoneUsageError(message: "--revision '\(text)' must be a task revision, a whole number")
+                }
+                revision = number
+            }
+            return .answer(answer, requestID: id, configPath: config, revision: revision)
+        }
+        if tokens.value(.revision) != nil {
+            throw PhoneUsageError(message: "--revision goes with stop, done, refuse or dismiss")
         }
         if let word = words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
         if config?.isEmpty == true { throw PhoneUsageError(message: "--config needs a file") }

@@ -151,14 +151,15 @@ package enum PhoneDaemon {
         let (watcher, monitoring) = startUSBWatcher(configuration, relay: relay, wakeSource: wakeSource)
         let output: any PhoneOutput
         let notifiers: [any AlertNotifier]
-        let desktop = DesktopAlertNotifier(logger: logger.child("notify"))
+        // One notification per task, kept on the session bus for the client's whole life.
+        let desktop = DesktopCardSurface(runtime: runtime, logger: logger.child("notify"))
         if let terminal {
             output = terminal
-            notifiers = [terminal, desktop]
+            notifiers = [terminal]
         } else {
             let lines = JSONLinesOutput(wallClock: { runtime.wallNow() })
             output = lines
-            notifiers = [lines, desktop]
+            notifiers = [lines]
         }
         // The return entry: the card when it is drawn where a person looks (a terminal, not a pipe or
         // the journal); notifications once the desktop notifier finds a server.
@@ -171,16 +172,22 @@ package enum PhoneDaemon {
             record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board),
-            runtime: runtime, output: output, notifiers: notifiers,
+            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop],
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
-        desktop.onAnswer { answer, requestID in
-            var random = SystemRandomNumberGenerator()
-            client.submit(
-                .personAnswered(answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random)))
-        }
-        desktop.connect(environment: ProcessEnvironment.current()) { client.submit(.returnEntryOffered(.notification)) }
+        desktop.onEvents(
+            answered: { answer, requestID, revision in
+                var random = SystemRandomNumberGenerator()
+                client.submit(
+                    .personAnswered(
+                        answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
+                        revision: revision))
+            },
+            // Clicking a card is the person coming back to the task.
+            opened: { _ in client.submit(.appState(.foreground)) },
+            serverFound: { client.submit(.returnEntryOffered(.notification)) })
+        desktop.start(environment: ProcessEnvironment.current())
 
         do {
             try wakeSource.start { event in
@@ -225,11 +232,12 @@ package enum PhoneDaemon {
                     break
                 case let .show(line):
                     terminal?.printAbove(">> " + line)
-                case let .send(answer, requestID):
+                case let .send(answer, requestID, revision):
                     var random = SystemRandomNumberGenerator()
                     client.submit(
                         .personAnswered(
-                            answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random)))
+                            answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
+                            revision: revision))
                 }
             }
         }

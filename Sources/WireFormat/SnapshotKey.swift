@@ -53,4 +53,7 @@ package enum EventKey: String, CodingKey, CaseIterable, Sendable {
     case phoneID = "phone_id"
     /// On an `answered` event: the person's answer, `done` or `refuse`.
     case answer
+    /// The task's `revision` the transition gave it: an answer shown at an earlier revision is stale if the
+    /// task started again or began another wait since (docs/protocol.md §3.8).
+    case revision
 }

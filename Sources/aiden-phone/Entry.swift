@@ -31,9 +31,10 @@ enum Entry {
                 configPath: configPath, system: PhoneDoctor.System(environment: ProcessEnvironment.current()))
             if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
             exit(DoctorFinding.exitStatus(checks.map(\.finding)))
-        case let .answer(answer, requestID, configPath):
+        case let .answer(answer, requestID, configPath, revision):
             let result = PhoneAnswerCommand.run(
-                answer, requestID: requestID, configPath: configPath, environment: ProcessEnvironment.current())
+                answer, requestID: requestID, revision: revision, configPath: configPath,
+                environment: ProcessEnvironment.current())
             // The line is the result for a script: stdout when recorded, stderr with the board's error.
             if result.status == 0 {
                 print(result.line)

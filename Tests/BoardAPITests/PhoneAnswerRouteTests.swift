@@ -75,6 +75,27 @@ import WireFormat
         #expect(dismissed.json?["task"]?["dismissed_at"] == .string(Timestamp.format(fixture.now)))
     }
 
+    /// Done pressed on the first question after the task asked a second: 409 `stale_revision`, nothing recorded, the
+    /// events carry each transition's revision; the same press with the revision shown now is taken.
+    @Test func anAnswerForAnOlderQuestionIsStale() throws {
+        var fixture = try RouterFixture()
+        let handoff = #"{"phase":"waiting_user","current_action":"request_user_input"}"#
+        let id = fixture.start(#"{"task_title":"Deploy"}"#)
+        let first = fixture.agent("PATCH", "/v1/tasks/\(id)", body: handoff)
+        let shown = Int(try #require(first.json?["live_activity"]?["revision"]?.number))
+        _ = fixture.agent("PATCH", "/v1/tasks/\(id)", body: #"{"phase":"acting","current_action":"deploy"}"#)
+        let second = fixture.agent("PATCH", "/v1/tasks/\(id)", body: handoff)
+        let now = Int(try #require(second.json?["live_activity"]?["revision"]?.number))
+        let events = fixture.phone("GET", "/api/live-activity/events?since=0")
+        #expect(events.json?["events"]?[2]?["revision"]?.number == Double(now), "\(events.text)")
+        let stale = Self.answer(&fixture, id, #"{"answer":"done","answer_id":"a1","revision":\#(shown)}"#)
+        #expect(stale.status == 409)
+        #expect(stale.json?["error"]?["code"] == .string("stale_revision"), "\(stale.text)")
+        #expect(stale.effect == nil && stale.change == nil)
+        let fresh = Self.answer(&fixture, id, #"{"answer":"done","answer_id":"a2","revision":\#(now)}"#)
+        #expect(fresh.status == 200, "\(fresh.text)")
+    }
+
     @Test func doneResolvesNeedsAppAndTheEventCarriesTheAnswer() throws {
         var fixture = try RouterFixture()
         let id = fixture.start(#"{"task_title":"T","status":"needs_app"}"#)

@@ -85,7 +85,15 @@ final class NotificationDesktop {
         busAddress = address
         processes = [xvfb, bus]
         do {
-            try Self.dunstrc.write(toFile: scratch.path + "/dunstrc", atomically: true, encoding: .utf8)
+            // The context menu (`dunstctl context`) runs "dmenu": here a script that picks the action whose label
+            // `press(_:)` wrote, as a person picks a button.
+            let picker = scratch.path + "/pick"
+            try "#!/bin/sh\nexec grep -m1 -F \"#$(cat '\(scratch.path)/pick-label') (\"\n".write(
+                toFile: picker, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: picker)
+            let rc = Self.dunstrc.replacingOccurrences(
+                of: "[global]\n", with: "[global]\n    dmenu = \(picker)\n")
+            try rc.write(toFile: scratch.path + "/dunstrc", atomically: true, encoding: .utf8)
             let dunst = Process()
             dunst.executableURL = URL(fileURLWithPath: Self.dunst)
             dunst.arguments = ["-config", scratch.path + "/dunstrc"]
@@ -134,12 +142,23 @@ final class NotificationDesktop {
         return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// Presses the button labelled `label` of a displayed notification, through dunst's context menu (what
+    /// a person does with the mouse): dunst sends `ActionInvoked` to the client that posted it.
+    func press(_ label: String) throws {
+        try label.write(toFile: scratch.path + "/pick-label", atomically: true, encoding: .utf8)
+        let result = try dunstctl(["context"])
+        guard result.status == 0 else { throw IntegrationError("dunstctl context: \(result.error)") }
+    }
+
     /// One notification as dunst keeps it in its history.
     struct Notification: Equatable {
         var appName: String
         var summary: String
         var body: String
         var category: String
+        var id: Int = 0
+        /// The `value` hint dunst drew (-1: none).
+        var progress: Int = -1
     }
 
     /// Closes what is shown, so it moves to the history, and returns the history (newest first).
@@ -153,10 +172,13 @@ final class NotificationDesktop {
         func text(_ entry: [String: Any], _ key: String) -> String {
             (entry[key] as? [String: Any])?["data"] as? String ?? ""
         }
+        func number(_ entry: [String: Any], _ key: String) -> Int {
+            (entry[key] as? [String: Any])?["data"] as? Int ?? -1
+        }
         return data.flatMap { $0 }.map {
             Notification(
                 appName: text($0, "appname"), summary: text($0, "summary"), body: text($0, "body"),
-                category: text($0, "category"))
+                category: text($0, "category"), id: number($0, "id"), progress: number($0, "progress"))
         }
     }
 

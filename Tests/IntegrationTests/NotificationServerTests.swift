@@ -3,7 +3,7 @@ import Testing
 
 /// aiden-phone as a process against a real notification server (dunst under Xvfb, on a private
 /// session bus), the way the user unit runs it in a person's session: an agent's task goes to a
-/// handoff on a loopback board, and the server shows a notification with the task in it.
+/// handoff on a loopback board, and the server shows the task's card with the handoff in it.
 ///
 /// It also takes the screenshot for docs/: with `AIDEN_SCREENSHOT=PATH` set, the PNG of the screen
 /// with the notification is copied there (`scripts/notification-screenshot` does that).
@@ -15,17 +15,11 @@ struct NotificationServerTests {
     @Test func aHandoffBecomesANotificationOnTheDesktop() throws {
         let desktop = try NotificationDesktop()
         defer { desktop.stop() }
-        let wakePort = try freeLoopbackPort()
-        let board = try BoardProcess(wakeTarget: "127.0.0.1:\(wakePort)")
-        let phone = try PhoneProcess(boardURL: "http://127.0.0.1:\(board.port)", wakePort: wakePort)
-        try board.start()
-        defer { board.stop() }
-        try phone.start(environment: ["DBUS_SESSION_BUS_ADDRESS": desktop.busAddress])
-        defer { phone.stop() }
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !phone.log.contains("desktop notifications via dunst") { usleep(20_000) }
-        #expect(phone.log.contains("desktop notifications via dunst"), "\(phone.log)")
+        try NotificationCardTests.withStack(desktop) { board, phone in try Self.handoff(desktop, board, phone) }
+    }
 
+    /// An agent's task driven to a handoff, what dunst shows of it (and the screenshot), and what it keeps.
+    static func handoff(_ desktop: NotificationDesktop, _ board: BoardProcess, _ phone: PhoneProcess) throws {
         let id = try board.aidenctl(["task", "start", "--title", Self.title]).lastLine
         #expect(phone.waitForCard { $0["state"] as? String == "running" })
         _ = try board.aidenctl([
@@ -37,7 +31,8 @@ struct NotificationServerTests {
                 $0.contains { $0["event"] as? String == "alert" && $0["transition"] as? String == "handoff" }
             })
 
-        // Every alert so far (the board's "connected" and the handoff) is on the screen.
+        // On the screen: the board's "connected" alone, and the task's one card, which the handoff updated (one
+        // notification each, as many as the alerts so far).
         let alerts = phone.alertCount("connected") + phone.alertCount("handoff")
         let shown = Date().addingTimeInterval(15)
         while Date() < shown, (desktop.displayedCount() ?? 0) < alerts { usleep(20_000) }
@@ -51,8 +46,8 @@ struct NotificationServerTests {
             try FileManager.default.copyItem(atPath: screenshot, toPath: target)
         }
 
-        // What the server received: the handoff, naming the task (its title or its request id,
-        // whichever the alert wording of the day uses), in the category aiden-phone gives a handoff.
+        // What the server kept: the task's card at the handoff, naming the task (its title or its request id),
+        // in the category aiden-phone gives a card that asks the person.
         let history = try desktop.closeAllAndReadHistory()
         let mine = history.filter { $0.appName == "aiden-phone" }
         #expect(mine.count == alerts, "\(history)")

@@ -14,7 +14,7 @@ import Testing
         #expect(help.status == 0)
         #expect(help.output.contains("usage: aiden-phone [--config FILE] [--json]"))
         #expect(help.output.contains("SIGUSR1"))
-        #expect(help.output.contains("aiden-phone stop|done|refuse|dismiss [ID] [--config FILE]"))
+        #expect(help.output.contains("aiden-phone stop|done|refuse|dismiss [ID] [--revision N] [--config FILE]"))
         let badID = try phone(["stop", "a/b"])
         #expect(badID.status == 64)
         #expect(badID.error.contains("task id 'a/b'"))

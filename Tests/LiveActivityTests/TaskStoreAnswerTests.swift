@@ -31,7 +31,7 @@ import WireFormat
         #expect(outcome.change.durability == .immediate)
         #expect(
             outcome.change.transitions
-                == [TransitionEvent(id: 2, requestID: "chat_a", transition: .stopRequested, at: at(5))])
+                == [TransitionEvent(id: 2, requestID: "chat_a", transition: .stopRequested, at: at(5), revision: 2)])
         #expect(store.lastNews(of: "chat_a") == at(0))
     }
 
@@ -112,7 +112,10 @@ import WireFormat
         #expect(outcome.change.snapshot.status == .running)
         #expect(
             outcome.change.transitions
-                == [TransitionEvent(id: 3, requestID: "chat_a", transition: .answered, at: at(4), answer: .done)])
+                == [
+                    TransitionEvent(
+                        id: 3, requestID: "chat_a", transition: .answered, at: at(4), answer: .done, revision: 3)
+                ])
     }
 
     @Test(arguments: [Answer.done, .refuse])

@@ -40,7 +40,7 @@ import WireFormat
         #expect(change.durability == .immediate)
         #expect(
             change.transitions
-                == [TransitionEvent(id: 2, requestID: "chat_a", transition: transition, at: at(3.5))])
+                == [TransitionEvent(id: 2, requestID: "chat_a", transition: transition, at: at(3.5), revision: 2)])
     }
 
     @Test func anAbsentLastErrorKeepsTheOneReportedBefore() throws {

@@ -55,11 +55,11 @@ import WireFormat
         _ = try store.end(id: "b", TaskEnd(status: .canceled), now: at(3))
         #expect(
             store.transitions.events == [
-                TransitionEvent(id: 1, requestID: "a", transition: .started, at: at(0)),
-                TransitionEvent(id: 2, requestID: "b", transition: .started, at: at(1)),
-                TransitionEvent(id: 3, requestID: "a", transition: .foregroundRecovery, at: at(2.5)),
-                TransitionEvent(id: 4, requestID: "a", transition: .handoff, at: at(2.5)),
-                TransitionEvent(id: 5, requestID: "b", transition: .canceled, at: at(3)),
+                TransitionEvent(id: 1, requestID: "a", transition: .started, at: at(0), revision: 1),
+                TransitionEvent(id: 2, requestID: "b", transition: .started, at: at(1), revision: 2),
+                TransitionEvent(id: 3, requestID: "a", transition: .foregroundRecovery, at: at(2.5), revision: 3),
+                TransitionEvent(id: 4, requestID: "a", transition: .handoff, at: at(2.5), revision: 3),
+                TransitionEvent(id: 5, requestID: "b", transition: .canceled, at: at(3), revision: 4),
             ])
     }
 

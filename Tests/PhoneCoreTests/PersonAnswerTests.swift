@@ -62,6 +62,14 @@ import WireFormat
                 == #"{"answer":"stop","answer_id":"ans-5f0c","phone_id":"phone-1"}"#)
     }
 
+    @Test func theAnswerRequestCarriesTheRevisionShown() {
+        let request = BoardRequest.answer(
+            requestID: "chat_1", .done, answerID: "ans-1", phoneID: "p1", revision: 18_446_744_073_709_551_615)
+        #expect(
+            String(decoding: request.body, as: UTF8.self)
+                == #"{"answer":"done","answer_id":"ans-1","phone_id":"p1","revision":18446744073709551615}"#)
+    }
+
     @Test func answerIDsAreFreshAndWithinTheIdentifierRule() {
         var random = SplitMix64(seed: 7)
         let first = PersonAnswer.newAnswerID(using: &random)
@@ -176,9 +184,9 @@ import WireFormat
             ("s", waiting, .show("Stop “Open Settings”? y/N")),
             ("n", waiting, .show("Stop: not sent.")),
             ("d", waiting, .show("Done “Open Settings”? y/N")),
-            ("y", ended, .send(.done, requestID: "chat_1")),  // the task the question named
+            ("y", ended, .send(.done, requestID: "chat_1", revision: 42)),  // the task the question named
             ("r", waiting, .show("Refuse “Open Settings”? y/N")),
-            ("Y", waiting, .send(.refuse, requestID: "chat_1")),
+            ("Y", waiting, .send(.refuse, requestID: "chat_1", revision: 42)),
             ("s", ended, .none),
             ("x", ended, .show("Dismiss “Open Settings”? y/N")),
             ("x", ended, .show("Dismiss: not sent.")),  // only y confirms

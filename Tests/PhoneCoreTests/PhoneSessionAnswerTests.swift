@@ -32,6 +32,31 @@ import WireFormat
         #expect(driver.alerts.isEmpty)  // stop_requested never alerts
     }
 
+    /// An answer given on an older card: the board says `stale_revision`, the line says so, nothing is recorded, and
+    /// the session reads the task again so every surface draws it as it is.
+    @Test func aStaleAnswerIsSaidAndTheCardIsReadAgain() throws {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        let shown = try #require(driver.lastCard?.snapshot?.revision)
+        board.handoff(step: "Deploy to production?")
+        let fetches = board.currentRequests
+        driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1", revision: shown))
+        #expect(board.answerRevisions == [shown])
+        #expect(board.answers.isEmpty)
+        #expect(
+            outcomes(driver).map(\.line) == [
+                "Stop not taken for “Open Settings” (chat_1): the task changed since it was shown; look at the card again"
+            ])
+        #expect(outcomes(driver).map(\.isStale) == [true])
+        #expect(board.currentRequests == fetches + 1)
+        #expect(driver.lastCard?.state == .handoff)
+        let now = try #require(driver.lastCard?.snapshot?.revision)
+        driver.send(.personAnswered(.done, requestID: "chat_1", answerID: "ans-2", revision: now))
+        #expect(board.answers.map(\.answerID) == ["ans-2"])
+    }
+
     @Test func aLostReplyIsRetriedWithTheSameAnswerIDAndRecordedOnce() {
         let board = FakeBoard()
         board.start("chat_1")
@@ -41,7 +66,7 @@ import WireFormat
         var driver = SessionDriver(board: board)
         driver.send(.started)
         driver.send(.personAnswered(.done, requestID: "chat_1", answerID: "ans-9"))
-        let sent = board.requests.compactMap { if case let .answer(_, _, id, _) = $0 { id } else { nil } }
+        let sent = board.requests.compactMap { if case let .answer(_, _, id, _, _) = $0 { id } else { nil } }
         #expect(sent == ["ans-9", "ans-9", "ans-9"])
         #expect(board.answers.count == 1)
         #expect(outcomes(driver).map(\.succeeded) == [true])

@@ -51,7 +51,7 @@ import Testing
     ])
     func wording(alert: Alert, line: String, summary: String, body: String) {
         #expect(AlertText.line(alert) == line)
-        let notification = DesktopAlertNotifier.notification(for: alert)
+        let notification = DesktopCard(alert: alert)
         #expect(notification.summary == summary)
         #expect(notification.body == body)
     }
@@ -71,7 +71,7 @@ import Testing
             error: "line 1\nline 2\u{2028}\u{9B}2J\u{2066}end")
         #expect(AlertText.line(alert) == "Open ]8;;x Settings: Failed: line 1 line 2 2Jend (chat_1)")
         #expect(AlertText.body(alert) == "Open ]8;;x Settings: line 1 line 2 2Jend")
-        let notification = DesktopAlertNotifier.notification(for: alert)
+        let notification = DesktopCard(alert: alert)
         #expect(notification.body == AlertText.body(alert))
         #expect(notification.summary == "Task failed")
     }

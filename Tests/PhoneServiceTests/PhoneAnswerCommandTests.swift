@@ -23,6 +23,23 @@ import Testing
         #expect(board.answers.map(\.phoneID) == ["p1"])
     }
 
+    /// Without an ID the answer is for the card as read (its revision goes with it); with an ID and `--revision` the
+    /// board judges that revision, and an ID alone sends none.
+    @Test func theRevisionGoesWithTheAnswer() throws {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        let shown = try #require(board.tasks["chat_1"]?.revision)
+        #expect(run(board, .stop).status == 0)
+        #expect(board.answerRevisions == [shown])
+        board.handoff(step: "Deploy to production?")
+        let stale = PhoneAnswerCommand.answer(
+            .done, requestID: "chat_1", revision: shown, phoneID: "p1", answerID: "ans-2", perform: board.answer)
+        #expect(stale.status == 1)
+        #expect(stale.line.contains("the task changed since it was shown"))
+        #expect(run(board, .done, "chat_1").status == 0)
+        #expect(board.answerRevisions == [shown, shown, nil])
+    }
+
     @Test func aNamedTaskIsAnsweredWithoutReadingTheCard() {
         let board = FakeBoard()
         board.start("chat_1")
@@ -54,7 +71,7 @@ import Testing
         #expect(run(board, .dismiss).status == 69)
         #expect(run(board, .stop, "chat_1").status == 69)
         // Three attempts, each with the same answer id.
-        let sent = board.requests.compactMap { if case let .answer(_, _, id, _) = $0 { id } else { nil } }
+        let sent = board.requests.compactMap { if case let .answer(_, _, id, _, _) = $0 { id } else { nil } }
         #expect(sent == ["ans-1", "ans-1", "ans-1"])
     }
 

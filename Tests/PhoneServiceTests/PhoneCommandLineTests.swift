@@ -27,6 +27,8 @@ import Testing
         (["refuse", "chat:1", "--config", "p.toml"], .answer(.refuse, requestID: "chat:1", configPath: "p.toml")),
         (["--config=p.toml", "dismiss"], .answer(.dismiss, requestID: nil, configPath: "p.toml")),
         (["stop", "--help"], .help),
+        (["done", "chat_1", "--revision", "17"], .answer(.done, requestID: "chat_1", configPath: nil, revision: 17)),
+        (["--revision=0", "stop"], .answer(.stop, requestID: nil, configPath: nil, revision: 0)),
     ]
 
     @Test(arguments: valid)
@@ -36,6 +38,10 @@ import Testing
 
     static let invalid: [([String], String)] = [
         (["--bogus"], "unknown option --bogus"),
+        (["stop", "--revision"], "--revision needs a number"),
+        (["stop", "--revision", "+1"], "--revision '+1' must be a task revision, a whole number"),
+        (["stop", "--revision", "x"], "--revision 'x' must be a task revision, a whole number"),
+        (["--revision", "3"], "--revision goes with stop, done, refuse or dismiss"),
         (["--config"], "--config needs a file"),
         (["--config", "--json"], "--config needs a file"),
         (["--config="], "--config needs a file"),

@@ -42,6 +42,8 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     package private(set) var answerReplies: [String: [UInt8]] = [:]
     /// The answers as recorded, oldest first: (request id, answer, answer id, phone id).
     package private(set) var answers: [(requestID: String, answer: String, answerID: String, phoneID: String)] = []
+    /// The `revision` each answer request carried (nil: none), in the order they came.
+    package private(set) var answerRevisions: [UInt64?] = []
     /// Set: answer requests get no HTTP answer this many more times (a lost reply; the answer is still
     /// recorded when `recordBeforeFailing`).
     package var failAnswers = 0
@@ -104,6 +106,13 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
         if bump { revision += 1 }
         let phoneID = tasks[id]?.fields["phone_id"] as? String ?? ""
         ring.append(((ring.last?.id ?? 0) + 1, id, transition, phoneID))
+    }
+
+    /// Every task removed (pruned): `current` answers `not_found`, the ring stays.
+    package func removeAll() {
+        tasks = [:]
+        currentID = nil
+        revision += 1
     }
 
     /// The state directory was wiped: new epoch, new generation, nothing stored.
@@ -178,7 +187,12 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
                 return .answered(status: status, etag: nil, body: Array(data))
             }
             return json(["status": "ok", "pairing": ["open": true, "seconds": seconds]])
-        case let .answer(id, answer, answerID, phoneID):
+        case let .answer(id, answer, answerID, phoneID, shown):
+            answerRevisions.append(shown)
+            // The board's rule in short (LiveActivityTests has it whole): a revision other than the task's is stale.
+            if let shown, answerReplies[answerID] == nil, let task = tasks[id], task.revision != shown {
+                return refusal(409, "stale_revision", "task \(id) changed since revision \(shown)")
+            }
             if failAnswers > 0 {
                 failAnswers -= 1
                 if recordBeforeFailing { _ = takeAnswer(id, answer.rawValue, answerID: answerID, phoneID: phoneID) }
