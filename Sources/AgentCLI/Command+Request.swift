@@ -1,6 +1,6 @@
 extension Command {
     /// The request this command makes (for `task run`, its start; for `events`, the first page; for `task wait`,
-    /// the read of its task), or nil for
+    /// the board's wait held for no time), or nil for
     /// `help` and `--version`. Every write carries an `Idempotency-Key`: the one given, a start's derived
     /// `start:R`, or `idempotencyKey`, fresh per invocation, so a write retried after a lost connection is
     /// answered instead of applied twice.
@@ -40,7 +40,7 @@ extension Command {
         case let .taskShow(requestID):
             return AgentRequest(method: "GET", path: Self.taskPath(requestID), headers: [Self.accept])
         case let .taskWait(wait):
-            return AgentRequest(method: "GET", path: Self.taskPath(wait.requestID), headers: [Self.accept])
+            return TaskWait(requestID: wait.requestID, target: wait.target).request(holdingFor: 0)
         case let .events(events):
             return EventsCursor(since: events.since).request
         case .status:

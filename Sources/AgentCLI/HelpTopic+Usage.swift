@@ -270,7 +270,7 @@ extension HelpTopic {
 
         Options:
           --since N                only events after event N (default: 0, every event kept)
-          --follow                 keep going: ask the board for new events every second
+          --follow                 keep going: print each new event as the board records it
 
         """ + globalOptions
 

@@ -51,15 +51,28 @@ let accessHandler: MHD_AccessHandlerCallback = {
         uploadDataSize.pointee = 0
         return .YES
     }
-    guard !state.responded else { return .YES }
+    guard !state.responded else {
+        // Called again after a resume: the deferred answer is in.
+        guard let response = state.deferred?.take() else { return .YES }
+        return queue(response, on: connection)
+    }
     state.responded = true
     context.connections.withLock { $0.requestArrived(connectionID(connection)) }
     if state.bodyTooLarge {
         return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
     }
-    return queue(
-        context.handler(request(connection, url: url, method: method, context: context, body: state.body)),
-        on: connection)
+    switch context.handler(request(connection, url: url, method: method, context: context, body: state.body)) {
+    case let .now(response):
+        return queue(response, on: connection)
+    case let .later(start):
+        let deferred = DeferredResponse(connection: connection, context: context)
+        start(deferred)
+        guard let response = deferred.suspendUnlessAnswered() else {
+            state.deferred = deferred
+            return .YES
+        }
+        return queue(response, on: connection)
+    }
 }
 
 /// The request as the handlers see it: without its body when only the headers are in.
@@ -166,6 +179,7 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
         context.connections.withLock { $0.answered(connectionID(connection), at: now) }
     }
     guard let requestClass, let stored = requestClass.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue().deferred?.complete()
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestClass.pointee = nil
 }

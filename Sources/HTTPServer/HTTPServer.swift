@@ -10,20 +10,41 @@ import Glibc
 
 /// An HTTP/1.1 server on libmicrohttpd: one daemon per listening socket, each with one internal
 /// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
-/// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response.
+/// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response, or (`Replier`)
+/// says it answers later: the connection is then suspended, holding its slot but not the thread, until the
+/// handler's `DeferredResponse` is sent from any thread (within `HTTPServerLimits.longestDeferral`).
 /// `admission` refuses connections and requests before they are read; a sweep on its own queue shuts down
 /// connections that miss the request deadline (`HTTPServerLimits.requestDeadline`).
 package final class HTTPServer: Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+    /// A handler that may answer later.
+    package typealias Replier = @Sendable (HTTPRequest) -> Reply
+
+    /// What a `Replier` does with a request.
+    package enum Reply: Sendable {
+        /// Answers it now.
+        case now(HTTPResponse)
+        /// Answers it later: the closure is called at once, on the daemon's thread, with where to send the answer,
+        /// and must not block; it hands the `DeferredResponse` on to whoever answers (from any thread, once).
+        case later(@Sendable (DeferredResponse) -> Void)
+    }
 
     private let daemons: Mutex<[DaemonHandle]>
     /// What each daemon listens on, in the order given.
     package let listeners: [ListeningSocket.Kind]
 
+    /// Starts serving on every socket, every request answered at once by `handler`.
+    package convenience init(
+        sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
+        admission: HTTPServerAdmission = HTTPServerAdmission(), handler: @escaping Handler
+    ) throws(HTTPServerError) {
+        try self.init(sockets: sockets, limits: limits, admission: admission, replier: { .now(handler($0)) })
+    }
+
     /// Starts serving on every socket; on failure, nothing is left running and the sockets are closed.
     package init(
         sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
-        admission: HTTPServerAdmission = HTTPServerAdmission(), handler: @escaping Handler
+        admission: HTTPServerAdmission = HTTPServerAdmission(), replier handler: @escaping Replier
     ) throws(HTTPServerError) {
         var started: [DaemonHandle] = []
         for (index, socket) in sockets.enumerated() {
@@ -95,7 +116,7 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             apc = acceptPolicy
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let daemon = options.withUnsafeMutableBufferPointer { buffer in
             aiden_mhd_start(UInt32(flags), 0, apc, cls, accessHandler, cls, buffer.baseAddress)
         }
@@ -109,13 +130,22 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             Int(period.components.seconds) * 1_000_000_000 + Int(period.components.attoseconds / 1_000_000_000)
         let sweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.http.deadline"))
         sweep.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        sweep.setEventHandler { context.cutOverdueConnections() }
+        sweep.setEventHandler {
+            context.cutOverdueConnections()
+            context.answerOverdueDeferrals()
+        }
         sweep.resume()
         return DaemonHandle(daemon: daemon, context: retained, sweep: sweep)
     }
 
     func stop() {
         sweep.cancel()
+        // libmicrohttpd must not stop with a connection suspended: every deferred answer is sent (resumed) first,
+        // and given half a second to go out before the daemon closes the connections.
+        let owed = context.takeUnretainedValue().answerAllDeferrals()
+        let clock = ContinuousClock()
+        let until = clock.now + .milliseconds(500)
+        while owed.contains(where: { !$0.isComplete }), clock.now < until { usleep(5_000) }
         MHD_stop_daemon(daemon)
         context.release()
     }

@@ -8,16 +8,19 @@ import Glibc
 
 /// What the C callbacks of one daemon need, passed to them as the context pointer.
 final class ServerContext: Sendable {
-    let handler: HTTPServer.Handler
+    let handler: HTTPServer.Replier
     let limits: HTTPServerLimits
     let isUnixSocket: Bool
     let admission: HTTPServerAdmission
     /// Every open connection and how long it has waited for a request (the request deadline).
     let connections = Mutex(ConnectionTable())
+    /// The answers a handler gave later (`HTTPServer.Reply.later`) still owed, by connection; `stopping` once the
+    /// daemon stops, when each is answered at once instead.
+    let deferred = Mutex<(owed: [UInt: DeferredResponse], stopping: Bool)>(([:], false))
     private let origin = ContinuousClock.now
 
     init(
-        handler: @escaping HTTPServer.Handler, limits: HTTPServerLimits, isUnixSocket: Bool,
+        handler: @escaping HTTPServer.Replier, limits: HTTPServerLimits, isUnixSocket: Bool,
         admission: HTTPServerAdmission
     ) {
         self.handler = handler
@@ -41,6 +44,29 @@ final class ServerContext: Sendable {
         }
     }
 
+    /// Answers every deferred request that has waited longer than `limits.longestDeferral` with a 503: whatever the
+    /// handler does, no connection stays suspended for longer.
+    func answerOverdueDeferrals() {
+        let now = now()
+        let late = deferred.withLock { $0.owed.values.filter { now - $0.since > limits.longestDeferral } }
+        for response in late {
+            response.send(
+                HTTPResponses.unavailable("no answer within \(limits.longestDeferral.components.seconds) s"))
+        }
+    }
+
+    /// The daemon stops: every deferred request is answered now (libmicrohttpd must resume every suspended
+    /// connection before it stops), and any later one at once. Returns them, to wait for their answers to go out.
+    func answerAllDeferrals() -> [DeferredResponse] {
+        let owed = deferred.withLock { state in
+            state.stopping = true
+            defer { state.owed = [:] }  // each holds the context
+            return Array(state.owed.values)
+        }
+        for response in owed { response.send(HTTPResponses.unavailable("the server is stopping")) }
+        return owed
+    }
+
     /// Shuts a connection down now (refused when it opened): libmicrohttpd then reads its end and closes it.
     func refuse(_ id: UInt) {
         connections.withLock { table in
@@ -54,4 +80,97 @@ final class RequestState {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var responded = false
+    /// The answer the handler gives later (`HTTPServer.Reply.later`), while it is owed.
+    var deferred: DeferredResponse?
+}
+
+/// An answer a handler gives later, from any thread, once (`HTTPServer.Reply.later`): the connection is suspended
+/// meanwhile, so a request that waits (an agent's long-poll) holds its connection's slot but never the daemon's
+/// thread. `send` resumes the connection; the access handler, called again, queues the answer (`take`).
+///
+/// libmicrohttpd may only suspend from its own thread and resume a connection it suspended: one lock orders the
+/// handler's `suspendUnlessAnswered` and any thread's `send`, so an answer that comes before the suspension is
+/// queued at once instead, and only the first answer counts.
+package final class DeferredResponse: Sendable {
+    private enum Stage {
+        /// The handler has it; the connection is not suspended yet.
+        case open
+        /// Answered before the suspension: queued at once.
+        case answeredEarly(HTTPResponse)
+        case suspended
+        /// Answered and resumed: queued when the access handler is called again.
+        case answered(HTTPResponse)
+        case done
+    }
+
+    /// The connection's address (a pointer is not Sendable), valid while the answer is owed: libmicrohttpd does
+    /// not close a suspended connection.
+    private let connection: UInt
+    private let id: UInt
+    /// When the handler deferred it, on the context's clock (`answerOverdueDeferrals`).
+    let since: Duration
+    private let stage = Mutex(Stage.open)
+    /// The request is over (its answer sent, or the connection gone): libmicrohttpd said so.
+    private let finished = Atomic<Bool>(false)
+    private let context: ServerContext
+
+    init(connection: OpaquePointer, context: ServerContext) {
+        self.connection = UInt(bitPattern: Int(bitPattern: connection))
+        id = connectionID(connection)
+        since = context.now()
+        self.context = context
+    }
+
+    /// Answers the request (the first call only; later ones, or one after the daemon stopped, do nothing).
+    package func send(_ response: HTTPResponse) {
+        stage.withLock { stage in
+            switch stage {
+            case .open:
+                stage = .answeredEarly(response)
+            case .suspended:
+                stage = .answered(response)
+                if let connection = OpaquePointer(bitPattern: connection) { MicroHTTPD.resume(connection) }
+            case .answeredEarly, .answered, .done:
+                break
+            }
+        }
+    }
+
+    /// On the daemon's thread, when the handler has returned: the answer if it came already (or the daemon is
+    /// stopping: a 503), else nil, the connection suspended until `send`.
+    func suspendUnlessAnswered() -> HTTPResponse? {
+        stage.withLock { stage in
+            if case let .answeredEarly(response) = stage {
+                stage = .done
+                return response
+            }
+            let stopping = context.deferred.withLock { state in
+                if !state.stopping { state.owed[id] = self }
+                return state.stopping
+            }
+            guard !stopping else {
+                stage = .done
+                return HTTPResponses.unavailable("the server is stopping")
+            }
+            stage = .suspended
+            if let connection = OpaquePointer(bitPattern: connection) { MicroHTTPD.suspend(connection) }
+            return nil
+        }
+    }
+
+    /// libmicrohttpd is done with the request (`requestCompleted`).
+    func complete() { finished.store(true, ordering: .releasing) }
+
+    var isComplete: Bool { finished.load(ordering: .acquiring) }
+
+    /// On the daemon's thread, after a resume: the answer to queue, once.
+    func take() -> HTTPResponse? {
+        let response = stage.withLock { stage -> HTTPResponse? in
+            guard case let .answered(response) = stage else { return nil }
+            stage = .done
+            return response
+        }
+        if response != nil { _ = context.deferred.withLock { $0.owed.removeValue(forKey: id) } }
+        return response
+    }
 }
