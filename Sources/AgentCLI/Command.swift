@@ -21,6 +21,8 @@ package enum Command: Sendable, Equatable {
     /// Print the transition ring's events; with `follow`, keep polling for new ones.
     case events(Events)
     case status
+    /// Serve the MCP tools on stdio: the executable's loop feeds `MCPServer`.
+    case mcp
     /// Print the completion script for a shell (exit 0), made from the parser's own tables.
     case completion(CompletionShell)
 

@@ -80,6 +80,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]
         case .completion: []
+        case .mcp: []
         }
     }
 
