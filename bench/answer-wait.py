@@ -2,7 +2,7 @@
 """How soon the agent hears the person: a press on the phone's answer endpoint -> the agent's held wait
 answered, on loopback, beside its anchors measured in the same run.
 
-usage: bench/answer-wait.py [--bin DIR] [--samples N] [--poll-samples N] [--json]
+usage: bench/answer-wait.py [--bin DIR] [--samples N] [--poll-samples N] [--state-in DIR] [--json]
 
 Starts its own aiden-board from DIR (default .build/release) in a temporary directory (HTTP on
 127.0.0.1:<free port>, the agent socket and the state there, Wakes to a UDP port it holds), starts one
@@ -17,7 +17,8 @@ task asking for input, then for each sample:
 Anchors, in the same run: the press's own round trip (t0 -> the phone's 200: the answer is fsynced
 before either side hears it, so the agent cannot hear sooner), a plain `GET /v1/tasks/{id}` on the
 agent socket, and (`--poll-samples`, default 20) the way `task run` heard a stop before: the ring read
-twice a second. Prints p50, p99 and max of each (one JSON object with --json). Every process it
+twice a second. `--state-in DIR` puts the board's state directory (whose fsync every answer waits for)
+under DIR, e.g. /dev/shm to take the disk out of the figure. Prints p50, p99 and max of each (one JSON object with --json). Every process it
 starts is stopped before it exits; every address is 127.0.0.1.
 """
 import argparse
@@ -74,8 +75,8 @@ def percentiles(values_ms):
 class Board:
     """A private aiden-board on loopback, stopped on exit."""
 
-    def __init__(self, binary):
-        self.work = Path(tempfile.mkdtemp(prefix="aiden-answer-wait-"))
+    def __init__(self, binary, state_in=None):
+        self.work = Path(tempfile.mkdtemp(prefix="aiden-answer-wait-", dir=state_in))
         self.wake = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.wake.bind(("127.0.0.1", 0))
         self.http_port = free_port()
@@ -121,9 +122,10 @@ def main():
     parser.add_argument("--bin", type=Path, default=ROOT / ".build" / "release")
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--poll-samples", type=int, default=20)
+    parser.add_argument("--state-in", help="make the temporary directory (the board's state) under this one")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    board = Board(args.bin / "aiden-board")
+    board = Board(args.bin / "aiden-board", args.state_in)
     try:
         agent = UnixHTTPConnection(board.socket_path)
         task = call(agent, "POST", "/v1/tasks", dict(ASK, task_title="Bench: answer wait"))

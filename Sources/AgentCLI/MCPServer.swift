@@ -34,7 +34,14 @@ package struct MCPServer {
             guard !batch.isEmpty else {
                 return Self.encode(Self.error(id: .null, code: -32600, message: "invalid request: an empty batch"))
             }
-            let answers = batch.compactMap { respond(to: $0) }
+            let answers = batch.compactMap { member -> JSONValue? in
+                guard case let .object(fields) = member, fields["method"] == .string("initialize") else {
+                    return respond(to: member)
+                }
+                return Self.error(
+                    id: Self.id(of: member) ?? .null, code: -32600,
+                    message: "invalid request: initialize must not be part of a batch")
+            }
             return answers.isEmpty ? nil : Self.encode(.array(answers))
         }
         return respond(to: message).map(Self.encode)
