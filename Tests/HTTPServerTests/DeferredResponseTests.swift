@@ -75,6 +75,17 @@ import Glibc
         #expect(answer.bodyText.contains(#""code":"unavailable""#))
     }
 
+    @Test func aHeldRequestKeepsItsSlotSoHeldOnesAreBoundedByThePeersLimit() throws {
+        let (server, port) = try startServer(limits: HTTPServerLimits(perPeerConnectionLimit: 2))
+        defer { server.stop() }
+        let held = try (0..<2).map { _ in try RawHTTPConnection(port: port) }
+        for connection in held { connection.send("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n") }
+        usleep(100_000)
+        let third = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 3)
+        third.send("GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(third.waitForClose(), "two held requests fill the peer's two slots: a third connection is refused")
+    }
+
     @Test func stoppingAnswersEveryHeldRequest() throws {
         let (server, port) = try startServer()
         let held = try (0..<3).map { _ in try RawHTTPConnection(port: port) }
