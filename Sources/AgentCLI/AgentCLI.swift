@@ -43,7 +43,7 @@ package enum AgentCLI {
     }
 
     /// One exchange with the daemon and its output. For `task run` that is only its start, for
-    /// `events --follow` only the first page, for `task wait` only the check of the task as it is (an answer
+    /// `events --follow` only the first page, for `task wait` only the board's wait held for no time (an answer
     /// already recorded is printed): the executable does the rest.
     package static func perform(
         _ invocation: Invocation, idempotencyKey: String, transport: some AgentTransport
@@ -97,6 +97,23 @@ package enum AgentCLI {
                 return .failure(.badAnswer(EventsCursor.notAPage, socketPath: invocation.socketPath))
             }
             return .success(page)
+        }
+    }
+
+    /// What the board answered a wait (`TaskWait.request(holdingFor:)`): the decision, nil when the wait's timeout
+    /// passed first, or why the answer is refused or unusable.
+    package static func waited(
+        _ response: AgentResponse, to request: AgentRequest, invocation: Invocation, wait: TaskWait
+    ) -> Result<TaskWait.Decision?, CLIFailure> {
+        switch read(response, to: request, socketPath: invocation.socketPath) {
+        case let .failure(refusal):
+            return .failure(refusal.failure)
+        case let .success((value, body)):
+            guard case let .object(members) = value, case let .string(name)? = members["outcome"],
+                let outcome = WaitOutcome(rawValue: name),
+                let task = (try? JSONDecoder().decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity
+            else { return .failure(.badAnswer(TaskWait.notAWait, socketPath: invocation.socketPath)) }
+            return .success(wait.decision(outcome, task: task))
         }
     }
 
@@ -165,7 +182,7 @@ package enum AgentCLI {
         let decoder = JSONDecoder()
         let json = invocation.json
         switch invocation.command {
-        case .help, .version, .completion:
+        case .help, .version, .completion, .mcp:
             return .success("")
         case .taskStart, .taskRun:
             guard let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity,
@@ -190,12 +207,14 @@ package enum AgentCLI {
         case .events:
             return .success("")  // read by `success`
         case let .taskWait(wait):
-            // Only the first check, on the task as it is; the executable's `TaskWaiter` goes on from there.
-            guard let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity
-            else { return .failure(Problem(detail: "no live_activity in the answer")) }
+            // Only the first answer, held for no time; the executable's `TaskWaiter` goes on from there.
+            guard case let .object(members) = value, case let .string(name)? = members["outcome"],
+                let outcome = WaitOutcome(rawValue: name),
+                let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity
+            else { return .failure(Problem(detail: TaskWait.notAWait)) }
             guard
-                case let .came(line, event)? = TaskWait(requestID: wait.requestID, target: wait.target).check(
-                    task: snapshot)
+                case let .came(line, event)? = TaskWait(requestID: wait.requestID, target: wait.target).decision(
+                    outcome, task: snapshot)
             else { return .success("") }
             return .success(TaskWait.output(line, event: event, json: json))
         case .status:

@@ -16,12 +16,16 @@ package struct AgentRequest: Sendable, Equatable {
     package var path: String
     package var headers: [Header]
     package var body: [UInt8]
+    /// How long the board may hold the answer back (a long-poll's `timeout` or `wait`, docs/protocol.md §6.6):
+    /// the transport waits that much longer for it.
+    package var holdSeconds: Int
 
-    package init(method: String, path: String, headers: [Header] = [], body: [UInt8] = []) {
+    package init(method: String, path: String, headers: [Header] = [], body: [UInt8] = [], holdSeconds: Int = 0) {
         self.method = method
         self.path = path
         self.headers = headers
         self.body = body
+        self.holdSeconds = holdSeconds
     }
 
     /// The header's value, matched case-insensitively.

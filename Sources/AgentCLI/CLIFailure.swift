@@ -1,3 +1,5 @@
+import WireFormat
+
 /// Everything that ends a run without the wanted output, with the one line for stderr and the exit status.
 package enum CLIFailure: Error, Sendable, Equatable {
     case usage(UsageError)
@@ -7,9 +9,9 @@ package enum CLIFailure: Error, Sendable, Equatable {
     /// A 2xx answer that does not have the shape the command needs.
     case badAnswer(String, socketPath: String)
     /// `task wait --for stop|answer`: the task ended (`status`) first, so what it waited for cannot come.
-    case endedBeforeWait(requestID: String, status: String, target: TaskWait.Target)
+    case endedBeforeWait(requestID: String, status: String, target: WaitTarget)
     /// `task wait`: its `--timeout` passed first.
-    case waitTimedOut(requestID: String, target: TaskWait.Target, seconds: UInt64)
+    case waitTimedOut(requestID: String, target: WaitTarget, seconds: UInt64)
 
     package var exitCode: ExitCode {
         switch self {
@@ -19,6 +21,17 @@ package enum CLIFailure: Error, Sendable, Equatable {
         case let .daemon(status, _, _): status == 400 || status == 413 ? .dataError : .failure
         case .badAnswer, .endedBeforeWait: .failure
         case .waitTimedOut: .timedOut
+        }
+    }
+
+    /// Whether the board cannot be asked just now: it cannot be reached, or it answered a held request 503
+    /// `unavailable` because it is stopping. The loops that wait (`task wait`, `events --follow`, `task run`'s
+    /// watch for a stop) ask again; anything else ends them.
+    package var boardIsAway: Bool {
+        switch self {
+        case .transport: true
+        case let .daemon(status, error, _): status == 503 && error?.code == "unavailable"
+        default: false
         }
     }
 

@@ -1,12 +1,12 @@
 extension Command {
     /// The request this command makes (for `task run`, its start; for `events`, the first page; for `task wait`,
-    /// the read of its task), or nil for
+    /// the board's wait held for no time), or nil for
     /// `help` and `--version`. Every write carries an `Idempotency-Key`: the one given, a start's derived
     /// `start:R`, or `idempotencyKey`, fresh per invocation, so a write retried after a lost connection is
     /// answered instead of applied twice.
     package func request(idempotencyKey: String) -> AgentRequest? {
         switch self {
-        case .help, .version, .completion:
+        case .help, .version, .completion, .mcp:
             return nil
         case let .taskStart(start):
             return Self.startRequest(start, idempotencyKey: idempotencyKey)
@@ -40,7 +40,7 @@ extension Command {
         case let .taskShow(requestID):
             return AgentRequest(method: "GET", path: Self.taskPath(requestID), headers: [Self.accept])
         case let .taskWait(wait):
-            return AgentRequest(method: "GET", path: Self.taskPath(wait.requestID), headers: [Self.accept])
+            return TaskWait(requestID: wait.requestID, target: wait.target).request(holdingFor: 0)
         case let .events(events):
             return EventsCursor(since: events.since).request
         case .status:
@@ -56,7 +56,7 @@ extension Command {
         case .taskStart, .taskRun, .taskUpdate, .taskHeartbeat, .taskEnd, .taskList, .taskShow, .taskWait, .events,
             .status:
             true
-        case .help, .version, .completion: false
+        case .help, .version, .completion, .mcp: false
         }
     }
 

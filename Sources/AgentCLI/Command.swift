@@ -21,6 +21,8 @@ package enum Command: Sendable, Equatable {
     /// Print the transition ring's events; with `follow`, keep polling for new ones.
     case events(Events)
     case status
+    /// Serve the MCP tools on stdio: the executable's loop feeds `MCPServer`.
+    case mcp
     /// Print the completion script for a shell (exit 0), made from the parser's own tables.
     case completion(CompletionShell)
 
@@ -174,10 +176,10 @@ package enum Command: Sendable, Equatable {
     /// `task wait`: what to wait for on which task, for how long at most (nil: as long as it takes).
     package struct Wait: Sendable, Equatable {
         package var requestID: String
-        package var target: TaskWait.Target
+        package var target: WaitTarget
         package var timeoutSeconds: UInt64?
 
-        package init(requestID: String, target: TaskWait.Target, timeoutSeconds: UInt64? = nil) {
+        package init(requestID: String, target: WaitTarget, timeoutSeconds: UInt64? = nil) {
             self.requestID = requestID
             self.target = target
             self.timeoutSeconds = timeoutSeconds

@@ -145,6 +145,7 @@ package enum CommandLineParser {
         case .taskList: return .taskList
         case .events: return .events(try values.events(follow: tokens.flags.contains(.follow)))
         case .status: return .status
+        case .mcp: return .mcp
         case .main, .task, .taskRun, .completion: return .help(topic)  // unreachable: handled above
         }
     }

@@ -13,10 +13,17 @@ package struct EventsCursor: Sendable, Equatable {
     }
 
     /// `GET /v1/events?since=N[&generation=G]`.
-    package var request: AgentRequest {
+    package var request: AgentRequest { request(waitingFor: 0) }
+
+    /// `GET /v1/events?since=N[&generation=G]&wait=S`: the board holds it until an event after the cursor comes,
+    /// or `seconds` (at most 60) pass (docs/protocol.md §6.6); 0 is an ordinary read.
+    package func request(waitingFor seconds: Int) -> AgentRequest {
         var path = "/v1/events?since=\(since)"
         if let generation { path += "&generation=" + PathSegment.encode(generation) }
-        return AgentRequest(method: "GET", path: path, headers: [AgentRequest.Header("Accept", "application/json")])
+        let hold = min(max(seconds, 0), TaskWait.longestHoldSeconds)
+        if hold > 0 { path += "&wait=\(hold)" }
+        return AgentRequest(
+            method: "GET", path: path, headers: [AgentRequest.Header("Accept", "application/json")], holdSeconds: hold)
     }
 
     /// The complaint about an answer that is not an events page.

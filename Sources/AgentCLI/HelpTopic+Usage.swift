@@ -14,6 +14,7 @@ extension HelpTopic {
         case .taskWait: Self.waitUsage
         case .events: Self.eventsUsage
         case .status: Self.statusUsage
+        case .mcp: Self.mcpUsage
         case .completion: Self.completionUsage
         }
     }
@@ -270,7 +271,7 @@ extension HelpTopic {
 
         Options:
           --since N                only events after event N (default: 0, every event kept)
-          --follow                 keep going: ask the board for new events every second
+          --follow                 keep going: print each new event as the board records it
 
         """ + globalOptions
 
@@ -283,6 +284,19 @@ extension HelpTopic {
         Options:
 
         """ + globalOptions
+
+    private static let mcpUsage = """
+        usage: aidenctl [--socket PATH] mcp
+
+        Serve a Model Context Protocol server on stdin and stdout (JSON-RPC 2.0, one message per line;
+        revisions 2025-06-18, 2025-03-26, 2024-11-05) with tools for a task's life: task_start,
+        task_update, task_handover (ask the person and wait for done, refuse or stop), task_end,
+        task_heartbeat, task_list, task_status. Runs until stdin ends. An MCP client starts it as a
+        command; see docs/agents.md.
+
+        Options:
+
+        """ + socketOption + helpOption
 
     private static let completionUsage = """
         usage: aidenctl completion bash|zsh|fish

@@ -12,6 +12,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
     case taskWait
     case events
     case status
+    case mcp
     case completion
 
     /// The words that name this command, e.g. `aidenctl task start`.
@@ -29,6 +30,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .taskWait: "aidenctl task wait"
         case .events: "aidenctl events"
         case .status: "aidenctl status"
+        case .mcp: "aidenctl mcp"
         case .completion: "aidenctl completion"
         }
     }
@@ -68,6 +70,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .taskWait: "wait until the person stops or answers R, or R ends"
         case .events: "print the board's task transitions (--follow: as they happen)"
         case .status: "show aiden-board's health"
+        case .mcp: "serve the task tools to an AI agent over MCP (stdio)"
         case .completion: "print the bash, zsh or fish completion script"
         }
     }

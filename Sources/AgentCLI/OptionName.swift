@@ -80,6 +80,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]
         case .completion: []
+        case .mcp: []
         }
     }
 
@@ -101,7 +102,7 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .phase: return .choices(TaskPhase.allCases.map(\.rawValue))
         case .showsProgress, .canStop, .requiresApp: return .choices(["true", "false"])
         case .dismiss: return .choices(["immediate", "default"])  // or after:SECONDS, typed
-        case .waitFor: return .choices(TaskWait.Target.allCases.map(\.rawValue))
+        case .waitFor: return .choices(WaitTarget.allCases.map(\.rawValue))
         default: return .text
         }
     }

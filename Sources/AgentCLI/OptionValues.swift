@@ -86,11 +86,11 @@ struct OptionValues {
     /// `task wait`: `--for stop|answer|end` (required) and `--timeout SECONDS` (whole seconds, at least 1).
     func wait(positional: String?) throws(UsageError) -> Command.Wait {
         let requestID = try requestID(positional: positional)
-        let names = TaskWait.Target.allCases.map(\.rawValue).joined(separator: ", ")
+        let names = WaitTarget.allCases.map(\.rawValue).joined(separator: ", ")
         guard let text = values[.waitFor] else {
             throw UsageError("missing required option --for (one of \(names))", topic: topic)
         }
-        guard let target = TaskWait.Target(rawValue: text) else {
+        guard let target = WaitTarget(rawValue: text) else {
             throw UsageError("--for must be one of \(names), not \(TerminalText.quoted(text))", topic: topic)
         }
         var timeout: UInt64?

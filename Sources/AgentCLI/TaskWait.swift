@@ -1,28 +1,10 @@
 import WireFormat
 
-/// `aidenctl task wait`: what counts as the thing awaited, on the task as it is (an answer already recorded
-/// counts at once) and on each event of the board's ring after that; the executable's `TaskWaiter` reads
-/// them and prints what this decides.
+/// `aidenctl task wait` and `task run`'s watch for a stop: the board's wait (`GET /v1/tasks/{id}/wait`,
+/// docs/protocol.md §6.6), which it answers as soon as what is awaited is on the task (an answer already recorded
+/// at once), when the task ended first, or when the request's timeout passed; this reads its answer into the one
+/// line to print. The executable's `TaskWaiter` asks again after each timeout until its own `--timeout` passes.
 package struct TaskWait: Sendable, Equatable {
-    /// `--for`.
-    package enum Target: String, CaseIterable, Sendable {
-        /// The person asked to stop the task (`stop_requested`).
-        case stop
-        /// The person answered it `done` or `refuse` (`answered`).
-        case answer
-        /// The task ended (`completed`, `failed`, `canceled`).
-        case end
-
-        /// How a message names it: "a stop request".
-        var noun: String {
-            switch self {
-            case .stop: "a stop request"
-            case .answer: "an answer"
-            case .end: "its end"
-            }
-        }
-    }
-
     /// What a check found.
     package enum Decision: Sendable, Equatable {
         /// It came: the one line to print, and the event (or, from the task, one like it) for `--json`.
@@ -32,9 +14,9 @@ package struct TaskWait: Sendable, Equatable {
     }
 
     package var requestID: String
-    package var target: Target
+    package var target: WaitTarget
 
-    package init(requestID: String, target: Target) {
+    package init(requestID: String, target: WaitTarget) {
         self.requestID = requestID
         self.target = target
     }
@@ -58,27 +40,42 @@ package struct TaskWait: Sendable, Equatable {
         return ended.map { .endedFirst(status: $0) }
     }
 
-    /// On one event of the ring: nil for another task's, or one that is not awaited. `task` is the task read
-    /// after the event, when there is one: the phone that asked for a stop is on it.
-    package func check(event: JSONValue, task: SnapshotView? = nil) -> Decision? {
-        guard case let .object(members) = event, members[EventKey.requestID.stringValue] == .string(requestID),
-            case let .string(name)? = members[EventKey.transition.stringValue]
-        else { return nil }
-        let transition = Transition(rawValue: name)
-        let isEnd = transition.map { TaskStatus(rawValue: $0.rawValue)?.isTerminal ?? false } ?? false
-        switch target {
-        case .stop where transition == .stopRequested:
-            let phone = task?.answer.flatMap { $0.answer?.known == .stop ? $0.phoneID : nil }
-            return .came(line: Self.stopLine(phone: phone), event: event)
-        case .answer where transition == .answered:
-            guard case let .string(answer)? = members[EventKey.answer.stringValue] else { return nil }
-            return .came(line: "answered \(TerminalText.escaped(answer))", event: event)
-        case .end where isEnd:
-            return .came(line: "ended \(name)", event: event)
-        case .stop, .answer:
-            return isEnd ? .endedFirst(status: name) : nil
-        case .end:
+    /// `GET /v1/tasks/{id}/wait?for=…&timeout=S`: the board holds it up to `seconds` (0: answers at once).
+    package func request(holdingFor seconds: Int) -> AgentRequest {
+        let hold = min(max(seconds, 0), Self.longestHoldSeconds)
+        return AgentRequest(
+            method: "GET", path: Command.taskPath(requestID) + "/wait?for=\(target.rawValue)&timeout=\(hold)",
+            headers: [AgentRequest.Header("Accept", "application/json")], holdSeconds: hold)
+    }
+
+    /// The longest the board holds a wait (docs/protocol.md §6.6).
+    package static let longestHoldSeconds = 60
+
+    /// The complaint about an answer that is not a wait's.
+    static let notAWait = "no outcome and live_activity in the answer"
+
+    /// What the board's answer to a wait says, from its `outcome` and the task in it: the decision, or nil when the
+    /// wait's timeout passed first (ask again).
+    package func decision(_ outcome: WaitOutcome, task: SnapshotView) -> Decision? {
+        switch outcome {
+        case .timeout:
             return nil
+        case .came:
+            if case let .came(line, event)? = check(task: task) { return .came(line: line, event: event) }
+            // Recorded before the task ended, which cleared it from the task (the board read its ring): say what.
+            let name = target == .end ? task.status?.rawValue ?? "ended" : target.transitionName
+            let event: JSONValue = .object([
+                EventKey.requestID.stringValue: .string(requestID), EventKey.transition.stringValue: .string(name),
+            ])
+            let line =
+                switch target {
+                case .stop: Self.stopLine(phone: nil)
+                case .answer: "answered before the task ended"
+                case .end: "ended \(TerminalText.escaped(name))"
+                }
+            return .came(line: line, event: event)
+        case .ended:
+            return .endedFirst(status: task.status?.rawValue ?? "ended")
         }
     }
 
@@ -113,5 +110,25 @@ package struct TaskWait: Sendable, Equatable {
     /// What `task wait` prints when it came.
     package static func output(_ line: String, event: JSONValue, json: Bool) -> String {
         (json ? JSONText.sortedLine(event) : line) + "\n"
+    }
+}
+
+extension WaitTarget {
+    /// How a message names it: "a stop request".
+    var noun: String {
+        switch self {
+        case .stop: "a stop request"
+        case .answer: "an answer"
+        case .end: "its end"
+        }
+    }
+
+    /// The ring's name for what came (for a stop or an answer).
+    var transitionName: String {
+        switch self {
+        case .stop: Transition.stopRequested.rawValue
+        case .answer: Transition.answered.rawValue
+        case .end: "ended"
+        }
     }
 }

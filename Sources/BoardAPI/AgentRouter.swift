@@ -2,10 +2,20 @@ import FoundationEssentials
 import LiveActivity
 
 /// The write side, served only on the agent's Unix socket (docs/protocol.md §6): start, update, heartbeat, end,
-/// list and show tasks, the transition ring (`aidenctl events`), and the daemon's health. Agents never
-/// write over the ECM link. Every write takes an `Idempotency-Key`.
+/// list and show tasks, the transition ring (`aidenctl events`), the long-polls that wait for the person
+/// (`AgentWait`), and the daemon's health. Agents never write over the ECM link. Every write takes an
+/// `Idempotency-Key`.
 package struct AgentRouter: Sendable {
     package init() {}
+
+    /// Whether `request` may be a long-poll (`AgentWait`), which the shell must not answer on the calling thread:
+    /// `GET /v1/tasks/{request_id}/wait`, and `GET /v1/events` with `wait`.
+    package static func mayWait(_ request: HTTPRequest) -> Bool {
+        guard request.method == "GET" || request.method == "HEAD" else { return false }
+        if request.path == "/v1/events" { return request.queryValue("wait") != nil }
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 5 && parts[1] == "v1" && parts[2] == "tasks" && parts[4] == "wait"
+    }
 
     package func handle(
         _ request: HTTPRequest, state: inout BoardState, facts: BoardFacts, now: Date,
@@ -29,10 +39,14 @@ package struct AgentRouter: Sendable {
             guard method == "GET" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"]))
             }
-            switch EventsQuery.parse(request) {
+            switch EventsQuery.parse(request).flatMap({ query in
+                AgentWait.parseEvents(request, query: query).map { (query, $0) }
+            }) {
             case let .failure(error):
                 return RouteResult(response: Responses.error(error))
-            case let .success(query):
+            case let .success((_, wait?)):
+                return waiting(wait, state: &state)
+            case let .success((query, nil)):
                 let body = query.body(store: state.store, epoch: state.epoch)
                 return RouteResult(response: Responses.json(200, body, etag: state.storeETag, request: request))
             }
@@ -89,6 +103,16 @@ package struct AgentRouter: Sendable {
             } respond: { change in
                 Responses.json(200, state.liveActivityBody(change.snapshot), etag: state.storeETag, request: request)
             }
+        case (3, "tasks") where route[2] == "wait":
+            guard method == "GET" else {
+                return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["GET"]))
+            }
+            switch AgentWait.parseTask(request, id: String(route[1])) {
+            case let .failure(error):
+                return RouteResult(response: Responses.error(error))
+            case let .success(wait):
+                return waiting(wait, state: &state)
+            }
         case (3, "tasks") where route[2] == "heartbeat":
             // News without a change: the body is ignored, so an agent can send any or none.
             let id = String(route[1])
@@ -103,6 +127,14 @@ package struct AgentRouter: Sendable {
         default:
             return RouteResult(response: Responses.notFoundEndpoint(request))
         }
+    }
+
+    /// A long-poll: answered now when the board decides it already (or its timeout is 0), else handed to the shell
+    /// with what to answer should it not wait after all (the timeout's answer, now).
+    private func waiting(_ wait: AgentWait, state: inout BoardState) -> RouteResult {
+        if let decided = wait.answer(on: &state) { return RouteResult(response: decided) }
+        let now = wait.timedOut(on: &state)
+        return RouteResult(response: now, wait: wait.timeout > .zero ? wait : nil)
     }
 
     private func start(

@@ -22,8 +22,12 @@ struct EventsQuery {
 
     /// `{"status":"ok","epoch":…,"generation":…,"events":[…],"next":…,"truncated":…,"reset_required":…}`.
     func body(store: TaskStore, epoch: UInt16) -> [UInt8] {
-        let page = store.events(since: since, generation: generation)
-        return JSONBody.ok([
+        body(store.events(since: since, generation: generation), epoch: epoch)
+    }
+
+    /// The same for a page read already.
+    func body(_ page: EventsPage, epoch: UInt16) -> [UInt8] {
+        JSONBody.ok([
             "epoch": epoch, "generation": page.generation, "events": page.events, "next": page.next,
             "truncated": page.truncated, "reset_required": page.resetRequired,
         ])

@@ -149,7 +149,11 @@ package enum BoardDaemon {
                 admission: HTTPServerAdmission(refusedProcess: { peer, open in
                     engine.refusedAgentConnection(peer, open: open, limit: limits.perPeerConnectionLimit)
                 }),
-                handler: { engine.handleAgent($0) })
+                replying: { request in
+                    // A long-poll holds its connection, never the socket's thread (docs/protocol.md §6.6).
+                    guard AgentRouter.mayWait(request) else { return .now(engine.handleAgent(request)) }
+                    return .later { respond in engine.handleAgent(request, respond: respond) }
+                })
         } catch {
             phoneServer.stop()
             throw .server(error)

@@ -70,6 +70,16 @@ package final class BoardEngine: Sendable {
         var tasksWrites = RepeatedFailureLog("writing tasks.json")
         var sequenceMarks = RepeatedFailureLog("persisting the Wake sequence mark")
         var deliveries = RepeatedFailureLog("delivering Wakes", level: .warning)
+        /// The agents' long-polls, held until a change the writer publishes decides them or their timeout passes.
+        var waits: [UInt64: HeldWait] = [:]
+        var nextWaitID: UInt64 = 0
+    }
+
+    /// One long-poll held by the writer: what decides it, where its answer goes, and its timeout's timer.
+    private struct HeldWait: Sendable {
+        let wait: AgentWait
+        let respond: @Sendable (HTTPResponse) -> Void
+        let timer: any ScheduledWork
     }
 
     /// What readers see, replaced whole by the writer: one reference to take per request.
@@ -229,12 +239,50 @@ package final class BoardEngine: Sendable {
     }
 
     /// A request on the agent's Unix socket: handed to the writer, answered when it is done (and,
-    /// for a change that must be durable, when it is on disk).
+    /// for a change that must be durable, when it is on disk). A long-poll is answered as if its timeout were 0:
+    /// the shell sends those to `handleAgent(_:respond:)`.
     package func handleAgent(_ request: HTTPRequest) -> HTTPResponse {
-        runtime.perform { onWriter { writer in write(request, &writer) } }
+        runtime.perform { onWriter { writer in write(request, &writer).response } }
     }
 
-    private func write(_ request: HTTPRequest, _ writer: inout Writer) -> HTTPResponse {
+    /// A request on the agent's Unix socket that may be a long-poll (`AgentRouter.mayWait`), answered through
+    /// `respond` without the caller waiting: at once when the board decides it already, else when a change the writer
+    /// publishes decides it (docs/protocol.md §6.6) or its timeout passes. Holding it costs the writer nothing
+    /// between changes.
+    package func handleAgent(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        runtime.enqueue { [self] in
+            onWriter { writer in
+                let (response, wait) = write(request, &writer)
+                guard let wait else { return respond(response) }
+                let id = writer.nextWaitID
+                writer.nextWaitID += 1
+                let timer = runtime.schedule(after: wait.timeout) { [weak self] in self?.waitTimedOut(id) }
+                writer.waits[id] = HeldWait(wait: wait, respond: respond, timer: timer)
+            }
+        }
+    }
+
+    /// How many long-polls the writer holds now (tests, the bench).
+    package var heldWaits: Int { runtime.perform { onWriter { $0.waits.count } } }
+
+    private func waitTimedOut(_ id: UInt64) {
+        onWriter { writer in
+            guard let held = writer.waits.removeValue(forKey: id) else { return }
+            held.respond(held.wait.timedOut(on: &writer.board))
+        }
+    }
+
+    /// After a publication: answers every held long-poll the board now decides.
+    private func answerWaits(_ writer: inout Writer) {
+        for (id, held) in writer.waits {
+            guard let answer = held.wait.answer(on: &writer.board) else { continue }
+            held.timer.cancel()
+            writer.waits[id] = nil
+            held.respond(answer)
+        }
+    }
+
+    private func write(_ request: HTTPRequest, _ writer: inout Writer) -> (response: HTTPResponse, wait: AgentWait?) {
         pruneExpired(&writer)
         sweepStale(&writer)
         var working = writer.board
@@ -245,11 +293,11 @@ package final class BoardEngine: Sendable {
         working.store.anchorClocks(now: now, instant: instant)
         guard let change = result.change else {
             writer.board = working  // answers encoded on the way stay cached
-            return result.response
+            return (result.response, result.wait)
         }
-        return commit(
+        let failed = commit(
             working, change, what: "\(request.method) \(request.path) from \(request.peerDescription)", &writer)
-            ?? result.response
+        return (failed ?? result.response, nil)
     }
 
     /// Makes `working`, which holds `change`, the board: durable first when the change must be, then published
@@ -475,6 +523,7 @@ package final class BoardEngine: Sendable {
             readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
         publication.withLock { $0 = next }
         sendStatus(always: false)
+        answerWaits(&writer)
     }
 
     /// Publishes new Wake facts, keeping the board already published.

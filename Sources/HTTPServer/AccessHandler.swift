@@ -53,11 +53,9 @@ let accessHandler: MHD_AccessHandlerCallback = {
         return .YES
     }
     guard !state.responded else {
-        guard state.suspended else { return .YES }
-        // Resumed: the answer came, or the server is stopping (no answer: the connection is closed).
-        state.suspended = false
-        guard let answer = context.resumedAnswer(connection) else { return .NO }
-        return queue(answer, on: connection)
+        // Called again after a resume: the deferred answer is in.
+        guard let response = state.deferred?.take() else { return .YES }
+        return queue(response, on: connection)
     }
     state.responded = true
     context.connections.withLock { $0.requestArrived(connectionID(connection)) }
@@ -68,8 +66,13 @@ let accessHandler: MHD_AccessHandlerCallback = {
     case let .now(response):
         return queue(response, on: connection)
     case let .later(start):
-        state.suspended = true
-        return context.suspend(connection, until: start) ? .YES : .NO
+        let deferred = DeferredResponse(connection: connection, context: context)
+        start { response in deferred.send(response) }
+        guard let response = deferred.suspendUnlessAnswered() else {
+            state.deferred = deferred
+            return .YES
+        }
+        return queue(response, on: connection)
     }
 }
 
@@ -175,9 +178,9 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let now = context.now()
         context.connections.withLock { $0.answered(connectionID(connection), at: now) }
-        context.forgetSuspended(connection)
     }
     guard let requestClass, let stored = requestClass.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue().deferred?.complete()
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestClass.pointee = nil
 }

@@ -12,7 +12,8 @@ import Glibc
 /// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
 /// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response, or
 /// (`HTTPReply.later`) says it will come from other work: the connection is then suspended
-/// (`MHD_suspend_connection`) until the work responds, and the thread serves the other connections.
+/// (`MHD_suspend_connection`), holding its slot but not the thread, until the work responds from any thread
+/// (within `HTTPServerLimits.longestDeferral`), and the thread serves the other connections.
 /// `admission` refuses connections and requests before they are read; a sweep on its own queue shuts down
 /// connections that miss the request deadline (`HTTPServerLimits.requestDeadline`).
 package final class HTTPServer: Sendable {
@@ -24,7 +25,7 @@ package final class HTTPServer: Sendable {
     /// What each daemon listens on, in the order given.
     package let listeners: [ListeningSocket.Kind]
 
-    /// Starts serving on every socket; on failure, nothing is left running and the sockets are closed.
+    /// Starts serving on every socket, every request answered at once by `handler`.
     package convenience init(
         sockets: [ListeningSocket], limits: HTTPServerLimits = HTTPServerLimits(),
         admission: HTTPServerAdmission = HTTPServerAdmission(), handler: @escaping Handler
@@ -124,16 +125,22 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             Int(period.components.seconds) * 1_000_000_000 + Int(period.components.attoseconds / 1_000_000_000)
         let sweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.http.deadline"))
         sweep.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        sweep.setEventHandler { context.cutOverdueConnections() }
+        sweep.setEventHandler {
+            context.cutOverdueConnections()
+            context.answerOverdueDeferrals()
+        }
         sweep.resume()
         return DaemonHandle(daemon: daemon, context: retained, sweep: sweep)
     }
 
     func stop() {
         sweep.cancel()
-        // libmicrohttpd aborts if a connection is still suspended when it stops: resume them all (unanswered,
-        // they are closed), and answer none later.
-        context.takeUnretainedValue().resumeAllForStop()
+        // libmicrohttpd must not stop with a connection suspended: every deferred answer is sent (resumed) first,
+        // and given half a second to go out before the daemon closes the connections.
+        let owed = context.takeUnretainedValue().answerAllDeferrals()
+        let clock = ContinuousClock()
+        let until = clock.now + .milliseconds(500)
+        while owed.contains(where: { !$0.isComplete }), clock.now < until { usleep(5_000) }
         MHD_stop_daemon(daemon)
         context.release()
     }

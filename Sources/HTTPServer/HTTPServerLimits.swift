@@ -19,11 +19,17 @@ package struct HTTPServerLimits: Sendable, Equatable {
     /// keep-alive connection, so its size is a per-request cost; a request whose headers do not
     /// fit is answered 431.
     package var connectionMemoryBytes: Int = 32 * 1024
+    /// The longest a handler may take to send an answer it gave later (`HTTPReply.later`): past it the
+    /// request is answered 503, so no connection stays suspended (and holding its slot) for longer, whatever the
+    /// handler does. The agent API's long-polls end well within it (docs/protocol.md §6.6: at most 60 s).
+    package var longestDeferral: Duration = .seconds(75)
 
     package init(
         maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 4,
-        idleTimeoutSeconds: Int = 10, requestDeadline: Duration = .seconds(5), connectionMemoryBytes: Int = 32 * 1024
+        idleTimeoutSeconds: Int = 10, requestDeadline: Duration = .seconds(5), connectionMemoryBytes: Int = 32 * 1024,
+        longestDeferral: Duration = .seconds(75)
     ) {
+        self.longestDeferral = longestDeferral
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
         self.perPeerConnectionLimit = perPeerConnectionLimit

@@ -17,4 +17,12 @@ package enum MicroHTTPD {
     package static var supportsEpoll: Bool {
         MHD_is_feature_supported(.FEATURE_EPOLL) == .YES
     }
+
+    /// Takes a connection out of the daemon's event loop until `resume`: its request stays unanswered and costs the
+    /// thread nothing. Only from the access handler, on a daemon started with `MHD_ALLOW_SUSPEND_RESUME`.
+    static func suspend(_ connection: OpaquePointer) { MHD_suspend_connection(connection) }
+
+    /// Puts a suspended connection back: the daemon's thread calls the access handler for it again, soon (MHD's
+    /// inter-thread channel wakes it). From any thread, only after `suspend`, and before the daemon stops.
+    static func resume(_ connection: OpaquePointer) { MHD_resume_connection(connection) }
 }

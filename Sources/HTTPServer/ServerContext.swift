@@ -1,5 +1,4 @@
 import BoardAPI
-internal import CMicroHTTPD
 import NetworkAddress
 import Synchronization
 
@@ -15,9 +14,9 @@ final class ServerContext: Sendable {
     let admission: HTTPServerAdmission
     /// Every open connection and how long it has waited for a request (the request deadline).
     let connections = Mutex(ConnectionTable())
-    /// The connections suspended until their answer comes (`HTTPReply.later`). Its lock also orders each resume
-    /// before the daemon stops: libmicrohttpd must not be told to resume a connection it has freed.
-    private let suspended = Mutex(SuspendedConnections())
+    /// The answers a handler gave later (`HTTPReply.later`) still owed, by connection; `stopping` once the
+    /// daemon stops, when each is answered at once instead.
+    let deferred = Mutex<(owed: [UInt: DeferredResponse], stopping: Bool)>(([:], false))
     private let origin = ContinuousClock.now
 
     init(
@@ -45,56 +44,27 @@ final class ServerContext: Sendable {
         }
     }
 
-    /// On the server's thread, in the access handler: suspends the connection until `start`'s work responds.
-    /// false when the server is stopping (nothing is suspended then; the caller closes the connection).
-    func suspend(
-        _ connection: OpaquePointer,
-        until start: @Sendable (_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> Void
-    ) -> Bool {
-        let id = connectionID(connection)
-        let token = suspended.withLock { table -> UInt64? in
-            guard !table.stopped else { return nil }
-            table.next += 1
-            table.entries[id] = SuspendedConnections.Entry(connection: connection, token: table.next)
-            MHD_suspend_connection(connection)
-            return table.next
-        }
-        guard let token else { return false }
-        start { [self] response in resume(id, token: token, with: response) }
-        return true
-    }
-
-    /// The answer came: libmicrohttpd resumes the connection and calls the access handler again, which sends it.
-    /// Dropped when the server stopped meanwhile, or the connection is no longer the one that asked.
-    private func resume(_ id: UInt, token: UInt64, with response: HTTPResponse) {
-        suspended.withLock { table in
-            guard !table.stopped, let entry = table.entries[id], entry.token == token, !entry.resumed else { return }
-            table.entries[id]?.response = response
-            table.entries[id]?.resumed = true
-            MHD_resume_connection(entry.connection)
+    /// Answers every deferred request that has waited longer than `limits.longestDeferral` with a 503: whatever the
+    /// handler does, no connection stays suspended for longer.
+    func answerOverdueDeferrals() {
+        let now = now()
+        let late = deferred.withLock { $0.owed.values.filter { now - $0.since > limits.longestDeferral } }
+        for response in late {
+            response.send(
+                HTTPResponses.unavailable("no answer within \(limits.longestDeferral.components.seconds) s"))
         }
     }
 
-    /// On the server's thread, when the access handler is called again for a resumed request: its answer (nil when
-    /// the server stopped first: the connection is closed).
-    func resumedAnswer(_ connection: OpaquePointer) -> HTTPResponse? {
-        suspended.withLock { $0.entries.removeValue(forKey: connectionID(connection))?.response }
-    }
-
-    /// The request ended (answered, or its connection closed): it no longer waits.
-    func forgetSuspended(_ connection: OpaquePointer) {
-        _ = suspended.withLock { $0.entries.removeValue(forKey: connectionID(connection)) }
-    }
-
-    /// Before the daemon stops: every suspended connection is resumed without an answer, and none is resumed after.
-    func resumeAllForStop() {
-        suspended.withLock { table in
-            table.stopped = true
-            for (id, entry) in table.entries where !entry.resumed {
-                table.entries[id]?.resumed = true
-                MHD_resume_connection(entry.connection)
-            }
+    /// The daemon stops: every deferred request is answered now (libmicrohttpd must resume every suspended
+    /// connection before it stops), and any later one at once. Returns them, to wait for their answers to go out.
+    func answerAllDeferrals() -> [DeferredResponse] {
+        let owed = deferred.withLock { state in
+            state.stopping = true
+            defer { state.owed = [:] }  // each holds the context
+            return Array(state.owed.values)
         }
+        for response in owed { response.send(HTTPResponses.unavailable("the server is stopping")) }
+        return owed
     }
 
     /// Shuts a connection down now (refused when it opened): libmicrohttpd then reads its end and closes it.
@@ -110,22 +80,97 @@ final class RequestState {
     var body: [UInt8] = []
     var bodyTooLarge = false
     var responded = false
-    /// Its connection was suspended until the answer comes (`HTTPReply.later`).
-    var suspended = false
+    /// The answer the handler gives later (`HTTPReply.later`), while it is owed.
+    var deferred: DeferredResponse?
 }
 
-/// The connections of one daemon suspended until their answer comes, by connection id. Each suspension has its own
-/// token, so an answer can never resume a later connection that reused the id.
-struct SuspendedConnections: @unchecked Sendable {  // the pointers are used only under the context's lock
-    struct Entry {
-        let connection: OpaquePointer
-        let token: UInt64
-        var response: HTTPResponse?
-        var resumed = false
+/// An answer a handler gives later, from any thread, once (`HTTPReply.later`): the connection is suspended
+/// meanwhile, so a request that waits (an agent's long-poll) holds its connection's slot but never the daemon's
+/// thread. `send` resumes the connection; the access handler, called again, queues the answer (`take`).
+///
+/// libmicrohttpd may only suspend from its own thread and resume a connection it suspended: one lock orders the
+/// handler's `suspendUnlessAnswered` and any thread's `send`, so an answer that comes before the suspension is
+/// queued at once instead, and only the first answer counts.
+final class DeferredResponse: Sendable {
+    private enum Stage {
+        /// The handler has it; the connection is not suspended yet.
+        case open
+        /// Answered before the suspension: queued at once.
+        case answeredEarly(HTTPResponse)
+        case suspended
+        /// Answered and resumed: queued when the access handler is called again.
+        case answered(HTTPResponse)
+        case done
     }
 
-    var entries: [UInt: Entry] = [:]
-    var next: UInt64 = 0
-    /// The daemon is stopping: nothing more is suspended or resumed.
-    var stopped = false
+    /// The connection's address (a pointer is not Sendable), valid while the answer is owed: libmicrohttpd does
+    /// not close a suspended connection.
+    private let connection: UInt
+    private let id: UInt
+    /// When the handler deferred it, on the context's clock (`answerOverdueDeferrals`).
+    let since: Duration
+    private let stage = Mutex(Stage.open)
+    /// The request is over (its answer sent, or the connection gone): libmicrohttpd said so.
+    private let finished = Atomic<Bool>(false)
+    private let context: ServerContext
+
+    init(connection: OpaquePointer, context: ServerContext) {
+        self.connection = UInt(bitPattern: Int(bitPattern: connection))
+        id = connectionID(connection)
+        since = context.now()
+        self.context = context
+    }
+
+    /// Answers the request (the first call only; later ones, or one after the daemon stopped, do nothing).
+    func send(_ response: HTTPResponse) {
+        stage.withLock { stage in
+            switch stage {
+            case .open:
+                stage = .answeredEarly(response)
+            case .suspended:
+                stage = .answered(response)
+                if let connection = OpaquePointer(bitPattern: connection) { MicroHTTPD.resume(connection) }
+            case .answeredEarly, .answered, .done:
+                break
+            }
+        }
+    }
+
+    /// On the daemon's thread, when the handler has returned: the answer if it came already (or the daemon is
+    /// stopping: a 503), else nil, the connection suspended until `send`.
+    func suspendUnlessAnswered() -> HTTPResponse? {
+        stage.withLock { stage in
+            if case let .answeredEarly(response) = stage {
+                stage = .done
+                return response
+            }
+            let stopping = context.deferred.withLock { state in
+                if !state.stopping { state.owed[id] = self }
+                return state.stopping
+            }
+            guard !stopping else {
+                stage = .done
+                return HTTPResponses.unavailable("the server is stopping")
+            }
+            stage = .suspended
+            if let connection = OpaquePointer(bitPattern: connection) { MicroHTTPD.suspend(connection) }
+            return nil
+        }
+    }
+
+    /// libmicrohttpd is done with the request (`requestCompleted`).
+    func complete() { finished.store(true, ordering: .releasing) }
+
+    var isComplete: Bool { finished.load(ordering: .acquiring) }
+
+    /// On the daemon's thread, after a resume: the answer to queue, once.
+    func take() -> HTTPResponse? {
+        let response = stage.withLock { stage -> HTTPResponse? in
+            guard case let .answered(response) = stage else { return nil }
+            stage = .done
+            return response
+        }
+        if response != nil { _ = context.deferred.withLock { $0.owed.removeValue(forKey: id) } }
+        return response
+    }
 }

@@ -5,8 +5,14 @@ import HTTPClient
 /// left open for `task run`'s command to inherit, and the daemon's idle timeout never closes one under us.
 struct CurlAgentTransport: AgentTransport {
     /// The agent socket is local: 1 s to connect and 5 s for the answer are plenty, and short enough that a
-    /// stuck daemon does not hang the agent calling us.
+    /// stuck daemon does not hang the agent calling us. A long-poll gets its hold on top.
     static let timeout = HTTPClientRequest.Timeout(connectMilliseconds: 1_000, totalMilliseconds: 5_000)
+
+    static func timeout(holding seconds: Int) -> HTTPClientRequest.Timeout {
+        HTTPClientRequest.Timeout(
+            connectMilliseconds: timeout.connectMilliseconds,
+            totalMilliseconds: timeout.totalMilliseconds + max(seconds, 0) * 1_000)
+    }
 
     private let client = HTTPClient(maxResponseBytes: AgentResponse.maxBodyBytes)
 
@@ -14,7 +20,7 @@ struct CurlAgentTransport: AgentTransport {
         let httpRequest = HTTPClientRequest(
             method: request.method, url: "http://localhost" + request.path,
             headers: request.headers.map { ($0.name, $0.value) }, body: request.body,
-            unixSocketPath: socketPath, timeout: Self.timeout)
+            unixSocketPath: socketPath, timeout: Self.timeout(holding: request.holdSeconds))
         do {
             let response = try client.perform(httpRequest)
             return .success(AgentResponse(status: response.status, body: response.body))

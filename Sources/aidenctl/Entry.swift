@@ -7,9 +7,9 @@ import Glibc
 #endif
 
 /// Composition root of aidenctl: the real socket, the real environment and real randomness go into the
-/// pure `AgentCLI`; its outcome is written out and becomes the exit status. `task run`, `task wait` and
-/// `events --follow`, which need a process and a clock, are driven here by `TaskRunner`, `TaskWaiter` and
-/// `EventsFollower`.
+/// pure `AgentCLI`; its outcome is written out and becomes the exit status. `task run`, `task wait`,
+/// `events --follow` and `mcp`, which need a process, a clock or stdin, are driven here by `TaskRunner`,
+/// `TaskWaiter`, `EventsFollower` and `MCPStdio`.
 enum Entry {
     static func main() -> Never {
         let all = ProcessInfo.processInfo.environment
@@ -30,6 +30,9 @@ enum Entry {
                 TaskWaiter(invocation: invocation, wait: wait, transport: transport).execute()
             case let .events(events) where events.follow:
                 EventsFollower(invocation: invocation, events: events, transport: transport).execute()
+            case .mcp:
+                MCPStdio.serve(
+                    MCPServer(socketPath: invocation.socketPath, version: BuildInfo.version, transport: transport))
             default:
                 finish(AgentCLI.perform(invocation, idempotencyKey: key, transport: transport))
             }

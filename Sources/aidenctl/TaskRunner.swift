@@ -7,9 +7,9 @@ import Glibc
 #endif
 
 /// `aidenctl task run`: starts the task, runs the command with its output passed through, reports
-/// `PROGRESS` lines when asked, stops the command when the person asks from the phone (the board's ring,
-/// read twice a second: SIGTERM, then SIGKILL after `RunTermination.stopGrace`), and ends the task as the
-/// command ended. The decisions (what is a progress line, which line is the error, what is a stop, how the
+/// `PROGRESS` lines when asked, stops the command when the person asks from the phone (heard at once by a
+/// `StopWatch` holding the board's wait: SIGTERM, then SIGKILL after `RunTermination.stopGrace`), and ends the
+/// task as the command ended. The decisions (what is a progress line, which line is the error, what is a stop, how the
 /// task ends, the exit status) are AgentCLI's; this is the process, the pipes and the signals around them.
 struct TaskRunner {
     let invocation: Invocation
@@ -25,11 +25,6 @@ struct TaskRunner {
         // A reader that went away (`task run … | head`) must not kill aidenctl before it ends the task.
         signal(SIGPIPE, SIG_IGN)
         var random = SystemRandomNumberGenerator()
-
-        // Where the board's ring is before the start: a stop of this task is an event after it (an event left
-        // in the ring by an earlier task of the same request id is not). Unreadable: from the ring's start.
-        var ring = EventsCursor()
-        _ = readRing(&ring)
 
         let snapshot: SnapshotView
         switch send(.taskStart(run.start), key: startKey) {
@@ -68,10 +63,17 @@ struct TaskRunner {
         case let .failed(notStarted)?:
             termination = notStarted
         case let .started(child)?:
+            // The task's own stop, on the task: one recorded before this run (a retried start) counts too.
+            let stopWatch = StopWatch.start(requestID: requestID, socketPath: invocation.socketPath) { message in
+                StandardStream.write("aidenctl: \(message)\n", to: 2)
+            }
+            if stopWatch == nil {
+                report("cannot watch for a stop from the phone: \(String(cString: strerror(errno)))")
+            }
             termination = follow(
-                child, relay: relay, requestID: requestID,
+                child, relay: relay, stopWatch: stopWatch, requestID: requestID,
                 heartbeat: RunHeartbeat.interval(staleAfterSeconds: snapshot.staleAfterSeconds), lastLine: &lastLine,
-                ring: &ring, stoppedFromPhone: &stoppedFromPhone, random: &random)
+                stoppedFromPhone: &stoppedFromPhone, random: &random)
         }
 
         let ending = termination.end(
@@ -84,15 +86,13 @@ struct TaskRunner {
 
     /// Passes the command's output through until it has ended, and returns how it ended.
     private func follow(
-        _ child: ChildProcess, relay: SignalRelay, requestID: String, heartbeat: Duration, lastLine: inout LastLine,
-        ring: inout EventsCursor, stoppedFromPhone: inout Bool, random: inout SystemRandomNumberGenerator
+        _ child: ChildProcess, relay: SignalRelay, stopWatch: StopWatch?, requestID: String, heartbeat: Duration,
+        lastLine: inout LastLine, stoppedFromPhone: inout Bool, random: inout SystemRandomNumberGenerator
     ) -> RunTermination {
         let clock = ContinuousClock()
         var nextHeartbeat = clock.now + heartbeat
-        var nextRingRead = clock.now
         var killAt: ContinuousClock.Instant?
         var killed = false
-        let stop = TaskWait(requestID: requestID, target: .stop)
         var errorOpen = true
         var outputOpen = child.standardOutput != nil
         var filter = ProgressLineFilter()
@@ -141,12 +141,22 @@ struct TaskRunner {
                 pollfd(
                     fd: outputOpen ? child.standardOutput ?? -1 : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: relay.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: killAt == nil ? stopWatch?.wakeDescriptor ?? -1 : -1, events: Int16(POLLIN), revents: 0),
             ]
-            // Half a second at most: a missed wake costs that, never the run; a stop is seen as soon.
+            // Half a second at most: a missed wake costs that, never the run. A stop wakes it at once.
             _ = poll(&descriptors, nfds_t(descriptors.count), 500)
             if descriptors[0].revents != 0 { readError() }
             if descriptors[1].revents != 0 { readOutput() }
             if descriptors[2].revents != 0 { relay.drainWakes() }
+            if descriptors[3].revents != 0, let stopWatch {
+                stopWatch.drain()
+                if killAt == nil, let line = stopWatch.line {
+                    report("\(line); stopping the command (SIGTERM)")
+                    stoppedFromPhone = true
+                    relay.signalChild(SIGTERM)
+                    killAt = clock.now + RunTermination.stopGrace
+                }
+            }
             if clock.now >= nextHeartbeat {
                 // The command is alive, however quiet: news for the board, so the task is not taken for abandoned.
                 if case let .failure(failure) = send(
@@ -156,24 +166,6 @@ struct TaskRunner {
                     report("could not tell the board task \(requestID) is still running: \(failure.message)")
                 }
                 nextHeartbeat = clock.now + heartbeat
-            }
-            if killAt == nil, clock.now >= nextRingRead {
-                nextRingRead = clock.now + .milliseconds(500)
-                switch readRing(&ring) {
-                case let .success(events):
-                    if let event = events.first(where: { stop.check(event: $0) != nil }),
-                        case let .came(line, _)? = stop.check(event: event, task: try? show(requestID).get())
-                    {
-                        report("\(line); stopping the command (SIGTERM)")
-                        stoppedFromPhone = true
-                        relay.signalChild(SIGTERM)
-                        killAt = clock.now + RunTermination.stopGrace
-                    }
-                case let .failure(failure):
-                    if warned.insert(failure.message).inserted {
-                        report("could not read the board's events for a stop of task \(requestID): \(failure.message)")
-                    }
-                }
             }
             if let deadline = killAt, !killed, clock.now >= deadline {
                 killed = true
@@ -188,24 +180,6 @@ struct TaskRunner {
                 return termination
             }
         }
-    }
-
-    /// Task `requestID` as it now is.
-    private func show(_ requestID: String) -> Result<SnapshotView, CLIFailure> {
-        let show = Invocation(socketPath: invocation.socketPath, command: .taskShow(requestID: requestID))
-        guard let request = show.command.request(idempotencyKey: "") else { preconditionFailure("a read") }
-        return AgentCLI.exchange(request, invocation: show, transport: transport).flatMap {
-            AgentCLI.answer($0, to: request, invocation: show)
-        }
-    }
-
-    /// The events of the board's ring after `cursor`, which it moves on.
-    private func readRing(_ cursor: inout EventsCursor) -> Result<[JSONValue], CLIFailure> {
-        let request = cursor.request
-        let events = Invocation(socketPath: invocation.socketPath, command: .events(Command.Events()))
-        return AgentCLI.exchange(request, invocation: events, transport: transport).flatMap {
-            AgentCLI.page($0, to: request, invocation: events, cursor: &cursor)
-        }.map(\.events)
     }
 
     /// Writes the command's stdout on; when aidenctl's own stdout is gone, closes the pipe so the command

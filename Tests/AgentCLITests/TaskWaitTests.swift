@@ -27,7 +27,7 @@ import WireFormat
     }
 
     /// (target, the task as it is, what the first check decides)
-    static let atOnce: [(TaskWait.Target, SnapshotView, TaskWait.Decision?)] = [
+    static let atOnce: [(WaitTarget, SnapshotView, TaskWait.Decision?)] = [
         (.stop, task(), nil),
         (
             .stop, task(answer: "stop"),
@@ -69,35 +69,44 @@ import WireFormat
         #expect(TaskWait(requestID: "chat_1", target: target).check(task: task) == expected)
     }
 
-    /// (target, event, the task read after it, the line; nil: keep waiting; "ended:S": the task ended first)
-    static let onEvents: [(TaskWait.Target, JSONValue, SnapshotView?, String?)] = [
-        (.stop, event("stop_requested"), task(answer: "stop"), "stop requested from phone phone-1"),
-        (.stop, event("stop_requested"), task(answer: "stop", phone: ""), "stop requested from the phone"),
-        (.stop, event("stop_requested"), nil, "stop requested from the phone"),
-        (.stop, event("stop_requested", id: "chat_2"), nil, nil),
-        (.stop, event("handoff"), nil, nil),
-        (.stop, event("canceled"), nil, "ended:canceled"),
-        (.answer, event("answered", answer: "done"), nil, "answered done"),
-        (.answer, event("answered"), nil, nil),
-        (.answer, event("stop_requested"), nil, nil),
-        (.answer, event("completed"), nil, "ended:completed"),
-        (.end, event("failed"), nil, "ended failed"),
-        (.end, event("dismissed"), nil, nil),
-        (.end, event("a_newer_transition"), nil, nil),
-        (.end, .string("not an event"), nil, nil),
+    /// (target, the board's outcome, the task in its answer, the line; nil: ask again; "ended:S": the task ended
+    /// first)
+    static let onAnswers: [(WaitTarget, WaitOutcome, SnapshotView, String?)] = [
+        (.stop, .came, task(answer: "stop"), "stop requested from phone phone-1"),
+        (.stop, .came, task(answer: "stop", phone: ""), "stop requested from the phone"),
+        (.stop, .timeout, task(), nil),
+        (.stop, .ended, task(status: "canceled"), "ended:canceled"),
+        (.answer, .came, task(answer: "done"), "answered done"),
+        (.answer, .came, task(answer: "refuse"), "answered refuse"),
+        (.answer, .timeout, task(answer: "stop"), nil),
+        (.answer, .ended, task(status: "completed"), "ended:completed"),
+        (.end, .came, task(status: "failed"), "ended failed"),
+        (.end, .timeout, task(), nil),
+        // Recorded before the end cleared it from the task: the board read its ring, and decides.
+        (.stop, .came, task(status: "canceled"), "stop requested from the phone"),
+        (.answer, .came, task(status: "completed"), "answered before the task ended"),
     ]
 
-    @Test(arguments: onEvents.indices)
-    func eachEventOfTheTaskIsChecked(row: Int) {
-        let (target, event, task, expected) = Self.onEvents[row]
-        let decision = TaskWait(requestID: "chat_1", target: target).check(event: event, task: task)
-        switch decision {
+    @Test(arguments: onAnswers.indices)
+    func theBoardsAnswerDecides(row: Int) {
+        let (target, outcome, task, expected) = Self.onAnswers[row]
+        switch TaskWait(requestID: "chat_1", target: target).decision(outcome, task: task) {
         case nil: #expect(expected == nil)
-        case let .came(line, shown)?:
-            #expect(line == expected)
-            #expect(shown == event, "--json prints the event as the ring sent it")
+        case let .came(line, _)?: #expect(line == expected)
         case let .endedFirst(status)?: #expect("ended:\(status)" == expected)
         }
+    }
+
+    @Test func theWaitIsAskedOfTheBoardAndHeldAtMostAMinute() {
+        let wait = TaskWait(requestID: "chat 1", target: .answer)
+        let request = wait.request(holdingFor: 25)
+        #expect(request.method == "GET")
+        #expect(request.path == "/v1/tasks/chat%201/wait?for=answer&timeout=25")
+        #expect(request.holdSeconds == 25, "the transport waits that much longer")
+        #expect(wait.request(holdingFor: 600).path.hasSuffix("timeout=60"))
+        #expect(wait.request(holdingFor: -3).path.hasSuffix("timeout=0"))
+        #expect(EventsCursor(since: 4).request(waitingFor: 30).path == "/v1/events?since=4&wait=30")
+        #expect(EventsCursor(since: 4).request.path == "/v1/events?since=4", "no wait: an ordinary read")
     }
 
     @Test func theOutputIsOneLineOrTheEventAsJSON() {
@@ -119,6 +128,15 @@ import WireFormat
         #expect(ended.line == "aidenctl: task chat_1 ended (completed) before an answer")
         let outcome = CLIOutcome(failure: ended, json: true)
         #expect(outcome.standardOutput.contains(#""code":"task_ended""#))
+    }
+
+    @Test func aBoardThatIsStoppingIsAskedAgainLikeOneThatIsAway() {
+        let stopping = DaemonError(code: "unavailable", message: "the server is stopping")
+        #expect(CLIFailure.daemon(status: 503, error: stopping, request: "GET /v1/events").boardIsAway)
+        #expect(CLIFailure.transport(.unreachable("no such file"), socketPath: "/s").boardIsAway)
+        let failedWrite = DaemonError(code: "storage_failed", message: "nothing was changed")
+        #expect(!CLIFailure.daemon(status: 503, error: failedWrite, request: "POST /v1/tasks").boardIsAway)
+        #expect(!CLIFailure.daemon(status: 404, error: nil, request: "GET /v1/tasks/x/wait").boardIsAway)
     }
 
     @Test func eventsPrintTheNewTransitionsAndAnAnswer() {
@@ -153,11 +171,25 @@ import WireFormat
 
     @Test func aRecordedStopIsPrintedAtOnce() {
         let body =
-            #"{"status":"ok","live_activity":{"request_id":"chat_1","status":"running","#
+            #"{"status":"ok","for":"stop","outcome":"came","live_activity":{"request_id":"chat_1","status":"running","#
             + #""answer":{"answer":"stop","answer_id":"a","phone_id":"p1","answered_at":"2026-06-12T07:00:04Z"}}}"#
         let outcome = AgentCLI.run(
             arguments: ["task", "wait", "chat_1", "--for", "stop"], environment: [:], idempotencyKey: "k",
             version: "t", transport: OneAnswer(body: body))
         #expect(outcome == CLIOutcome(standardOutput: "stop requested from phone p1\n", exitCode: .ok))
+    }
+
+    @Test func aTimeoutPrintsNothingAndAnAnswerThatIsNotAWaitsIsRefused() {
+        let timeout = #"{"status":"ok","for":"stop","outcome":"timeout","live_activity":{"request_id":"chat_1"}}"#
+        let waited = AgentCLI.run(
+            arguments: ["task", "wait", "chat_1", "--for", "stop"], environment: [:], idempotencyKey: "k",
+            version: "t", transport: OneAnswer(body: timeout))
+        #expect(waited == CLIOutcome(exitCode: .ok))
+        let show = #"{"status":"ok","live_activity":{"request_id":"chat_1"}}"#
+        let refused = AgentCLI.run(
+            arguments: ["task", "wait", "chat_1", "--for", "stop"], environment: [:], idempotencyKey: "k",
+            version: "t", transport: OneAnswer(body: show))
+        #expect(refused.exitCode == .failure)
+        #expect(refused.standardError.contains("no outcome and live_activity in the answer"))
     }
 }

@@ -235,14 +235,16 @@ class OfflineTests(unittest.TestCase):
             self.assertIsInstance(raised.exception, ValueError)
         self.assertEqual(server.requests, [])
 
-    def test_wait_for_reads_the_ring_then_the_task_and_a_recorded_answer_counts_at_once(self) -> None:
-        page = {"status": "ok", "generation": "g", "events": [], "next": 4, "truncated": False,
-                "reset_required": False}
-        answered = dict(json.loads(json.dumps(SNAPSHOT))["live_activity"])
+    def test_wait_for_holds_the_boards_wait_and_asks_again_after_its_timeout(self) -> None:
+        waiting = dict(json.loads(json.dumps(SNAPSHOT))["live_activity"])
+        answered = dict(waiting)
         answered["answer"] = {
             "answer": "done", "answer_id": "a-1", "phone_id": "p1", "answered_at": "2026-06-12T07:00:05Z",
         }
-        client, server = self.scripted([(200, page), (200, {"status": "ok", "live_activity": answered})])
+        client, server = self.scripted([
+            (200, {"status": "ok", "for": "answer", "outcome": "timeout", "live_activity": waiting}),
+            (200, {"status": "ok", "for": "answer", "outcome": "came", "live_activity": answered}),
+        ])
         task = aidenbridge.Task(client, {"request_id": "chat_1"})
         event = task.wait_for("answer")
         self.assertEqual(
@@ -250,8 +252,33 @@ class OfflineTests(unittest.TestCase):
             {"request_id": "chat_1", "transition": "answered", "answer": "done", "at": "2026-06-12T07:00:05Z"},
         )
         self.assertEqual(
-            [(m, p) for m, p, _, _ in server.requests], [("GET", "/v1/events?since=0"), ("GET", "/v1/tasks/chat_1")]
+            [(m, p) for m, p, _, _ in server.requests],
+            [("GET", "/v1/tasks/chat_1/wait?for=answer&timeout=60")] * 2,
         )
+        self.assertEqual(task.snapshot["answer"]["answer_id"], "a-1")
+
+    def test_a_wait_with_a_timeout_holds_no_longer_and_an_end_first_raises(self) -> None:
+        ended = dict(json.loads(json.dumps(SNAPSHOT))["live_activity"], status="completed")
+        client, server = self.scripted([
+            (200, {"status": "ok", "for": "stop", "outcome": "timeout", "live_activity": ended}),
+            (200, {"status": "ok", "for": "stop", "outcome": "ended", "live_activity": ended}),
+            (200, {"status": "ok", "live_activity": ended}),
+        ])
+        task = aidenbridge.Task(client, {"request_id": "chat_1"})
+        self.assertIsNone(task.wait_for("stop", timeout=0))
+        self.assertEqual(server.requests[0][1], "/v1/tasks/chat_1/wait?for=stop&timeout=0")
+        with self.assertRaises(aidenbridge.TaskEndedError) as raised:
+            task.wait_for("stop", timeout=2.5)
+        self.assertEqual(server.requests[1][1], "/v1/tasks/chat_1/wait?for=stop&timeout=3", "rounded up")
+        self.assertIn("ended (completed)", str(raised.exception))
+        with self.assertRaises(aidenbridge.BadAnswerError):
+            client.wait("chat_1", "end")
+        for bad in (61, -1, 1.5, True):
+            with self.assertRaises(aidenbridge.UsageError):
+                client.wait("chat_1", "end", bad)
+            with self.assertRaises(aidenbridge.UsageError):
+                client.events(0, wait=bad)
+        self.assertEqual(len(server.requests), 3)
 
     def test_how_a_block_ends_its_task(self) -> None:
         self.assertEqual(_ending(RuntimeError, RuntimeError("locked")), ("failed", "locked"))

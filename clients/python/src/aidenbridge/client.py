@@ -13,6 +13,7 @@ from urllib.parse import quote
 from . import transport
 from .errors import (
     BadAnswerError,
+    BoardError,
     ConnectionLostError,
     InvalidInputError,
     TaskEndedError,
@@ -32,7 +33,9 @@ ACTIVE_STATUSES = ("running", "needs_app")
 TERMINAL_STATUSES = ("completed", "failed", "canceled")
 #: What ``Task.wait_for`` waits for: the person's stop, their answer (``done`` or ``refuse``), the end.
 WAIT_TARGETS = ("stop", "answer", "end")
-#: How often ``wait_for`` and the stop follower read the board's ring, in seconds.
+#: The longest the board holds a wait (``Client.wait``, ``events(wait=…)``), in seconds.
+LONGEST_HOLD = 60
+#: How long ``wait_for``, ``follow`` and the stop follower pause before asking a board that could not be reached.
 WATCH_INTERVAL = 0.5
 
 #: The longest error text the board keeps (``last_error``).
@@ -258,31 +261,54 @@ class Client:
 
     # MARK: Transitions and health
 
-    def events(self, since: int = 0, generation: Optional[str] = None) -> Dict[str, Any]:
+    def events(self, since: int = 0, generation: Optional[str] = None, wait: int = 0) -> Dict[str, Any]:
         """One page of the transition ring after cursor ``since``: ``events``, ``next`` (the cursor for
-        the next call, with ``generation``), ``truncated`` and ``reset_required``."""
+        the next call, with ``generation``), ``truncated`` and ``reset_required``. With ``wait`` (whole
+        seconds, at most 60) the board holds the request until an event after the cursor comes, or
+        ``wait`` seconds pass (then the page has no event)."""
+        hold = _hold(wait, "wait")
         path = f"/v1/events?since={int(since)}"
         if generation:
             path += "&generation=" + quote(generation, safe="")
-        page = self._call("GET", path, None, None)
+        if hold:
+            path += f"&wait={hold}"
+        page = self._call("GET", path, None, None, hold=hold)
         if not isinstance(page.get("events"), list) or not isinstance(page.get("next"), int):
             raise self._bad_answer("no events page (events, next, generation) in the answer")
         return page
 
     def follow(self, since: int = 0, interval: float = 1.0) -> Iterator[Dict[str, Any]]:
-        """Every transition after ``since`` as it happens, oldest first, forever: asks the board every
-        ``interval`` seconds, and keeps asking while it cannot be reached. Break out of the loop to stop."""
+        """Every transition after ``since`` as it happens, oldest first, forever: holds the board's wait
+        for the next event (30 s at a time), and asks again every ``interval`` seconds while the board
+        cannot be reached. Break out of the loop to stop."""
         generation: Optional[str] = None
         while True:
             try:
-                page = self.events(since, generation)
-            except UnavailableError:
+                page = self.events(since, generation, wait=30)
+            except (UnavailableError, BoardError) as failure:
+                if not _board_away(failure):
+                    raise
                 time.sleep(interval)
                 continue
             for event in page["events"]:
                 yield event
             since, generation = page["next"], page.get("generation")
-            time.sleep(interval)
+
+    def wait(self, request_id: str, what: str, timeout: int = 30) -> Dict[str, Any]:
+        """The board's wait on task ``request_id`` for ``what`` (``"stop"``, ``"answer"`` or ``"end"``):
+        held until it is on the task (at once when it is already), the task ended first, or ``timeout``
+        whole seconds (at most 60) passed. Returns the answer: ``outcome`` (``"came"``, ``"ended"`` or
+        ``"timeout"``), ``for`` and the task as ``live_activity``. ``Task.wait_for`` waits longer."""
+        if what not in WAIT_TARGETS:
+            raise UsageError(f"wait takes one of {', '.join(WAIT_TARGETS)}, not {what!r}")
+        hold = _hold(timeout, "timeout")
+        path = f"{self._task_path(request_id)}/wait?for={what}&timeout={hold}"
+        answer = self._call("GET", path, None, None, hold=hold)
+        if answer.get("outcome") not in ("came", "ended", "timeout") or not isinstance(
+            answer.get("live_activity"), dict
+        ):
+            raise self._bad_answer("no outcome and live_activity in the answer")
+        return answer
 
     def status(self) -> Dict[str, Any]:
         """The daemon's health, as ``aidenctl status --json`` prints it."""
@@ -306,26 +332,30 @@ class Client:
         return snapshot
 
     def _call(
-        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str], repeatable: bool = False
+        self, method: str, path: str, body: Optional[Dict[str, Any]], key: Optional[str], repeatable: bool = False,
+        hold: int = 0,
     ) -> Dict[str, Any]:
         """One request, sent once more with the same key after a lost connection (reads always can be,
-        and so can a request the caller says is ``repeatable``)."""
+        and so can a request the caller says is ``repeatable``). ``hold``: how long the board may hold
+        the answer back (a wait), added to the time allowed for it."""
         headers = {"Idempotency-Key": key} if key else {}
         repeatable = repeatable or method == "GET" or key is not None
         try:
-            status, answer, _ = self._send(method, path, body, headers)
+            status, answer, _ = self._send(method, path, body, headers, hold)
         except ConnectionLostError:
             if not repeatable:
                 raise
-            status, answer, _ = self._send(method, path, body, headers)
+            status, answer, _ = self._send(method, path, body, headers, hold)
         if not 200 <= status < 300:
             raise refusal(status, answer, f"{method} {path}")
         if answer is None:
             raise self._bad_answer("not a JSON object")
         return answer
 
-    def _send(self, method: str, path: str, body: Optional[Dict[str, Any]], headers: Dict[str, str]):
-        return transport.send(self.socket_path, method, path, body, headers, self.connect_timeout, self.timeout)
+    def _send(self, method: str, path: str, body: Optional[Dict[str, Any]], headers: Dict[str, str], hold: int = 0):
+        return transport.send(
+            self.socket_path, method, path, body, headers, self.connect_timeout, self.timeout + hold
+        )
 
     def _bad_answer(self, detail: str) -> BadAnswerError:
         return BadAnswerError(f"unusable answer from aiden-board at {self.socket_path}: {detail}", status=200)
@@ -360,8 +390,8 @@ class Task:
     @property
     def stop_requested(self) -> bool:
         """Whether the person asked from the phone to stop the task. The first read starts a background
-        follower of the board's ring (as ``on_stop`` does); the agent polls this and, when it is true,
-        stops its work and ends the task ``canceled``."""
+        thread that holds the board's wait for a stop (as ``on_stop`` does); the agent polls this and,
+        when it is true, stops its work and ends the task ``canceled``."""
         if self._watcher is None:
             self._watch(None)
         with self._lock:
@@ -371,66 +401,52 @@ class Task:
         """Blocks until the person asks to stop the task (``"stop"``), answers it done or refuse
         (``"answer"``), or it ends (``"end"``), and returns that event (``{"transition": …, "request_id":
         …, "at": …}``, ``"answer"`` on an answered one). One already recorded counts at once. Returns
-        None when ``timeout`` seconds pass first; raises TaskEndedError when the task ends before a stop
-        or an answer can come. As ``aidenctl task wait``."""
+        None when ``timeout`` seconds pass first (the board counts whole seconds: a fraction is rounded
+        up); raises TaskEndedError when the task ends before a stop or an answer can come. As ``aidenctl
+        task wait``: it holds the board's wait (``Client.wait``), which answers the moment it is recorded."""
         if what not in WAIT_TARGETS:
             raise UsageError(f"wait_for takes one of {', '.join(WAIT_TARGETS)}, not {what!r}")
         number = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
         if timeout is not None and (not number or timeout < 0):
             raise UsageError(f"timeout must be a non-negative number of seconds or None, not {timeout!r}")
         deadline = None if timeout is None else time.monotonic() + timeout
-        return self._wait(what, lambda: deadline is None or time.monotonic() < deadline)
+        return self._wait(what, deadline, lambda: True)
 
-    def _wait(self, what: str, going_on: Callable[[], bool]) -> Optional[Dict[str, Any]]:
-        """``wait_for`` until ``going_on()`` turns false (then None): the ring's cursor first, then the
-        task (what is recorded already), then the ring after the cursor, every ``WATCH_INTERVAL``."""
-        page = self.client.events(0)
-        since, generation = page["next"], page.get("generation")
-        found = self._recorded(what)
-        while found is None and going_on():
-            time.sleep(WATCH_INTERVAL)
+    def _wait(self, what: str, deadline: Optional[float], going_on: Callable[[], bool]) -> Optional[Dict[str, Any]]:
+        """``wait_for`` until ``deadline`` (None: none) passes or ``going_on()`` turns false (then None):
+        the board's wait, asked again after each of its timeouts."""
+        while True:
+            hold = LONGEST_HOLD
+            if deadline is not None:
+                hold = min(hold, max(0, math.ceil(deadline - time.monotonic())))
             try:
-                page = self.client.events(since, generation)
-            except UnavailableError:
-                continue  # the board restarts: ask again
-            for event in page["events"]:
-                found = found or self._came(what, event)
-            since, generation = page["next"], page.get("generation")
-            if found is None and (page.get("reset_required") or page.get("truncated")):
-                found = self._recorded(what)
-        return found
+                answer = self.client.wait(self.request_id, what, hold)
+            except (UnavailableError, BoardError) as failure:
+                if not _board_away(failure):
+                    raise
+                if (deadline is not None and time.monotonic() >= deadline) or not going_on():
+                    return None
+                time.sleep(WATCH_INTERVAL)  # the board restarts: ask again
+                continue
+            self.snapshot = answer["live_activity"]
+            if answer["outcome"] == "came":
+                return self._recorded(what)
+            if answer["outcome"] == "ended":
+                status = self.snapshot.get("status")
+                raise TaskEndedError(f"task {self.request_id} ended ({status}) before a {what} came", status)
+            if (deadline is not None and time.monotonic() >= deadline) or not going_on():
+                return None
 
-    def _recorded(self, what: str) -> Optional[Dict[str, Any]]:
-        """On the task as it is: the answer or the end already recorded (an event like the ring's)."""
-        snapshot = self.client.show(self.request_id)
-        self.snapshot = snapshot
-        status = snapshot.get("status")
+    def _recorded(self, what: str) -> Dict[str, Any]:
+        """What came, read off the task (an event like the ring's)."""
+        snapshot = self.snapshot
         answer = snapshot.get("answer") if isinstance(snapshot.get("answer"), dict) else {}
         event: Dict[str, Any] = {"request_id": self.request_id}
-        if what == "stop" and answer.get("answer") == "stop":
+        if what == "stop":
             return dict(event, transition="stop_requested", at=answer.get("answered_at"))
-        if what == "answer" and answer.get("answer") in ("done", "refuse"):
-            return dict(event, transition="answered", answer=answer["answer"], at=answer.get("answered_at"))
-        if status in TERMINAL_STATUSES:
-            if what == "end":
-                return dict(event, transition=status, at=snapshot.get("ended_at"))
-            raise TaskEndedError(f"task {self.request_id} ended ({status}) before a {what} came", status)
-        return None
-
-    def _came(self, what: str, event: Dict[str, Any]) -> Optional[Dict[str, Any]]:
-        """On one event of the ring: it, when it is what is awaited."""
-        if not isinstance(event, dict) or event.get("request_id") != self.request_id:
-            return None
-        transition = event.get("transition")
-        if what == "stop" and transition == "stop_requested":
-            return event
-        if what == "answer" and transition == "answered" and event.get("answer") in ("done", "refuse"):
-            return event
-        if transition in TERMINAL_STATUSES:
-            if what == "end":
-                return event
-            raise TaskEndedError(f"task {self.request_id} ended ({transition}) before a {what} came", transition)
-        return None
+        if what == "answer":
+            return dict(event, transition="answered", answer=answer.get("answer"), at=answer.get("answered_at"))
+        return dict(event, transition=snapshot.get("status"), at=snapshot.get("ended_at"))
 
     def _watch(self, on_stop: Optional[Callable[[Dict[str, Any]], Any]]) -> None:
         """Starts the background follower that notes a stop request (and calls ``on_stop`` once)."""
@@ -442,7 +458,7 @@ class Task:
             event = None
             while event is None and self._watching.is_set():
                 try:
-                    event = self._wait("stop", self._watching.is_set)
+                    event = self._wait("stop", None, self._watching.is_set)
                 except TaskEndedError:
                     return
                 except Exception as failure:  # a refusal or a bad answer: say so, and try again
@@ -527,3 +543,18 @@ def _ending(kind: type, value: BaseException) -> Tuple[str, str]:
         return "failed", error_text(str(code) if not isinstance(code, int) else f"exit status {code}")
     text = error_text(str(value)) if value is not None else ""
     return "failed", text or kind.__name__
+
+
+def _hold(seconds: Any, name: str) -> int:
+    """How long the board may hold a wait: whole seconds from 0 to ``LONGEST_HOLD``."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= LONGEST_HOLD:
+        raise UsageError(f"{name} must be a whole number of seconds from 0 to {LONGEST_HOLD}, not {seconds!r}")
+    return seconds
+
+
+def _board_away(failure: Exception) -> bool:
+    """Whether the board cannot be asked just now: unreachable, or stopping (a held wait answered 503
+    ``unavailable``). The loops that wait ask again."""
+    if isinstance(failure, UnavailableError):
+        return True
+    return isinstance(failure, BoardError) and failure.status == 503 and failure.code == "unavailable"
