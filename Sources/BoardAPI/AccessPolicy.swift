@@ -84,11 +84,14 @@ package struct AccessPolicy: Sendable, Equatable {
         case pairing
         /// `POST /api/live-activity/tasks/{request_id}/answer`.
         case answer
+        /// `POST /api/phone/app-state`: the app's state and the phone's clock.
+        case appState
 
         var noPage: String {
             switch self {
             case .pairing: "a web page may not open a pairing window"
             case .answer: "a web page may not answer a task for the person"
+            case .appState: "a web page may not report the phone's app state or clock"
             }
         }
     }

@@ -1,12 +1,15 @@
 import FoundationEssentials
 import LiveActivity
 
-/// Which clock stamps the board's timestamps. A board often has no RTC and no NTP: its wall clock may read
-/// 1970 after boot, or be far off. The phone reports its wall clock (`phone_time` in `POST /api/phone/app-state`);
-/// when the board's own clock is unset (before 2024-01-01) or more than 300 s off the phone's, the board stamps
-/// with its monotonic clock plus the offset learned from the phone, until a report finds its own clock right
-/// again. Stamps only: staleness and retention run on the monotonic clock whatever the source
-/// (`TaskStore.anchorClocks`). Pure: the shell passes the clocks in.
+/// Which clock stamps the board's timestamps (docs/protocol.md §3.7). A board often has no RTC and no NTP: its
+/// wall clock may read 1970 after boot, or be far off. The phone reports its wall clock (`phone_time` in
+/// `POST /api/phone/app-state`, inside the fixed range `plausible`); the first such report of the daemon's run
+/// decides, against the board's own wall clock (never against the stamps, which may already be the phone's): when
+/// that is unset (before 2024-01-01) or more than 300 s off, the board stamps with its monotonic clock plus the
+/// offset learned from that report for the rest of the run. Later reports move nothing, so no series of reports
+/// walks the stamps anywhere; a restart decides again. Stamps only: staleness, abandonment, retention and
+/// dismissal run on the monotonic clock whatever the source (`TaskStore.anchorClocks`). Pure: the shell passes
+/// the clocks in.
 package struct BoardClock: Sendable, Equatable {
     package enum Source: String, Sendable, Equatable, Encodable {
         case board
@@ -15,14 +18,18 @@ package struct BoardClock: Sendable, Equatable {
 
     /// 2024-01-01T00:00:00Z: a board clock before it is unset; a phone time before it is refused.
     package static let setSince = Date(timeIntervalSince1970: 1_704_067_200)
+    /// 2100-01-01T00:00:00Z: a phone time from it on is refused.
+    package static let plausibleUntil = Date(timeIntervalSince1970: 4_102_444_800)
+    /// The phone times taken at all; fixed, so that no report widens it for the next.
+    package static let plausible = setSince..<plausibleUntil
     /// How far the board's clock may be off the phone's before the phone's is used.
     package static let tolerance: Double = 300
-    /// A phone time further ahead than this (of the board's clock, or of 2024-01-01 when that is unset) is refused.
-    package static let maxAhead: Double = 10 * 365.25 * 86_400
 
     /// The phone's wall clock minus the board's monotonic clock, from the report that made the phone the
     /// source; nil while the board's own clock is used.
     package private(set) var phoneOffset: Duration?
+    /// Whether a report with the phone's time has decided the source for this run.
+    package private(set) var decided = false
 
     package init() {}
 
@@ -40,8 +47,13 @@ package struct BoardClock: Sendable, Equatable {
         Int(now(wall: wall, instant: instant).timeIntervalSince(wall).rounded())
     }
 
-    /// Takes a phone report of its wall clock (already inside `PhoneAppState`'s sanity window) into account.
-    package mutating func learn(phoneTime: Date, wall: Date, instant: Duration) {
+    /// Takes a phone report of its wall clock (already inside `plausible`) into account: the first of the run
+    /// decides the source, against the board's own wall clock `wall`; every later one is ignored. Returns whether
+    /// this report decided.
+    @discardableResult
+    package mutating func learn(phoneTime: Date, wall: Date, instant: Duration) -> Bool {
+        guard !decided, Self.plausible.contains(phoneTime) else { return false }
+        decided = true
         switch Self.source(boardWall: wall, phoneTime: phoneTime) {
         case .board:
             phoneOffset = nil
@@ -49,18 +61,13 @@ package struct BoardClock: Sendable, Equatable {
             let phone = Duration.milliseconds(Int64((phoneTime.timeIntervalSince1970 * 1000).rounded()))
             phoneOffset = phone - instant
         }
+        return true
     }
 
     /// The decision: the board's clock unless it is unset or more than `tolerance` off the phone's.
     package static func source(boardWall: Date, phoneTime: Date) -> Source {
         if boardWall < setSince || abs(boardWall.timeIntervalSince(phoneTime)) > tolerance { return .phone }
         return .board
-    }
-
-    /// Whether a reported phone time is plausible: not before 2024-01-01 and at most 10 years ahead of the
-    /// board's clock (of 2024-01-01 while that is unset).
-    package static func isPlausible(phoneTime: Date, boardNow: Date) -> Bool {
-        phoneTime >= setSince && phoneTime <= max(boardNow, setSince).addingTimeInterval(maxAhead)
     }
 }
 

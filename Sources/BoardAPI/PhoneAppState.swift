@@ -5,7 +5,8 @@ import WireFormat
 /// The companion app's state as the phone reports it (docs/protocol.md §3.3 `POST /api/phone/app-state`).
 package struct PhoneAppState: Sendable, Equatable, Encodable {
     package var state: AppState
-    package var returnEntry: String
+    /// How the person gets back to the task from the phone (nil: no way, `""` on the wire).
+    package var returnEntry: ReturnEntry?
     package var returnEntryAvailable: Bool
     package var phoneID: String
     package var reportedAt: Date
@@ -25,7 +26,7 @@ package struct PhoneAppState: Sendable, Equatable, Encodable {
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(state, forKey: .state)
-        try container.encode(returnEntry, forKey: .returnEntry)
+        try container.encode(returnEntry?.rawValue ?? "", forKey: .returnEntry)
         try container.encode(returnEntryAvailable, forKey: .returnEntryAvailable)
         try container.encode(phoneID, forKey: .phoneID)
         try container.encode(Timestamp.format(reportedAt), forKey: .reportedAt)
@@ -33,7 +34,7 @@ package struct PhoneAppState: Sendable, Equatable, Encodable {
     }
 
     package init(
-        state: AppState, returnEntry: String = "", returnEntryAvailable: Bool = false, phoneID: String = "",
+        state: AppState, returnEntry: ReturnEntry? = nil, returnEntryAvailable: Bool = false, phoneID: String = "",
         reportedAt: Date, phoneTime: Date? = nil
     ) {
         self.state = state
@@ -57,14 +58,15 @@ package struct PhoneAppState: Sendable, Equatable, Encodable {
                     + AppState.allCases.map(\.rawValue).joined(separator: ", "),
                 field: "state")
         }
-        var entry = ""
+        var entry: ReturnEntry?
         switch object["return_entry"] {
-        case nil, .null?: break
-        case let .string(text)? where text.unicodeScalars.count <= 200: entry = text
+        case nil, .null?, .string("")?: break
+        case let .string(text)? where ReturnEntry(rawValue: text) != nil: entry = ReturnEntry(rawValue: text)
         default:
             throw JSONError(
                 status: 400, code: "invalid",
-                message: "field \"return_entry\": must be a string of at most 200 characters",
+                message: "field \"return_entry\": must be one of \"\", "
+                    + ReturnEntry.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "),
                 field: "return_entry")
         }
         var available = false
@@ -87,14 +89,16 @@ package struct PhoneAppState: Sendable, Equatable, Encodable {
         }
         return PhoneAppState(
             state: state, returnEntry: entry, returnEntryAvailable: available, phoneID: phone,
-            reportedAt: now, phoneTime: try decodePhoneTime(object["phone_time"], now: now))
+            reportedAt: now, phoneTime: try decodePhoneTime(object["phone_time"]))
     }
 
-    /// `phone_time`: absent or null, or an RFC 3339 time inside `BoardClock`'s sanity window.
-    private static func decodePhoneTime(_ value: JSONValue?, now: Date) throws(JSONError) -> Date? {
+    /// `phone_time`: absent or null, or an RFC 3339 time inside `BoardClock`'s fixed plausible range (which no
+    /// report can move, so no series of reports walks the board's stamps anywhere).
+    private static func decodePhoneTime(_ value: JSONValue?) throws(JSONError) -> Date? {
         let expectation =
-            "must be the phone's wall clock as an RFC 3339 time (2026-06-12T07:00:00Z), not before "
-            + "\(Timestamp.format(BoardClock.setSince)) and at most 10 years ahead of the board's clock"
+            "must be the phone's wall clock as an RFC 3339 time (2026-06-12T07:00:00Z), from "
+            + "\(Timestamp.format(BoardClock.plausible.lowerBound)) and before "
+            + "\(Timestamp.format(BoardClock.plausible.upperBound))"
         switch value {
         case nil, .null?:
             return nil
@@ -105,7 +109,7 @@ package struct PhoneAppState: Sendable, Equatable, Encodable {
                     message: "field \"phone_time\": \(expectation), got \(JSONString.quote(String(text.prefix(64))))",
                     field: "phone_time")
             }
-            guard BoardClock.isPlausible(phoneTime: time, boardNow: now) else {
+            guard BoardClock.plausible.contains(time) else {
                 throw JSONError(
                     status: 400, code: "invalid",
                     message: "field \"phone_time\": \(expectation), got \(Timestamp.format(time))", field: "phone_time")

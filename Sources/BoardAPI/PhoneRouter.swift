@@ -21,12 +21,13 @@ package struct PhoneRouter: Sendable {
 
     /// What the request line and headers alone decide, before the server reads the body: the access policy on
     /// every path, on the pairing path its own peer and cross-site rules and the media type, on an answer path
-    /// the cross-site rule and the media type. So a refused peer's 16 KiB body is never read, and it gets its
+    /// and on the app-state path the cross-site rule and the media type. So a refused peer's 16 KiB body is never read, and it gets its
     /// 403, not a 413. nil: read the body and `handle` it (which checks the same rules again, for requests that
     /// come whole).
     package func admit(_ request: HTTPRequest, boardAddresses: () -> [IPAddress]) -> RouteResult? {
         if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
         if Self.answerTarget(request.path) != nil { return admitAnswer(request) }
+        if request.path == Self.appStatePath { return admitAppState(request) }
         guard request.path == "/api/bluetooth/pairing/start" else { return nil }
         if case let .deny(denial) = policy.decidePairing(request, boardAddresses: boardAddresses()) {
             return Self.refused(denial)
@@ -70,7 +71,8 @@ package struct PhoneRouter: Sendable {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
             }
             return pairingStart(request, facts: facts, now: now)
-        case "/api/phone/app-state":
+        case Self.appStatePath:
+            if let refused = admitAppState(request) { return refused }
             guard request.method == "POST" else {
                 return RouteResult(response: Responses.methodNotAllowed(request, allowed: ["POST"]))
             }
@@ -121,6 +123,18 @@ package struct PhoneRouter: Sendable {
                 return board.json(200, query.body(store: board.store, epoch: board.epoch), request: request)
             }
         }
+    }
+
+    static let appStatePath = "/api/phone/app-state"
+
+    /// What the headers alone decide on the app-state path, as on an answer's: the cross-site rule (a web page may
+    /// not report the phone's state or clock), then (for a POST) the JSON media type, which no form can send.
+    func admitAppState(_ request: HTTPRequest) -> RouteResult? {
+        if case let .deny(denial) = policy.decideSameSite(request, refusing: .appState) {
+            return Self.refused(denial)
+        }
+        guard request.method == "POST" else { return nil }  // 405 once the request is whole
+        return Self.refusedMediaType(request, what: "an app-state report")
     }
 
     private func appState(_ request: HTTPRequest, now: Date) -> RouteResult {

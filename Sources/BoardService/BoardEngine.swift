@@ -145,7 +145,7 @@ package final class BoardEngine: Sendable {
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
         var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch, instanceID: instanceID)
-        // The monotonic clock started again: the loaded stamps' deadlines are derived anew from the wall clock.
+        // The monotonic clock started again: each loaded task continues from the age `tasks.json` recorded.
         board.store.anchorClocks(now: runtime.wallNow(), instant: runtime.monotonicNow())
         let wakeFacts = WakeFacts(transport: sink.transportName)
         publication = Mutex(
@@ -308,7 +308,7 @@ package final class BoardEngine: Sendable {
     ) -> HTTPResponse? {
         if change.durability == .immediate {
             do {
-                try directory.saveTasks(working.store)
+                try saveTasks(working.store)
                 tasksSaved(&writer)
             } catch  where error.inPlace {
                 // tasks.json holds the change already: every reader of the file, and a restart, may find it.
@@ -413,21 +413,19 @@ package final class BoardEngine: Sendable {
     private func recordPhoneAppState(_ state: PhoneAppState) {
         let wall = runtime.wallNow()
         let instant = runtime.monotonicNow()
-        let (before, after) = phoneSide.withLock { side in
+        let decided = phoneSide.withLock { side in
             side.appState = state
-            let before = side.clock.source
-            if let phoneTime = state.phoneTime {
-                side.clock.learn(phoneTime: phoneTime, wall: wall, instant: instant)
-            }
-            return (before, side.clock.source)
+            guard let phoneTime = state.phoneTime else { return nil as BoardClock.Source? }
+            return side.clock.learn(phoneTime: phoneTime, wall: wall, instant: instant) ? side.clock.source : nil
         }
-        if before != after, let phoneTime = state.phoneTime {
+        // The first report with the phone's time decides for the run (docs/protocol.md §3.7); later ones move nothing.
+        if let decided, let phoneTime = state.phoneTime {
             let off = Int(phoneTime.timeIntervalSince(wall).rounded())
-            switch after {
+            switch decided {
             case .phone:
                 logger.notice(
                     "board clock \(Timestamp.format(wall)) is unset or \(off) s off the phone's: "
-                        + "timestamps follow the phone's clock")
+                        + "timestamps follow the phone's clock until the board restarts")
             case .board:
                 logger.notice("board clock agrees with the phone's (\(off) s): timestamps follow the board's clock")
             }
@@ -443,7 +441,7 @@ package final class BoardEngine: Sendable {
             onWriter { writer -> BoardStateError? in
                 guard writer.tasksDirty else { return nil }
                 do throws(BoardStateError) {
-                    try directory.saveTasks(writer.board.store)
+                    try saveTasks(writer.board.store)
                     writer.tasksDirty = false
                     tasksSaved(&writer)
                     return nil
@@ -621,7 +619,7 @@ package final class BoardEngine: Sendable {
             writer.lazyWriteScheduled = false
             guard writer.tasksDirty else { return }
             do {
-                try directory.saveTasks(writer.board.store)
+                try saveTasks(writer.board.store)
                 writer.tasksDirty = false
                 tasksSaved(&writer)
             } catch {
@@ -657,7 +655,7 @@ package final class BoardEngine: Sendable {
         guard !sweep.isEmpty else { return }
         if sweep.durability == .immediate {
             do {
-                try directory.saveTasks(working.store)
+                try saveTasks(working.store)
                 tasksSaved(&writer)
                 writer.board = working
                 writer.tasksDirty = false
@@ -714,6 +712,15 @@ package final class BoardEngine: Sendable {
     }
 
     // MARK: Facts and logs
+
+    /// Writes `store` with every task's age measured now on the monotonic clock (`elapsed` in `tasks.json`), which
+    /// is what a restart continues from.
+    private func saveTasks(_ store: TaskStore) throws(BoardStateError) {
+        var measured = store
+        let (now, instant) = clockNow()
+        measured.anchorClocks(now: now, instant: instant)
+        try directory.saveTasks(measured)
+    }
 
     /// The time to stamp with (`BoardClock`: the board's wall clock, or the phone's) and the monotonic instant
     /// beside it, which every deadline is measured on.

@@ -4,22 +4,45 @@ import FoundationEssentials
 /// passes the wall-clock `now` (for stamps people read) and the monotonic `instant` beside it; deadlines come
 /// back as monotonic instants, which is what the shell's timers take.
 extension TaskStore {
-    /// Gives every task stamp that has none an anchor on the monotonic clock: a stamp made at `now` sits at
-    /// `instant`; an older one (loaded from disk at start) `now - stamp` before it, never after `instant`
-    /// (a stamp ahead of the wall clock counts as made now). The shell calls it at start and after every
-    /// change, with the same `now` the change was stamped with.
+    /// Gives every task stamp that has none an anchor on the monotonic clock. A stamp that news or an end made
+    /// since the last call (its anchor was forgotten then) sits at `instant`, whatever its value; a task loaded
+    /// from disk continues from the age the file recorded (`MonotonicAnchor.Restored`), and only one from a file
+    /// older than that is placed `now - stamp` before `instant` (never after it: a stamp ahead of the wall clock
+    /// counts as made now). The shell calls it at start, after every change and before every write.
     package mutating func anchorClocks(now: Date, instant: Duration) {
         var anchors: [String: MonotonicAnchor] = [:]
         for (id, snapshot) in snapshots {
             guard let stamp = Self.clockStamp(of: snapshot, news: lastNews[id]) else { continue }
             if let kept = monotonicAnchors[id], kept.stamp == stamp {
                 anchors[id] = kept
-            } else {
-                let age = max(0, now.timeIntervalSince(stamp))
-                anchors[id] = MonotonicAnchor(stamp: stamp, instant: instant - Self.duration(seconds: age))
+                continue
             }
+            let age: Duration
+            switch restoredAnchors[id] {
+            case let .elapsed(elapsed)?: age = elapsed
+            case .wallClock?: age = Self.duration(seconds: max(0, now.timeIntervalSince(stamp)))
+            case nil: age = .zero
+            }
+            anchors[id] = MonotonicAnchor(stamp: stamp, instant: instant - age)
         }
         monotonicAnchors = anchors
+        restoredAnchors = [:]
+        anchoredAt = instant
+    }
+
+    /// News or an end came: the task's clock stamp starts again at the next `anchorClocks`.
+    mutating func forgetAnchor(of id: String) {
+        monotonicAnchors[id] = nil
+        restoredAnchors[id] = nil
+    }
+
+    /// Each anchored task's age at the last `anchorClocks`, in whole milliseconds, for the state file.
+    var anchorAges: [String: Int64] {
+        guard let anchoredAt else { return [:] }
+        return monotonicAnchors.mapValues { anchor in
+            let (seconds, attoseconds) = (anchoredAt - anchor.instant).components
+            return max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        }
     }
 
     /// The stamp a task's clock decisions are measured from: its last news while active, its end after.

@@ -1,6 +1,9 @@
 /// The state file's content: `{"format":1,"revision":…,"capacity":…,"tasks":[…],"idempotency":[…],
-/// "transitions":{…},"news":{"id":"time",…}}`, tasks oldest first; a store written before `news` existed
-/// takes each active task's `updated_at` as its last news. Decoding ignores unknown keys and refuses a store that breaks
+/// "transitions":{…},"news":{"id":"time",…},"elapsed":{"id":milliseconds,…}}`, tasks oldest first; a store written
+/// before `news` existed takes each active task's `updated_at` as its last news. `elapsed` is each task's age on the
+/// monotonic clock (since its last news while active, since its end after) when the file was written: a restart
+/// continues from it, so no wall-clock change can freeze, jump or replay a deadline across it; a file without it
+/// (older boards) has its ages derived once from the wall clock. Decoding ignores unknown keys and refuses a store that breaks
 /// its invariants, so a damaged file is reported rather than served.
 extension TaskStore: Codable {
     static let format = 1
@@ -13,7 +16,11 @@ extension TaskStore: Codable {
         case idempotency
         case transitions
         case news
+        case elapsed
     }
+
+    /// An age read back is kept within 0 and 100 years (a hand-edited file), in milliseconds.
+    static let maxRestoredAge: Int64 = 100 * 366 * 86_400 * 1000
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -43,6 +50,12 @@ extension TaskStore: Codable {
         for (id, snapshot) in snapshots where snapshot.status.isActive {
             lastNews[id] = news[id].flatMap(Timestamp.parse) ?? snapshot.updatedAt
         }
+        let ages = try container.decodeIfPresent([String: Int64].self, forKey: .elapsed) ?? [:]
+        restoredAnchors = snapshots.mapValues { snapshot in
+            ages[snapshot.requestID].map { .elapsed(.milliseconds(min(max(0, $0), Self.maxRestoredAge))) }
+                ?? .wallClock
+        }
+        anchoredAt = nil
         if let problem = consistencyProblems().first {
             throw DecodingError.dataCorruptedError(
                 forKey: .tasks, in: container, debugDescription: "inconsistent task store: \(problem)")
@@ -58,5 +71,6 @@ extension TaskStore: Codable {
         try container.encode(idempotencyRecords.values.sorted { $0.key < $1.key }, forKey: .idempotency)
         try container.encode(transitions, forKey: .transitions)
         try container.encode(lastNews.mapValues(Timestamp.format), forKey: .news)
+        if anchoredAt != nil { try container.encode(anchorAges, forKey: .elapsed) }
     }
 }

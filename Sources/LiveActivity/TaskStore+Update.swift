@@ -51,6 +51,7 @@ extension TaskStore {
         }
         guard candidate != current else {
             lastNews[id] = Timestamp.normalized(now)
+            forgetAnchor(of: id)
             record(idempotencyKey, .update, requestID: id, fingerprint: fingerprint)
             checkInvariants()
             return TaskChange(snapshot: current, durability: .unchanged)
@@ -59,6 +60,7 @@ extension TaskStore {
         candidate.revision = revision + 1
         try Self.checkEncodedSize(candidate)
         lastNews[id] = candidate.updatedAt
+        forgetAnchor(of: id)
 
         let events = commit(candidate, replacing: current, now: candidate.updatedAt)
         record(idempotencyKey, .update, requestID: id, fingerprint: fingerprint)

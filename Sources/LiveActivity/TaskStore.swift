@@ -22,8 +22,12 @@ package struct TaskStore: Sendable, Hashable {
     /// When each active task last had news from its agent (a start, any update, a heartbeat). Not part of the
     /// snapshot, so a heartbeat that finds the task fresh changes no revision and sends no Wake.
     var lastNews: [String: Date]
-    /// Each task's clock stamp on the monotonic clock (`anchorClocks`); not persisted.
+    /// Each task's clock stamp on the monotonic clock (`anchorClocks`); persisted as ages (`elapsed`).
     var monotonicAnchors: [String: MonotonicAnchor]
+    /// Tasks loaded from disk that `anchorClocks` has not anchored yet, and how it will.
+    var restoredAnchors: [String: MonotonicAnchor.Restored] = [:]
+    /// The monotonic instant of the last `anchorClocks`: the moment the ages written to disk are measured at.
+    var anchoredAt: Duration?
 
     /// An empty store whose transition ring has `generation` (e.g. derived from the board epoch).
     package init(
@@ -37,6 +41,19 @@ package struct TaskStore: Sendable, Hashable {
         self.idempotencyRecords = [:]
         self.lastNews = [:]
         self.monotonicAnchors = [:]
+    }
+
+    /// Equal when they hold the same tasks, records, ring and news: where each task sits on this process's
+    /// monotonic clock is bookkeeping, which a load rebuilds (`anchorClocks`).
+    package static func == (lhs: TaskStore, rhs: TaskStore) -> Bool {
+        lhs.capacity == rhs.capacity && lhs.revision == rhs.revision && lhs.transitions == rhs.transitions
+            && lhs.snapshots == rhs.snapshots && lhs.idempotencyRecords == rhs.idempotencyRecords
+            && lhs.lastNews == rhs.lastNews
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(revision)
+        hasher.combine(snapshots)
     }
 
     package func task(id: String) -> TaskSnapshot? {
@@ -75,6 +92,8 @@ package struct TaskStore: Sendable, Hashable {
         stored.revision = revision
         snapshots[stored.requestID] = stored
         lastNews[stored.requestID] = stored.status.isActive ? lastNews[stored.requestID] ?? now : nil
+        // A start or an end: the clock stamp is a new one, whatever its value.
+        if old?.status.isActive != stored.status.isActive { forgetAnchor(of: stored.requestID) }
         return Transition.changes(from: old, to: stored).map {
             transitions.append(
                 requestID: stored.requestID, transition: $0, at: now, phoneID: stored.phoneID, revision: stored.revision
@@ -86,7 +105,7 @@ package struct TaskStore: Sendable, Hashable {
     mutating func removeTask(id: String) {
         snapshots[id] = nil
         lastNews[id] = nil
-        monotonicAnchors[id] = nil
+        forgetAnchor(of: id)
         idempotencyRecords = idempotencyRecords.filter { $0.value.requestID != id }
     }
 

@@ -27,7 +27,34 @@ import Testing
         let rebinding = try #require(try admit("GET", "/status", headers: ["host": "evil.example"]))
         #expect(rebinding.response.status == 403)
         #expect(try admit("GET", "/api/live-activity/current") == nil)
-        #expect(try admit("POST", "/api/phone/app-state") == nil, "the phone's own report is read whole")
+        #expect(
+            try admit("POST", "/api/phone/app-state", headers: ["content-type": "application/json"]) == nil,
+            "the phone's own report is read whole")
+    }
+
+    /// The app-state path, like an answer's: the policy, the cross-site rule (any method), then the media type
+    /// of a POST, so no web page and no form can report the phone's state or clock.
+    @Test func theAppStateRulesRunBeforeTheBody() throws {
+        let path = "/api/phone/app-state"
+        let json = ["content-type": "application/json"]
+        let page = try admit("POST", path, headers: json.merging(["origin": "http://evil.example"]) { $1 })
+        #expect(page?.response.status == 403)
+        #expect(page?.denial?.code == "cross_site")
+        #expect(
+            page?.denial?.description.hasSuffix("a web page may not report the phone's app state or clock") == true)
+        let fetch = try admit("GET", path, headers: ["sec-fetch-site": "cross-site"])
+        #expect(fetch?.denial == .crossSiteFetch("cross-site", refusing: .appState))
+        for form in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data"] {
+            let refused = try admit("POST", path, headers: ["content-type": form])
+            #expect(refused?.response.status == 415, "\(form)")
+            #expect(
+                refused.map { String(decoding: $0.response.body, as: UTF8.self) }?
+                    .contains("an app-state report must be sent") == true)
+        }
+        #expect(try admit("POST", path)?.response.status == 415, "no Content-Type")
+        #expect(try admit("POST", path, headers: json) == nil)
+        #expect(try admit("POST", path, headers: json.merging(["origin": "http://192.168.42.1:8080"]) { $1 }) == nil)
+        #expect(try admit("GET", path) == nil, "405 once whole")
     }
 
     /// The pairing path's own rules, in the documented order: peer and cross-site (even before the method),

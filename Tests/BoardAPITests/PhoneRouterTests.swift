@@ -5,6 +5,8 @@ import Testing
 @testable import BoardAPI
 
 @Suite struct PhoneRouterTests {
+    static let json = ["content-type": "application/json"]
+
     @Test func currentIsNotFoundOnAnEmptyBoard() throws {
         var board = try RouterFixture()
         let result = board.phone("GET", "/api/live-activity/current?phone_id=p1")
@@ -175,7 +177,8 @@ import Testing
             #expect(result.json?["error"]?["code"]?.string == "forbidden")
             #expect(result.denial == .peerOutsideAllowedSubnets(.v4(0x0A63_0002)))
         }
-        let post = board.phone("POST", "/api/phone/app-state", body: #"{"state":"foreground"}"#, peer: "10.99.0.2")
+        let post = board.phone(
+            "POST", "/api/phone/app-state", headers: Self.json, body: #"{"state":"foreground"}"#, peer: "10.99.0.2")
         #expect(post.status == 403)
         #expect(board.facts.phoneApp == nil, "a refused request must change nothing")
         let rebinding = board.phone("GET", "/status", headers: ["Host": "attacker.example:8080"])
@@ -234,7 +237,7 @@ import Testing
         var board = try RouterFixture()
         let result = board.phone(
             "POST", "/api/phone/app-state",
-            body: #"{"state":"background","return_entry":"chat","return_entry_available":true}"#)
+            headers: Self.json, body: #"{"state":"background","return_entry":"card","return_entry_available":true}"#)
         #expect(result.status == 200)
         #expect(board.facts.phoneApp?.state == .background)
         #expect(board.facts.phoneApp?.returnEntryAvailable == true)
@@ -256,7 +259,7 @@ import Testing
     ])
     func theReturnEntryReachesStatus(body: String, entry: String, available: Bool) throws {
         var board = try RouterFixture()
-        #expect(board.phone("POST", "/api/phone/app-state", body: body).status == 200)
+        #expect(board.phone("POST", "/api/phone/app-state", headers: Self.json, body: body).status == 200)
         let app = try #require(board.phone("GET", "/status").json?["phone_app"])
         #expect(app["return_entry"]?.string == entry)
         #expect(app["return_entry_available"]?.bool == available)
@@ -267,11 +270,15 @@ import Testing
         (#"{"state":"asleep"}"#, "state"), (#"{}"#, "state"), (#"{"state":1}"#, "state"),
         (#"{"state":"foreground","return_entry_available":"yes"}"#, "return_entry_available"),
         (#"{"state":"foreground","return_entry":5}"#, "return_entry"),
+        // Only the entries a phone offers (docs/phone-client.md, "The return entry"): nothing for an agent to read.
+        (#"{"state":"foreground","return_entry":"chat"}"#, "return_entry"),
+        (#"{"state":"foreground","return_entry":"card\u202e"}"#, "return_entry"),
+        (#"{"state":"foreground","return_entry":"\u202eCard"}"#, "return_entry"),
         (#"{"state":"foreground","phone_id":"a b"}"#, "phone_id"),
     ])
     func badAppStatesNameTheField(body: String, field: String) throws {
         var board = try RouterFixture()
-        let result = board.phone("POST", "/api/phone/app-state", body: body)
+        let result = board.phone("POST", "/api/phone/app-state", headers: Self.json, body: body)
         #expect(result.status == 400)
         #expect(result.json?["error"]?["field"]?.string == field)
         #expect(board.facts.phoneApp == nil)
@@ -281,26 +288,29 @@ import Testing
         var board = try RouterFixture()
         let result = board.phone(
             "POST", "/api/phone/app-state",
-            body: #"{"state":"foreground","phone_time":"2026-06-12T07:00:00.250+02:00"}"#)
+            headers: Self.json, body: #"{"state":"foreground","phone_time":"2026-06-12T07:00:00.250+02:00"}"#)
         #expect(result.status == 200)
         #expect(board.facts.phoneApp?.phoneTime == Timestamp.parse("2026-06-12T05:00:00.250Z"))
         let app = try #require(board.phone("GET", "/status").json?["phone_app"])
         #expect(app["phone_time"]?.string == "2026-06-12T05:00:00.250Z")
         #expect(app["reported_at"]?.string == Timestamp.format(board.now))
-        #expect(board.phone("POST", "/api/phone/app-state", body: #"{"state":"foreground"}"#).status == 200)
+        #expect(
+            board.phone("POST", "/api/phone/app-state", headers: Self.json, body: #"{"state":"foreground"}"#).status
+                == 200)
         #expect(board.phone("GET", "/status").json?["phone_app"]?["phone_time"]?.isNull == true)
     }
 
-    /// The sanity window: not before 2024-01-01, at most 10 years ahead of the board's clock (the fixture's
-    /// is 2026-05-28); anything else that is not an RFC 3339 time is refused too.
+    /// The fixed range: from 2024-01-01, before 2100-01-01, whatever the board's clock (the fixture's is
+    /// 2026-05-28); anything else that is not an RFC 3339 time is refused too.
     @Test(arguments: [
-        #""2023-12-31T23:59:59Z""#, #""2036-06-01T00:00:00Z""#, #""yesterday""#, #""2026-06-12 07:00:00""#,
+        #""2023-12-31T23:59:59Z""#, #""2100-01-01T00:00:00Z""#, #""9999-12-31T23:59:59.999Z""#, #""yesterday""#,
+        #""2026-06-12 07:00:00""#,
         "1781247600", "true",
     ])
     func implausiblePhoneTimesAreRefused(value: String) throws {
         var board = try RouterFixture()
         let result = board.phone(
-            "POST", "/api/phone/app-state", body: #"{"state":"foreground","phone_time":\#(value)}"#)
+            "POST", "/api/phone/app-state", headers: Self.json, body: #"{"state":"foreground","phone_time":\#(value)}"#)
         #expect(result.status == 400)
         #expect(result.json?["error"]?["field"]?.string == "phone_time")
         #expect(result.json?["error"]?["message"]?.string?.contains("RFC 3339") == true)
@@ -310,7 +320,7 @@ import Testing
     @Test(arguments: [[], Array("[1]".utf8), Array("{".utf8), [0x7B, 0xFF, 0xFE, 0x7D]])
     func malformedAppStateBodies(body: [UInt8]) throws {
         var board = try RouterFixture()
-        let result = board.phone("POST", "/api/phone/app-state", bodyBytes: body)
+        let result = board.phone("POST", "/api/phone/app-state", headers: Self.json, bodyBytes: body)
         #expect(result.status == 400)
         #expect(result.json?["error"]?["code"]?.string == "invalid")
     }

@@ -28,6 +28,8 @@ import Testing
         #expect(board.engine.admitPhone(page)?.status == 403)
         var phone = page
         phone.headers["host"] = "192.168.42.1:8080"
+        #expect(board.engine.admitPhone(phone)?.status == 415, "no Content-Type: refused before the body")
+        phone.headers["content-type"] = "application/json"
         #expect(board.engine.admitPhone(phone) == nil)
         #expect(
             board.logs.lines(at: .notice)

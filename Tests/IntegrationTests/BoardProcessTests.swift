@@ -153,7 +153,10 @@ import WireFormat
         #expect(try board.http("/api/live-activity/events?since=x").status == 400)
         #expect(try board.http("/nope").status == 404)
         #expect(
-            try board.http("/api/phone/app-state", method: "POST", body: Array(#"{"state":"??"}"#.utf8)).status == 400)
+            try board.http(
+                "/api/phone/app-state", method: "POST", body: Array(#"{"state":"??"}"#.utf8),
+                headers: [("Content-Type", "application/json")]
+            ).status == 400)
         #expect(try board.agent("GET", "/v1/tasks").json?["tasks"] as? [Any] != nil)
         #expect(try board.agent("GET", "/v1/status").status == 200, "still serving after bad input")
     }

@@ -102,25 +102,99 @@ import WireFormat
         #expect(store.sweepStale(now: at(-86_290), instant: instant(110)).stale.count == 1)
     }
 
-    @Test func aRestartDerivesTheDeadlinesFromTheWallClockAnew() throws {
+    /// A restart continues each task's age from what `tasks.json` recorded, whatever the wall clock says then;
+    /// a file from before ages were recorded derives them from the wall clock, once.
+    @Test func aRestartContinuesFromTheRecordedAge() throws {
         var store = TaskStore(generation: "g1")
         var generator = SeededGenerator(state: 1)
         var draft = TaskDraft(taskTitle: "Task", requestID: "a")
         draft.staleAfterSeconds = 60
         _ = try store.start(draft, idempotencyKey: nil, now: at(0), using: &generator)
         store.anchorClocks(now: at(0), instant: instant(1000))
+        store.anchorClocks(now: at(20), instant: instant(1020))  // written 20 s after its news
         let data = try JSONEncoder().encode(store)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""elapsed":{"a":20000}"#), "\(text)")
+        let legacyText = text.replacing(#","elapsed":{"a":20000}"#, with: "")
+            .replacing(#""elapsed":{"a":20000},"#, with: "")
+        #expect(!legacyText.contains("elapsed"))
+        let legacyData = Data(legacyText.utf8)
 
-        // (wall at restart, monotonic at restart, the stale deadline derived)
-        let rows: [(Double, Double, Double)] = [
-            (20, 3, 43),  // 20 s later by the wall clock: 40 s to go
-            (-500, 3, 63),  // the clock went back: counted from now, never earlier than the stamp
-            (100, 3, -37),  // overdue: due at once
+        // (wall at restart, monotonic at restart, the stale deadline from the recorded age, from the wall clock)
+        let rows: [(Double, Double, Double, Double)] = [
+            (20, 3, 43, 43),  // 20 s later by the wall clock: 40 s to go either way
+            (-500, 3, 43, 63),  // the clock went back: an old file counts from now, never earlier than the stamp
+            (100, 3, 43, -37),  // the clock went ahead: an old file is overdue at once
+            (400 * 365 * 86_400, 3, 43, -12_614_399_937),  // the clock at 2426: the recorded age is what counts
         ]
-        for (wall, mono, deadline) in rows {
+        for (wall, mono, recorded, derived) in rows {
             var loaded = try JSONDecoder().decode(TaskStore.self, from: data)
             loaded.anchorClocks(now: at(wall), instant: instant(mono))
-            #expect(loaded.nextStaleDeadline(now: at(wall), instant: instant(mono)) == instant(deadline), "\(wall)")
+            #expect(loaded.nextStaleDeadline(now: at(wall), instant: instant(mono)) == instant(recorded), "\(wall)")
+            var old = try JSONDecoder().decode(TaskStore.self, from: legacyData)
+            old.anchorClocks(now: at(wall), instant: instant(mono))
+            #expect(old.nextStaleDeadline(now: at(wall), instant: instant(mono)) == instant(derived), "old \(wall)")
         }
+    }
+
+    /// The walk the app-state finding describes, on the store alone: the stamp clock moves 10 years ahead with
+    /// each of 1,000 reports (it stops at 9999-12-31, where every stamp is the same), then back to 2024, and the
+    /// board restarts in between and after. An agent that heartbeats every 30 s (stale after 60 s, abandoned after
+    /// 120 s) keeps its task running throughout, and a task started at the clamp does not die on arrival.
+    @Test func aWalkOfTheStampClockToTheClampAndBackEndsNoHeartbeatingTask() throws {
+        var store = TaskStore(generation: "g1")
+        var generator = SeededGenerator(state: 1)
+        var draft = TaskDraft(taskTitle: "Task", requestID: "a")
+        draft.staleAfterSeconds = 60
+        draft.abandonAfterSeconds = 120
+        let tenYears = 10 * 365.25 * 86_400
+        var mono = 0.0
+        var stamp = 0.0
+        _ = try store.start(draft, idempotencyKey: nil, now: at(stamp), using: &generator)
+        store.anchorClocks(now: at(stamp), instant: instant(mono))
+
+        /// One 30-second beat: heartbeats from every running task, then the board's sweep.
+        func beat(_ ids: [String]) throws {
+            mono += 30
+            for id in ids {
+                _ = try store.heartbeat(id: id, now: at(stamp))
+            }
+            store.anchorClocks(now: at(stamp), instant: instant(mono))
+            let sweep = store.sweepStale(now: at(stamp), instant: instant(mono))
+            #expect(sweep.isEmpty, "at monotonic \(mono) s, stamps at \(Timestamp.format(at(stamp)))")
+            store.anchorClocks(now: at(stamp), instant: instant(mono))
+        }
+        /// A restart: written, read back, anchored with the monotonic clock started again.
+        func restart(wall: Double) throws {
+            let data = try JSONEncoder().encode(store)
+            store = try JSONDecoder().decode(TaskStore.self, from: data)
+            mono = 5
+            store.anchorClocks(now: at(wall), instant: instant(mono))
+        }
+
+        for _ in 1...1000 {
+            stamp += tenYears
+            try beat(["a"])
+        }
+        #expect(Timestamp.format(at(stamp)).hasPrefix("9999-12-31"))
+        draft.requestID = "b"
+        _ = try store.start(draft, idempotencyKey: nil, now: at(stamp), using: &generator)
+        store.anchorClocks(now: at(stamp), instant: instant(mono))
+        for _ in 1...10 { try beat(["a", "b"]) }
+        try restart(wall: stamp)
+        for _ in 1...10 { try beat(["a", "b"]) }
+
+        stamp = Timestamp.parse("2024-01-01T00:00:00Z")!.timeIntervalSince(t0)
+        for _ in 1...10 { try beat(["a", "b"]) }
+        try restart(wall: stamp + 2 * 365 * 86_400)  // the board's own clock says 2026 at the restart
+        for _ in 1...10 { try beat(["a", "b"]) }
+        #expect(store.task(id: "a")?.status == .running)
+        #expect(store.task(id: "b")?.status == .running)
+
+        // The check has teeth: the same store abandons a task that stops beating, on the monotonic clock.
+        mono += 119
+        #expect(store.sweepStale(now: at(stamp), instant: instant(mono)).abandoned.isEmpty)
+        mono += 1
+        #expect(store.sweepStale(now: at(stamp), instant: instant(mono)).abandoned.count == 2)
     }
 }

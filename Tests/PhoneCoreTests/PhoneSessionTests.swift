@@ -1,6 +1,7 @@
 import PhoneTestSupport
 import Testing
 import WakeProtocol
+import WireFormat
 
 @testable import PhoneCore
 

@@ -1,5 +1,6 @@
 import PhoneTestSupport
 import WakeProtocol
+import WireFormat
 
 @testable import PhoneCore
 
