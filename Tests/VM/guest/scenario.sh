@@ -343,7 +343,7 @@ phase_agents() {
     done
     sleep 3
     # For the record: the hog's connections still open (its processes' ends; the board shuts each refused one).
-    local held; held=$(ss -xHp state connected 2>/dev/null | grep -c 'python3' || true)
+    local held; held=$(ss -xHp state connected 2>/dev/null | grep -cE "pid=($(pgrep -d'|' -u agent-hog python3)),")
     local t code1 code2; t=$(now)
     runuser -u agent-two -- timeout 5 aidenctl --socket /run/aiden/agent.sock task start --title "Second agent" \
         --request-id vm-fair-1 --phone-id vm-other-phone --phase acting > "$OUT/agent-two.txt" 2>&1; code1=$?
