@@ -134,7 +134,9 @@ package final class BoardEngine: Sendable {
         let wakeFacts = WakeFacts(transport: sink.transportName)
         publication = Mutex(
             Publication(
-                board: board.published(), wakeFacts: wakeFacts, readValue: loaded.wake.readValueBeforeFirstWake))
+                board: board.published(
+                    now: runtime.wallNow(), instant: runtime.monotonicNow(), retention: settings.retention),
+                wakeFacts: wakeFacts, readValue: loaded.wake.readValueBeforeFirstWake))
         writer = Mutex(
             Writer(
                 board: board, wakeState: loaded.wake,
@@ -448,8 +450,10 @@ package final class BoardEngine: Sendable {
 
     /// Makes the writer's current state what readers see.
     private func publish(_ writer: inout Writer) {
+        let (now, instant) = clockNow()
         let next = Publication(
-            board: writer.board.published(), wakeFacts: writer.wakeFacts,
+            board: writer.board.published(now: now, instant: instant, retention: settings.retention),
+            wakeFacts: writer.wakeFacts,
             readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
         publication.withLock { $0 = next }
         sendStatus(always: false)
