@@ -1,4 +1,5 @@
 import BoardAPI
+import Dispatch
 import NetworkAddress
 import Synchronization
 
@@ -15,6 +16,8 @@ final class ServerContext: Sendable {
     /// Every open connection and how long it has waited for a request (the request deadline).
     let connections = Mutex(ConnectionTable())
     private let origin = ContinuousClock.now
+    /// Fires at the next connection's deadline and only then (`waitBegan`): an idle server never wakes for it.
+    private let sweep = DeadlineTimer(queue: DispatchQueue(label: "aiden.http.deadline"))
 
     init(
         handler: @escaping HTTPServer.Handler, limits: HTTPServerLimits, isUnixSocket: Bool,
@@ -24,7 +27,17 @@ final class ServerContext: Sendable {
         self.limits = limits
         self.isUnixSocket = isUnixSocket
         self.admission = admission
+        sweep.setHandler { [weak self] in self?.cutOverdueConnections() }
     }
+
+    /// A connection began to wait for a request at `now` (it opened, or its answer ended): the sweep is armed
+    /// for its deadline unless armed for an earlier one, whose firing arms the next. Call it under the table's
+    /// lock, so a sweep that found nothing waiting cannot leave the timer disarmed after a wait began.
+    func waitBegan(at now: Duration) {
+        sweep.arm(at: now + limits.requestDeadline, now: now)
+    }
+
+    func stopSweep() { sweep.cancel() }
 
     /// Monotonic time since the server started (the table's clock).
     func now() -> Duration { ContinuousClock.now - origin }
@@ -38,6 +51,9 @@ final class ServerContext: Sendable {
             for descriptor in table.overdue(at: now, deadline: limits.requestDeadline) {
                 shutdown(descriptor, Int32(SHUT_RDWR))
             }
+            sweep.fired()
+            // Answers since have moved the waits on: the next deadline, or none until a wait begins.
+            sweep.arm(at: table.nextDeadline(limits.requestDeadline), now: now)
         }
     }
 
