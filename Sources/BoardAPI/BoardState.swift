@@ -15,6 +15,9 @@ package struct BoardState: Sendable {
     /// Encoded `{"status":"ok","live_activity":…}` bodies by request id, each valid for one snapshot
     /// revision: every revision is encoded once, whichever answer needs it first.
     private var encodedSnapshots: [String: (revision: UInt64, body: [UInt8])] = [:]
+    /// Encoded `/api/live-activity/current` bodies of the last publication, by what they show: a phone whose
+    /// choice did not change keeps its bytes.
+    private var encodedCurrent: [CurrentChoice: [UInt8]] = [:]
 
     package init(store: TaskStore, epoch: UInt16, instanceID: String) {
         self.store = store
@@ -37,13 +40,36 @@ package struct BoardState: Sendable {
         return body
     }
 
-    /// The state as readers may see it: every task's body encoded (reusing what is already encoded),
-    /// bodies of tasks no longer in the store dropped. Costs one encoding per changed task.
-    package mutating func published() -> PublishedBoard {
+    /// The state as readers may see it at (`now`, `instant`), with `retention` as the board's: every task's body
+    /// encoded (reusing what is already encoded), bodies of tasks no longer in the store dropped, and
+    /// `/api/live-activity/current`'s body for every phone. Costs one encoding per changed task and per phone
+    /// whose choice changed.
+    package mutating func published(now: Date, instant: Duration? = nil, retention: Duration) -> PublishedBoard {
         if encodedSnapshots.count > store.count {
             encodedSnapshots = encodedSnapshots.filter { store.task(id: $0.key) != nil }
         }
         for snapshot in store.unorderedTasks { _ = liveActivityBody(snapshot) }
-        return PublishedBoard(store: store, epoch: epoch, etag: storeETag, bodies: encodedSnapshots)
+        var kept: [CurrentChoice: [UInt8]] = [:]
+        func answer(forPhone phone: String) -> PublishedCurrent.Answer {
+            let selection = store.selection(forPhone: phone, now: now, instant: instant, retention: retention)
+            guard let snapshot = selection.current else { return .notFound }
+            let choice = CurrentChoice(
+                requestID: snapshot.requestID, revision: snapshot.revision, others: selection.others)
+            let body =
+                kept[choice] ?? encodedCurrent[choice] ?? CurrentSnapshot.body(snapshot, others: selection.others)
+            kept[choice] = body
+            return PublishedCurrent.Answer(choice: choice, body: body)
+        }
+        let anyone = answer(forPhone: "")
+        var byPhone: [String: PublishedCurrent.Answer] = [:]
+        for snapshot in store.unorderedTasks where !snapshot.phoneID.isEmpty && byPhone[snapshot.phoneID] == nil {
+            byPhone[snapshot.phoneID] = answer(forPhone: snapshot.phoneID)
+        }
+        encodedCurrent = kept
+        let current = PublishedCurrent(
+            byPhone: byPhone, anyone: anyone, retention: retention,
+            firstShownEnd: store.firstShownEnd(now: now, instant: instant, retention: retention))
+        return PublishedBoard(
+            store: store, epoch: epoch, etag: storeETag, bodies: encodedSnapshots, current: current)
     }
 }

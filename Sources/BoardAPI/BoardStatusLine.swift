@@ -1,10 +1,13 @@
 import FoundationEssentials
+import LiveActivity
 
 /// The board's live `STATUS=` for systemd (`systemctl status aiden-board` shows it): "2 tasks, phone subscribed,
-/// last Wake 3 s ago". Pure: the shell passes the engine's facts and the wall time, and sends the text.
+/// last Wake at 2026-06-12T07:00:02Z". The Wake's time, not its age: a line that never goes stale by itself needs
+/// no timer to refresh it, so an idle board does not wake for it. Pure: the shell passes the engine's facts and sends
+/// the text.
 package enum BoardStatusLine {
-    package static func text(activeTasks: Int, wake: WakeFacts, bluetooth: BluetoothFacts, now: Date) -> String {
-        [tasks(activeTasks), phone(transport: wake.transport, bluetooth: bluetooth), lastWake(wake.lastAt, now: now)]
+    package static func text(activeTasks: Int, wake: WakeFacts, bluetooth: BluetoothFacts) -> String {
+        [tasks(activeTasks), phone(transport: wake.transport, bluetooth: bluetooth), lastWake(wake.lastAt)]
             .joined(separator: ", ")
     }
 
@@ -25,19 +28,9 @@ package enum BoardStatusLine {
         return "no phone subscribed"
     }
 
-    static func lastWake(_ at: Date?, now: Date) -> String {
+    static func lastWake(_ at: Date?) -> String {
         guard let at else { return "no Wake yet" }
-        return "last Wake \(age(now.timeIntervalSince(at)))"
-    }
-
-    /// `3 s ago`, `4 min ago`, `2 h ago`, `3 d ago`: rounded down, never negative (a clock set back).
-    package static func age(_ seconds: Double) -> String {
-        let whole = Int(max(0, seconds.rounded(.down)))
-        switch whole {
-        case ..<60: return "\(whole) s ago"
-        case ..<3600: return "\(whole / 60) min ago"
-        case ..<86_400: return "\(whole / 3600) h ago"
-        default: return "\(whole / 86_400) d ago"
-        }
+        // Whole seconds: enough to read, and a line that changes only with a Wake.
+        return "last Wake at \(Timestamp.format(Date(timeIntervalSince1970: at.timeIntervalSince1970.rounded(.down))))"
     }
 }

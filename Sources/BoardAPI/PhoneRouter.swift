@@ -101,11 +101,8 @@ package struct PhoneRouter: Sendable {
             guard IdentifierRule.isValid(phone, allowEmpty: true) else {
                 return Responses.invalidParameter("phone_id", IdentifierRule.expectation())
             }
-            let selection = board.store.selection(forPhone: phone, now: now, instant: instant, retention: retention)
-            guard let snapshot = selection.current else {
-                return board.json(200, JSONBody.notFound, request: request)
-            }
-            return board.json(200, board.currentBody(snapshot, others: selection.others), request: request)
+            let body = board.currentBody(forPhone: phone, now: now, instant: instant, retention: retention)
+            return board.json(200, body, request: request)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard IdentifierRule.isValid(id) else {

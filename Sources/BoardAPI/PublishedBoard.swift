@@ -15,12 +15,18 @@ package final class PublishedBoard: Sendable {
     /// The header fields of a 200 and of a 304 for `etag`, built once per publication.
     let okHeaders: [(name: String, value: String)]
     let notModifiedHeaders: [(name: String, value: String)]
+    /// `/api/live-activity/current`'s body for every phone, `others` included, encoded at publication.
+    let current: PublishedCurrent
 
-    init(store: TaskStore, epoch: UInt16, etag: String, bodies: [String: (revision: UInt64, body: [UInt8])]) {
+    init(
+        store: TaskStore, epoch: UInt16, etag: String, bodies: [String: (revision: UInt64, body: [UInt8])],
+        current: PublishedCurrent
+    ) {
         self.store = store
         self.epoch = epoch
         self.etag = etag
         self.bodies = bodies
+        self.current = current
         okHeaders = Responses.jsonHeaders + [("ETag", etag)]
         notModifiedHeaders = Responses.notModifiedHeaders(etag: etag)
     }
@@ -40,16 +46,15 @@ package final class PublishedBoard: Sendable {
         return JSONBody.ok(["live_activity": snapshot])
     }
 
-    /// `/api/live-activity/current`'s body: `snapshot`'s answer body with `"others":{…}` beside the snapshot's
-    /// fields. Spliced into the cached bytes, which with sorted keys end with the snapshot's `}` and then
-    /// `,"status":"ok"}`, so serving it still encodes no snapshot.
-    func currentBody(_ snapshot: TaskSnapshot, others: OtherTasks) -> [UInt8] {
-        var body = liveActivityBody(snapshot)
-        let tail = Self.okTail
-        guard body.count > tail.count, body.suffix(tail.count).elementsEqual(tail) else { return body }
-        body.insert(contentsOf: Array(#","others":"#.utf8) + JSONBody.encode(others), at: body.count - tail.count)
-        return body
+    /// `/api/live-activity/current`'s body for `phone`: the one encoded at publication, unless an ended task's
+    /// dismissal time has run out since (the writer prunes it and publishes anew within moments; meanwhile each
+    /// request selects and encodes afresh, as the published one would be wrong).
+    func currentBody(forPhone phone: String, now: Date, instant: Duration?, retention: Duration) -> [UInt8] {
+        if let answer = current.answer(forPhone: phone, now: now, instant: instant, retention: retention) {
+            return answer.body
+        }
+        let selection = store.selection(forPhone: phone, now: now, instant: instant, retention: retention)
+        guard let snapshot = selection.current else { return JSONBody.notFound }
+        return CurrentSnapshot.body(snapshot, others: selection.others)
     }
-
-    private static let okTail = Array(#"},"status":"ok"}"#.utf8)
 }

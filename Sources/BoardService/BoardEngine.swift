@@ -150,7 +150,9 @@ package final class BoardEngine: Sendable {
         let wakeFacts = WakeFacts(transport: sink.transportName)
         publication = Mutex(
             Publication(
-                board: board.published(), wakeFacts: wakeFacts, readValue: loaded.wake.readValueBeforeFirstWake))
+                board: board.published(
+                    now: runtime.wallNow(), instant: runtime.monotonicNow(), retention: settings.retention),
+                wakeFacts: wakeFacts, readValue: loaded.wake.readValueBeforeFirstWake))
         writer = Mutex(
             Writer(
                 board: board, wakeState: loaded.wake,
@@ -473,13 +475,13 @@ package final class BoardEngine: Sendable {
     package func statusLine() -> String {
         let current = publication.withLock { $0 }
         return BoardStatusLine.text(
-            activeTasks: current.board.store.activeCount, wake: current.wakeFacts, bluetooth: sink.bluetoothFacts(),
-            now: runtime.wallNow())
+            activeTasks: current.board.store.activeCount, wake: current.wakeFacts, bluetooth: sink.bluetoothFacts())
     }
 
-    /// Sends the status line to `send` (the daemon's sd_notify `STATUS=`) now, after each change that alters it,
-    /// and every `interval` (the Wake's age moves, a phone subscribes): all on the executor.
-    package func reportStatus(every interval: Duration = .seconds(10), _ send: @escaping @Sendable (String) -> Void) {
+    /// Sends the status line to `send` (the daemon's sd_notify `STATUS=`) now and after each change that alters
+    /// it, and looks again every `interval` for what the engine is not told of (a phone subscribing over BlueZ),
+    /// sending only a changed line: all on the executor.
+    package func reportStatus(every interval: Duration = .seconds(60), _ send: @escaping @Sendable (String) -> Void) {
         runtime.perform {
             statusReport.withLock { $0.send = send }
             sendStatus(always: true)
@@ -489,7 +491,7 @@ package final class BoardEngine: Sendable {
 
     private func scheduleStatusTick(_ interval: Duration) {
         runtime.schedule(after: interval) { [weak self] in
-            self?.sendStatus(always: true)
+            self?.sendStatus(always: false)
             self?.scheduleStatusTick(interval)
         }
     }
@@ -516,8 +518,10 @@ package final class BoardEngine: Sendable {
 
     /// Makes the writer's current state what readers see.
     private func publish(_ writer: inout Writer) {
+        let (now, instant) = clockNow()
         let next = Publication(
-            board: writer.board.published(), wakeFacts: writer.wakeFacts,
+            board: writer.board.published(now: now, instant: instant, retention: settings.retention),
+            wakeFacts: writer.wakeFacts,
             readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
         publication.withLock { $0 = next }
         sendStatus(always: false)

@@ -129,9 +129,11 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
         }
         socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
         let open = context.connections.withLock {
-            $0.open(
+            let now = context.now()
+            context.waitBegan(at: now)
+            return $0.open(
                 id, descriptor: descriptor,
-                peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid) }, at: context.now())
+                peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid) }, at: now)
         }
         if let credentials = record.credentials, open > context.limits.perPeerConnectionLimit {
             context.refuse(id)
@@ -177,7 +179,10 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
     if let cls, let connection {
         let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
         let now = context.now()
-        context.connections.withLock { $0.answered(connectionID(connection), at: now) }
+        context.connections.withLock {
+            $0.answered(connectionID(connection), at: now)
+            context.waitBegan(at: now)
+        }
     }
     guard let requestClass, let stored = requestClass.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue().deferred?.complete()

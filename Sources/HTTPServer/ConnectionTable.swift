@@ -77,6 +77,12 @@ struct ConnectionTable: Sendable {
 
     var count: Int { entries.count }
 
+    /// When the next connection becomes overdue (`overdue` returns it just after): the earliest wait plus
+    /// `deadline`; nil when none waits (none open, or each being handled), so the shell arms no timer.
+    func nextDeadline(_ deadline: Duration) -> Duration? {
+        entries.values.lazy.filter { !$0.cut }.compactMap(\.waitingSince).min().map { $0 + deadline }
+    }
+
     private mutating func release(_ peer: UInt64?) {
         guard let peer, let open = openByPeer[peer] else { return }
         openByPeer[peer] = open > 1 ? open - 1 : nil

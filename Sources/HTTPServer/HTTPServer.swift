@@ -77,11 +77,10 @@ package enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// One running MHD daemon, the context object it holds a reference to, and the request deadline's sweep.
+/// One running MHD daemon and the context object it holds a reference to (with the request deadline's sweep).
 private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only used to stop the daemon, once
     let daemon: OpaquePointer
     let context: Unmanaged<ServerContext>
-    let sweep: any DispatchSourceTimer
 
     static func start(socket: ListeningSocket, context: ServerContext, limits: HTTPServerLimits) -> DaemonHandle? {
         let retained = Unmanaged.passRetained(context)
@@ -119,25 +118,15 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             retained.release()
             return nil
         }
-        // A fifth of the deadline (at most a second, at least 50 ms): a connection is cut at most that late.
-        let period = min(max(limits.requestDeadline / 5, .milliseconds(50)), .seconds(1))
-        let nanoseconds =
-            Int(period.components.seconds) * 1_000_000_000 + Int(period.components.attoseconds / 1_000_000_000)
-        let sweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.http.deadline"))
-        sweep.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        sweep.setEventHandler {
-            context.cutOverdueConnections()
-            context.answerOverdueDeferrals()
-        }
-        sweep.resume()
-        return DaemonHandle(daemon: daemon, context: retained, sweep: sweep)
+        return DaemonHandle(daemon: daemon, context: retained)
     }
 
     func stop() {
-        sweep.cancel()
+        let context = context.takeUnretainedValue()
+        context.stopSweep()
         // libmicrohttpd must not stop with a connection suspended: every deferred answer is sent (resumed) first,
         // and given half a second to go out before the daemon closes the connections.
-        let owed = context.takeUnretainedValue().answerAllDeferrals()
+        let owed = context.answerAllDeferrals()
         let clock = ContinuousClock()
         let until = clock.now + .milliseconds(500)
         while owed.contains(where: { !$0.isComplete }), clock.now < until { usleep(5_000) }

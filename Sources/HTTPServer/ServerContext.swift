@@ -1,4 +1,5 @@
 import BoardAPI
+import Dispatch
 import NetworkAddress
 import Synchronization
 
@@ -18,6 +19,9 @@ final class ServerContext: Sendable {
     /// daemon stops, when each is answered at once instead.
     let deferred = Mutex<(owed: [UInt: DeferredResponse], stopping: Bool)>(([:], false))
     private let origin = ContinuousClock.now
+    /// Fires at the next connection's deadline or the next held answer's limit, and only then (`waitBegan`,
+    /// `deferralBegan`): an idle server never wakes for it.
+    private let sweep = DeadlineTimer(queue: DispatchQueue(label: "aiden.http.deadline"))
 
     init(
         handler: @escaping HTTPServer.ReplyHandler, limits: HTTPServerLimits, isUnixSocket: Bool,
@@ -27,7 +31,30 @@ final class ServerContext: Sendable {
         self.limits = limits
         self.isUnixSocket = isUnixSocket
         self.admission = admission
+        sweep.setHandler { [weak self] in self?.sweepOverdue() }
     }
+
+    /// The sweep fired: it is disarmed first, so any wait that begins from here on arms it again, and each pass
+    /// below re-arms it for the next deadline it still holds (a wait that began before is in its table by then).
+    private func sweepOverdue() {
+        sweep.fired()
+        cutOverdueConnections()
+        answerOverdueDeferrals()
+    }
+
+    /// A connection began to wait for a request at `now` (it opened, or its answer ended): the sweep is armed
+    /// for its deadline unless armed for an earlier one, whose firing arms the next. Call it under the table's
+    /// lock, so a sweep that found nothing waiting cannot leave the timer disarmed after a wait began.
+    func waitBegan(at now: Duration) {
+        sweep.arm(at: now + limits.requestDeadline, now: now)
+    }
+
+    /// An answer was deferred at `since`: the sweep is armed for its limit unless armed for an earlier instant.
+    func deferralBegan(at since: Duration) {
+        sweep.arm(at: since + limits.longestDeferral, now: since)
+    }
+
+    func stopSweep() { sweep.cancel() }
 
     /// Monotonic time since the server started (the table's clock).
     func now() -> Duration { ContinuousClock.now - origin }
@@ -41,6 +68,8 @@ final class ServerContext: Sendable {
             for descriptor in table.overdue(at: now, deadline: limits.requestDeadline) {
                 shutdown(descriptor, Int32(SHUT_RDWR))
             }
+            // Answers since have moved the waits on: the next deadline, or none until a wait begins.
+            sweep.arm(at: table.nextDeadline(limits.requestDeadline), now: now)
         }
     }
 
@@ -48,7 +77,12 @@ final class ServerContext: Sendable {
     /// handler does, no connection stays suspended for longer.
     func answerOverdueDeferrals() {
         let now = now()
-        let late = deferred.withLock { $0.owed.values.filter { now - $0.since > limits.longestDeferral } }
+        let (late, next) = deferred.withLock { state in
+            let late = state.owed.values.filter { now - $0.since > limits.longestDeferral }
+            let next = state.owed.values.map(\.since).filter { now - $0 <= limits.longestDeferral }.min()
+            return (late, next)
+        }
+        sweep.arm(at: next.map { $0 + limits.longestDeferral }, now: now)
         for response in late {
             response.send(
                 HTTPResponses.unavailable("no answer within \(limits.longestDeferral.components.seconds) s"))
@@ -145,7 +179,10 @@ final class DeferredResponse: Sendable {
                 return response
             }
             let stopping = context.deferred.withLock { state in
-                if !state.stopping { state.owed[id] = self }
+                if !state.stopping {
+                    state.owed[id] = self
+                    context.deferralBegan(at: since)
+                }
                 return state.stopping
             }
             guard !stopping else {

@@ -45,6 +45,30 @@ extension TaskStore {
         selection(forPhone: phoneID, now: now, instant: instant, retention: retention).current
     }
 
+    /// The first moment, by the wall clock and on the monotonic clock (nil without `instant`), at which an ended
+    /// task shown at (`now`, `instant`) may leave the card by its dismissal time, a millisecond early so rounding
+    /// never makes it late; nil when no ended task is shown. Before both, `selection(forPhone:…)` gives every phone
+    /// what it gives at `now`: only a change to the store moves it.
+    package func firstShownEnd(now: Date, instant: Duration?, retention: Duration) -> (wall: Date, instant: Duration?)?
+    {
+        var wall: Date?
+        var monotonic: Duration?
+        for snapshot in snapshots.values where snapshot.status.isTerminal {
+            guard let endedAt = snapshot.endedAt, isShown(snapshot, now: now, instant: instant, retention: retention)
+            else { continue }
+            let after = Self.dismissAfter(snapshot, retention: retention)
+            let end = endedAt.addingTimeInterval(after - 0.001)
+            wall = min(wall ?? end, end)
+            if let instant {
+                let deadline =
+                    deadline(after: after, from: endedAt, of: snapshot.requestID, now: now, instant: instant)
+                    - .milliseconds(1)
+                monotonic = min(monotonic ?? deadline, deadline)
+            }
+        }
+        return wall.map { ($0, monotonic) }
+    }
+
     /// Whether an ended task is still on the card: not dismissed by the person, and less than its dismissal
     /// time (`dismissAfter`) since it ended. Active tasks are always shown.
     func isShown(_ snapshot: TaskSnapshot, now: Date, instant: Duration?, retention: Duration) -> Bool {

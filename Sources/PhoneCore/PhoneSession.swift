@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Logging
 import WakeProtocol
 import WireFormat
@@ -174,8 +175,8 @@ package struct PhoneSession: Sendable {
     package var boardID: String? { boardConnectionID }
 
     /// The live status line (`PhoneStatusLine`) at `now`.
-    package func statusLine(at now: Duration) -> String {
-        PhoneStatusLine.text(board: boardConnectionID, card: shownCard, lastWakeAt: lastWakeAt, now: now)
+    package func statusLine(at now: Duration, wall: Date) -> String {
+        PhoneStatusLine.text(board: boardConnectionID, card: shownCard, lastWakeAt: lastWakeAt, now: now, wall: wall)
     }
 
     /// The card as it was last shown (nil before `.started`).

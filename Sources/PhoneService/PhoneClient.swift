@@ -152,9 +152,9 @@ package final class PhoneClient: Sendable {
         for surface in surfaces { surface.show(update.cards, alerts: update.alerts) }
     }
 
-    /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now, after each step that
-    /// changes it, and every `interval` (the Wake's age moves): all on the executor.
-    package func reportStatus(every interval: Duration = .seconds(10), _ send: @escaping @Sendable (String) -> Void) {
+    /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now and after each step that
+    /// changes it, and looks again every `interval`, sending only a changed line: all on the executor.
+    package func reportStatus(every interval: Duration = .seconds(60), _ send: @escaping @Sendable (String) -> Void) {
         runtime.enqueue { [self] in
             state.withLock { $0.statusSend = send }
             sendStatus(always: true)
@@ -164,7 +164,7 @@ package final class PhoneClient: Sendable {
 
     private func scheduleStatusTick(_ interval: Duration) {
         runtime.schedule(after: interval) { [weak self] in
-            self?.sendStatus(always: true)
+            self?.sendStatus(always: false)
             self?.scheduleStatusTick(interval)
         }
     }
@@ -172,9 +172,10 @@ package final class PhoneClient: Sendable {
     /// On the executor: the status line to the daemon, when it changed (or `always`).
     private func sendStatus(always: Bool) {
         let now = runtime.monotonicNow()
+        let wall = runtime.wallNow()
         let due = state.withLock { state -> (String, @Sendable (String) -> Void)? in
             guard let send = state.statusSend else { return nil }
-            let text = state.session.statusLine(at: now)
+            let text = state.session.statusLine(at: now, wall: wall)
             guard always || text != state.lastStatus else { return nil }
             state.lastStatus = text
             return (text, send)

@@ -31,7 +31,7 @@ struct PairingRouteTests {
             method: method, path: "/api/bluetooth/pairing/start", headers: sent,
             body: Array(body.utf8), peer: .ip(IPAddress(peer) ?? .v4(0)), localAddress: IPAddress(local))
         return PhoneRouter(policy: policy, liveActivityEnabled: true, retention: .seconds(600)).handle(
-            request, board: state.published(), facts: facts, now: Self.now)
+            request, board: state.published(now: Self.now, retention: .seconds(600)), facts: facts, now: Self.now)
     }
 
     func json(_ result: RouteResult) throws -> [String: Any] {
@@ -189,7 +189,7 @@ struct PairingRouteTests {
             method: "GET", path: "/api/bluetooth/status", headers: ["host": "localhost"],
             peer: .ip(IPAddress(v4: 127, 0, 0, 1)), localAddress: IPAddress(v4: 127, 0, 0, 1))
         let result = PhoneRouter(policy: policy, liveActivityEnabled: true, retention: .seconds(600)).handle(
-            request, board: state.published(), facts: facts, now: Self.now)
+            request, board: state.published(now: Self.now, retention: .seconds(600)), facts: facts, now: Self.now)
         let body = try json(result)
         let pairing = try #require(body["pairing"] as? [String: Any])
         #expect(pairing["open"] as? Bool == true && pairing["closes_in_seconds"] as? Int == 42)

@@ -100,12 +100,14 @@ import Testing
         var board = try RouterFixture()
         let first = board.start(#"{"task_title":"T"}"#)
         let second = board.start(#"{"task_title":"U"}"#)
-        let published = board.state.published()
+        let published = board.state.published(now: board.now, retention: board.facts.retention)
         #expect(Set(published.bodies.keys) == [first, second])
         let served = board.phone("GET", "/api/live-activity/status?request_id=\(first)").response.body
         #expect(published.bodies[first]?.body == served)
         _ = board.agent("POST", "/v1/tasks/\(first)/end", body: #"{"status":"completed"}"#)
-        #expect(board.state.published().bodies[first]?.revision == board.state.store.task(id: first)?.revision)
+        #expect(
+            board.state.published(now: board.now, retention: board.facts.retention).bodies[first]?.revision
+                == board.state.store.task(id: first)?.revision)
     }
 
     @Test func statusByRequestID() throws {

@@ -36,7 +36,8 @@ struct RouterFixture {
         // The engine builds its router from the same settings its facts report.
         let router = PhoneRouter(
             policy: policy, liveActivityEnabled: facts.liveActivityEnabled, retention: facts.retention)
-        let result = router.handle(request, board: state.published(), facts: facts, now: now)
+        let result = router.handle(
+            request, board: state.published(now: now, retention: facts.retention), facts: facts, now: now)
         // The engine's part: remember what the phone reported.
         if case let .recordPhoneAppState(reported) = result.effect { facts.phoneApp = reported }
         // And to record an answer for real, answering with what came of it.

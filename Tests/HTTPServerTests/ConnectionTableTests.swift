@@ -22,6 +22,23 @@ import Testing
         #expect(table.count == 0)
     }
 
+    @Test func theSweepIsDueAtTheEarliestWaitsDeadlineAndNeverWhileNoneWaits() {
+        var table = ConnectionTable()
+        #expect(table.nextDeadline(.seconds(5)) == nil, "no connection: no timer, an idle server sleeps")
+        table.open(1, descriptor: 10, at: .seconds(1))
+        table.open(2, descriptor: 11, at: .seconds(3))
+        #expect(table.nextDeadline(.seconds(5)) == .seconds(6))
+        table.requestArrived(1)
+        #expect(table.nextDeadline(.seconds(5)) == .seconds(8), "a request being handled does not wait")
+        #expect(table.overdue(at: .milliseconds(8_001), deadline: .seconds(5)) == [11])
+        #expect(table.nextDeadline(.seconds(5)) == nil, "cut, and the other is being handled")
+        table.answered(1, at: .seconds(9))
+        #expect(table.nextDeadline(.seconds(5)) == .seconds(14))
+        table.close(1)
+        table.close(2)
+        #expect(table.nextDeadline(.seconds(5)) == nil)
+    }
+
     @Test func aRefusedConnectionIsNotCutAgainNorCounted() {
         var table = ConnectionTable()
         #expect(table.open(1, descriptor: 10, peer: 1000, at: .zero) == 1)

@@ -48,7 +48,7 @@ package enum PhoneAPIHarness: FuzzHarness {
             using: &random)
         _ = try? store.end(id: "chat_p2", TaskEnd(status: .failed, lastError: "Card declined"), now: start + 3)
         var state = BoardState(store: store, epoch: 7, instanceID: "f022")
-        return state.published()
+        return state.published(now: PhoneAPIHarness.now, retention: .seconds(600))
     }()
 
     package static func run(_ input: [UInt8]) throws(InvariantViolation) -> FuzzVerdict {
