@@ -76,10 +76,7 @@ extension CentralLifecycle {
             return [.problem("\(stranger) advertises the Wake service but is not the board on the cable (\(named))")]
                 + advance(at: now)
         }
-        if agentRound == round {
-            phase = .bonding(device, .pairing(tries: 1))
-            return [.pair(device, link: link)]
-        }
+        if agentRound == round { return startPair(device, try: 1, at: now) }
         phase = .bonding(device, .registeringAgent)
         return [.registerAgent(round: round)]
     }
@@ -93,8 +90,7 @@ extension CentralLifecycle {
     package mutating func agentRegistered(round: UInt64, at now: Duration) -> [Action] {
         guard round == self.round, case .bonding(let device, .registeringAgent) = phase else { return [] }
         agentRound = round
-        phase = .bonding(device, .pairing(tries: 1))
-        return [.pair(device, link: link)]
+        return startPair(device, try: 1, at: now)
     }
 
     package mutating func agentFailed(round: UInt64, error: DBusError, at now: Duration) -> [Action] {
@@ -103,8 +99,8 @@ extension CentralLifecycle {
         return bondFailed("registering the phone's pairing agent failed: \(error)", at: now)
     }
 
-    package mutating func pairSucceeded(link: UInt64, at now: Duration) -> [Action] {
-        guard link == self.link, case .bonding(let device, .pairing) = phase else { return [] }
+    package mutating func pairSucceeded(link: UInt64, attempt: Int, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(let device, .pairing(attempt, _)) = phase else { return [] }
         devices[device]?.paired = true
         phase = .bonding(device, .trusting)
         return [.trust(device, link: link)]
@@ -113,15 +109,32 @@ extension CentralLifecycle {
     /// A failed `Pair` is tried again inside the same window (`pairTries` in all, `pairPause` apart): the
     /// board may make its adapter pairable a moment after it answered, and a busy radio may miss the link.
     /// One this central stopped waiting for is cancelled first, or bluetoothd would still be pairing.
-    package mutating func pairFailed(link: UInt64, error: DBusError, at now: Duration) -> [Action] {
-        guard link == self.link, case .bonding(let device, .pairing(let tries)) = phase else { return [] }
-        if error.kind == .bluez(.alreadyExists) { return pairSucceeded(link: link, at: now) }
-        let cancel: [Action] = error.kind == .timeout ? [.cancelPairing(device)] : []
+    package mutating func pairFailed(link: UInt64, attempt: Int, error: DBusError, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(let device, .pairing(attempt, _)) = phase else { return [] }
+        if error.kind == .bluez(.alreadyExists) { return pairSucceeded(link: link, attempt: attempt, at: now) }
+        if error.kind == .timeout { return pairGivenUp(device, tries: attempt, why: "\(error)", at: now) }
+        return pairTryFailed(device, tries: attempt, why: "\(error)", cancel: [], at: now)
+    }
+
+    /// A `Pair` that stalled (no answer within `pairTimeout`): cancelled, so bluetoothd stops pairing, and tried
+    /// again after the pause like a failed one; its late answer is ignored.
+    mutating func pairGivenUp(_ device: DBusObjectPath, tries: Int, why: String, at now: Duration) -> [Action] {
+        pairTryFailed(device, tries: tries, why: why, cancel: [.cancelPairing(device)], at: now)
+    }
+
+    private mutating func pairTryFailed(
+        _ device: DBusObjectPath, tries: Int, why: String, cancel: [Action], at now: Duration
+    ) -> [Action] {
         guard tries < settings.pairTries else {
-            return cancel + bondFailed("pairing refused: \(error)", at: now)
+            return cancel + bondFailed("pairing refused: \(why)", at: now)
         }
         phase = .bonding(device, .pausing(tries: tries, until: now + settings.pairPause))
-        return cancel + [.problem("pairing try \(tries) of \(settings.pairTries) failed: \(error)")]
+        return cancel + [.problem("pairing try \(tries) of \(settings.pairTries) failed: \(why)")]
+    }
+
+    mutating func startPair(_ device: DBusObjectPath, try attempt: Int, at now: Duration) -> [Action] {
+        phase = .bonding(device, .pairing(tries: attempt, until: now + settings.pairTimeout))
+        return [.pair(device, link: link, attempt: attempt)]
     }
 
     /// `Trusted` is set (or could not be: the bond stands all the same, bluetoothd only reconnects an

@@ -104,6 +104,7 @@ package final class BlueZWakeSink: WakeSink {
         switch peripheral.openPairingWindow(for: duration, forgetting: phone) {
         case let .open(closesIn): return .success(.open(closesIn: closesIn))
         case let .coolingDown(retryIn): return .success(.coolingDown(retryIn: retryIn))
+        case let .failed(why): return .failure(WakeSinkError(why))
         case nil: return .failure(WakeSinkError("the Bluetooth peripheral is stopping"))
         }
     }
