@@ -81,10 +81,39 @@ extension CentralLifecycle {
         return [.registerAgent(round: round)]
     }
 
-    /// The cable did not open the window (no USB link, the board refused, no Bluetooth on the board).
+    /// The cable did not open the window (no USB link, the board refused, no Bluetooth on the board). Asked
+    /// whether a bond is lost, the board gave no word: the bond stays, and the link is tried again.
     package mutating func windowFailed(_ why: String, link: UInt64, at now: Duration) -> [Action] {
-        guard link == self.link, case .bonding(_, .openingWindow) = phase else { return [] }
-        return bondFailed("the board's pairing window could not be opened over USB: \(why)", at: now)
+        guard link == self.link, case .bonding(_, let step) = phase else { return [] }
+        switch step {
+        case .openingWindow:
+            return bondFailed("the board's pairing window could not be opened over USB: \(why)", at: now)
+        case .askingBoard(let suspicion):
+            return fail(
+                "\(suspicion); the board could not be asked over USB (\(why)), so this host keeps its bond",
+                bondLost: false, at: now)
+        default:
+            return []
+        }
+    }
+
+    /// The board said over the cable that it no longer holds this host's bond (and opened its window): this
+    /// host removes its stale half, then pairs again.
+    package mutating func boardForgotBond(link: UInt64, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(let device, .askingBoard) = phase else { return [] }
+        phase = .bonding(device, .removingStaleBond)
+        return [
+            .problem("the board no longer knows this host's bond: pairing again over the cable"),
+            .removeBond(device, link: link),
+        ]
+    }
+
+    /// The board said over the cable that it still holds this host's bond: the failures were not a lost bond
+    /// (a busy or jammed radio, someone in range provoking them), so the bond stays and the link is tried again
+    /// after the usual backoff.
+    package mutating func boardKeptBond(link: UInt64, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(_, .askingBoard(let suspicion)) = phase else { return [] }
+        return fail("\(suspicion); the board still holds this host's bond, so it is kept", bondLost: false, at: now)
     }
 
     package mutating func agentRegistered(round: UInt64, at now: Duration) -> [Action] {
@@ -182,8 +211,9 @@ extension CentralLifecycle {
             + report(.pairing(address: address(of: device)))
     }
 
-    /// The board refused the bond this host holds: remove this host's half, then pair again, unless
-    /// bonds in a row already gave no working link (then wait as without the cable).
+    /// The links fail as a lost bond makes them: ask the board over the cable whether it still holds this
+    /// host's half, and remove this host's half only when it says it does not (`boardForgotBond`); then pair
+    /// again. Unless bonds in a row already gave no working link (then wait as without the cable).
     mutating func removeStaleBond(_ device: DBusObjectPath, why: String, at now: Duration) -> [Action] {
         guard bondsTried < settings.bondAttempts else {
             // The long wait starts a new period: after it, a few bonds over the cable again.
@@ -194,11 +224,10 @@ extension CentralLifecycle {
             ) { .bondLost(address: $0, retryIn: $1) }
         }
         lastProblem = why
-        failures = 0
-        phase = .bonding(device, .removingStaleBond)
+        phase = .bonding(device, .askingBoard(why: why))
         return [
-            .problem("\(why): the board no longer knows this host's bond; pairing again over the cable"),
-            .removeBond(device, link: link),
+            .problem("\(why): asking the board over the cable whether it still knows this host's bond"),
+            .confirmBondLost(link: link, hostAddress: adapter.address?.uppercased()),
         ] + report(.pairing(address: address(of: device)))
     }
 

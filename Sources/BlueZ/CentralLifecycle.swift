@@ -109,6 +109,9 @@ package struct CentralLifecycle: Sendable {
         /// Ask the board over the USB cable to open its pairing window for this host (`hostAddress`: the
         /// adapter's, so the board forgets a stale bond with it); answer `windowOpened`/`windowFailed`.
         case openPairingWindow(link: UInt64, hostAddress: String?)
+        /// Ask the board over the USB cable whether it still holds this host's bond (links to it fail); answer
+        /// `boardForgotBond`/`boardKeptBond`/`windowFailed`. Only the board's word drops a bond.
+        case confirmBondLost(link: UInt64, hostAddress: String?)
         /// Export the phone's agent and `AgentManager1.RegisterAgent(agent, "NoInputNoOutput")`, without taking
         /// the default agent (a desktop's own agent stays the default); answer `agentRegistered`/`agentFailed`.
         case registerAgent(round: UInt64)
@@ -157,6 +160,8 @@ package struct CentralLifecycle: Sendable {
         /// A `Pair` failed inside the open window: the next try is at `until`.
         case pausing(tries: Int, until: Duration)
         case trusting
+        /// The links failed as a lost bond would make them (`why`): the board is asked over the cable first.
+        case askingBoard(why: String)
         case removingStaleBond
     }
 

@@ -129,9 +129,10 @@ package final class GattPeripheral: Sendable {
     /// confirmed it ready (bounded): call it from another thread, never from the executor. nil once stopped.
     @discardableResult
     package func openPairingWindow(
-        for duration: Duration, forgetting phone: String? = nil
+        for duration: Duration, forgetting phone: String? = nil, unlessBonded: Bool = false
     ) -> PeripheralLifecycle.PairingAnswer? {
-        guard let request = requestPairingWindow(for: duration, forgetting: phone) else { return nil }
+        guard let request = requestPairingWindow(for: duration, forgetting: phone, unlessBonded: unlessBonded)
+        else { return nil }
         // The lifecycle gives up an unready window after `pairingPreparationTimeout`; this bound only guards
         // against an executor that stopped.
         let bound = driver.withLifecycle { $0.settings.pairingPreparationTimeout } + .seconds(1)
@@ -142,7 +143,9 @@ package final class GattPeripheral: Sendable {
 
     /// The request behind `openPairingWindow`, without waiting: its `answer` is set at once (an extension, a
     /// cool-down) or once the window is ready or given up. nil once stopped.
-    package func requestPairingWindow(for duration: Duration, forgetting phone: String? = nil) -> PairingRequest? {
+    package func requestPairingWindow(
+        for duration: Duration, forgetting phone: String? = nil, unlessBonded: Bool = false
+    ) -> PairingRequest? {
         let request = state.withLock { state in
             state.nextPairingRequest += 1
             let request = PairingRequest(number: state.nextPairingRequest)
@@ -150,7 +153,8 @@ package final class GattPeripheral: Sendable {
             return request
         }
         let immediate: PeripheralLifecycle.PairingAnswer?? = driver.request { lifecycle, now in
-            lifecycle.openPairingWindow(for: duration, forgetting: phone, request: request.number, at: now)
+            lifecycle.openPairingWindow(
+                for: duration, forgetting: phone, unlessBonded: unlessBonded, request: request.number, at: now)
         }
         guard let immediate else {
             state.withLock { _ = $0.pairingRequests.removeValue(forKey: request.number) }
@@ -166,6 +170,7 @@ package final class GattPeripheral: Sendable {
         case let .open(closesIn): logger.notice("pairing window open for \(closesIn)")
         case let .coolingDown(retryIn): logger.notice("pairing window refused: cooling down for \(retryIn)")
         case let .failed(why): logger.warning("pairing window not opened: \(why)")
+        case .bondKept: logger.notice("pairing window not opened: the board still holds the asking phone's bond")
         }
         state.withLock { $0.pairingRequests[number] }?.resolve(answer)
     }

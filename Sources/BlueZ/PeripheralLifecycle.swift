@@ -48,6 +48,9 @@ package struct PeripheralLifecycle: Sendable {
         /// The window could not be made ready (the stale bond not forgotten, the adapter not made pairable, in
         /// time): it is closed again, and nobody may pair. In words, for the log and the HTTP answer.
         case failed(String)
+        /// Asked `unlessBonded`: the board still holds a bond with the phone that asks, so no window opens and
+        /// the phone keeps its half (its links failed for some other reason).
+        case bondKept
     }
 
     /// One call (or pair of calls) in the registration flow.
@@ -139,6 +142,8 @@ package struct PeripheralLifecycle: Sendable {
     private var policyPairable = false
     /// An extended window wants its `PairableTimeout` sent again.
     private var pairableTimeoutStale = false
+    /// Devices under the adapter that bluetoothd says are `Paired` (from the tree and its signals).
+    private var bondedDevices: Set<DBusObjectPath> = []
     private var notifySession: String?
     private var startNotifyCalls: UInt64 = 0
     private var registrations: UInt64 = 0
@@ -171,6 +176,7 @@ package struct PeripheralLifecycle: Sendable {
         releases = 0
         pairableConfirmed = nil
         pairableCall = nil
+        bondedDevices = []
         lastProblem = owner == nil ? "bluetoothd (org.bluez) is not on the bus" : nil
         let givenUp =
             lostCalls ? giveUpUnreadyWindow("bluetoothd restarted while the window was being opened", at: now) : []
@@ -181,7 +187,17 @@ package struct PeripheralLifecycle: Sendable {
     package mutating func discovered(_ objects: DBusManagedObjects, round: UInt64, at now: Duration) -> [Action] {
         guard round == self.round, progress == .inFlight(.discover) else { return [] }
         adapter = AdapterState(path: settings.adapterPath, in: objects)
-        for signal in pendingSignals { adapter.apply(signal, adapterPath: settings.adapterPath) }
+        bondedDevices = Set(
+            objects.compactMap { path, interfaces in
+                guard path.isDescendant(of: settings.adapterPath),
+                    interfaces[BlueZNames.device]?["Paired"]?.unwrappingVariants.boolValue == true
+                else { return nil }
+                return path
+            })
+        for signal in pendingSignals {
+            adapter.apply(signal, adapterPath: settings.adapterPath)
+            trackBond(signal)
+        }
         pendingSignals = []
         discovered = true
         failures = 0
@@ -213,6 +229,7 @@ package struct PeripheralLifecycle: Sendable {
             return actions
         }
         guard discovered else { return actions }
+        trackBond(signal)
         let wasReady = adapterReady
         guard adapter.apply(signal, adapterPath: settings.adapterPath) else { return actions }
         noteAdapterProblem()
@@ -303,6 +320,25 @@ package struct PeripheralLifecycle: Sendable {
         return windowReadiness(at: now)
     }
 
+    /// Follows which devices bluetoothd holds a bond with.
+    private mutating func trackBond(_ signal: BlueZSignal) {
+        switch signal {
+        case .interfacesAdded(let path, let interfaces) where path.isDescendant(of: settings.adapterPath):
+            if let paired = interfaces[BlueZNames.device]?["Paired"]?.unwrappingVariants.boolValue {
+                if paired { bondedDevices.insert(path) } else { bondedDevices.remove(path) }
+            }
+        case .interfacesRemoved(let path, let removed) where removed.contains(BlueZNames.device):
+            bondedDevices.remove(path)
+        case .propertiesChanged(let path, BlueZNames.device, let changed, _)
+        where path.isDescendant(of: settings.adapterPath):
+            if let paired = changed["Paired"]?.unwrappingVariants.boolValue {
+                if paired { bondedDevices.insert(path) } else { bondedDevices.remove(path) }
+            }
+        default:
+            break
+        }
+    }
+
     /// The shell's timer fired (possibly early or late: only what is due happens).
     package mutating func timerFired(at now: Duration) -> [Action] {
         var actions: [Action] = []
@@ -355,14 +391,29 @@ package struct PeripheralLifecycle: Sendable {
     /// answers, because a phone that asks to pair has none, and the board's stale half would make the pairing
     /// fail (it asks the phone for security at once, in the middle of the phone's own pairing). An extension
     /// forgets nothing: a bond made inside the window stays.
+    ///
+    /// `unlessBonded`: the phone still holds its half of a bond and asks because its links fail. The board's
+    /// word decides whether that bond is lost: while bluetoothd says the board holds a bond with that phone,
+    /// the answer is `.bondKept` and no window opens (so nobody in radio range can make the phone drop a
+    /// working bond by making its links fail); otherwise the window opens as for a phone without a bond.
     package mutating func openPairingWindow(
-        for requested: Duration, forgetting phone: String? = nil, request: UInt64 = 0, at now: Duration
+        for requested: Duration, forgetting phone: String? = nil, unlessBonded: Bool = false, request: UInt64 = 0,
+        at now: Duration
     ) -> (
         answer: PairingAnswer?, actions: [Action]
     ) {
         var actions: [Action] = []
         // The timer may not have fired yet: a window past its end is closed, and its cool-down counts from then.
         if let window = pairingWindow, now >= window.closesAt { actions += closePairingWindow(at: window.closesAt) }
+        if unlessBonded {
+            guard let device = phone.flatMap({ Self.devicePath($0, under: settings.adapterPath) }) else {
+                return (.failed("a phone that asks whether its bond is lost must name its address"), actions)
+            }
+            guard discovered else {
+                return (.failed("bluetoothd's devices are not known yet: the board cannot tell"), actions)
+            }
+            if bondedDevices.contains(device) { return (.bondKept, actions) }
+        }
         let length = min(max(requested, .seconds(1)), settings.maximumPairingWindow)
         if var window = pairingWindow {
             let closesAt = min(max(window.closesAt, now + length), window.openedAt + settings.maximumPairingWindow)

@@ -218,6 +218,23 @@ package final class WakeCentral: Sendable {
                     post { lifecycle, now in lifecycle.windowFailed(error.message, link: link, at: now) }
                 }
             }
+        case .confirmBondLost(let link, let hostAddress):
+            guard let cable else {
+                post { lifecycle, now in lifecycle.windowFailed("no USB cable to the board here", link: link, at: now) }
+                return
+            }
+            runtime.spawn { [self] in
+                do throws(PairingCableError) {
+                    let lost = try await cable.confirmBondLost(hostAddress: hostAddress)
+                    post { lifecycle, now in
+                        lost
+                            ? lifecycle.boardForgotBond(link: link, at: now)
+                            : lifecycle.boardKeptBond(link: link, at: now)
+                    }
+                } catch {
+                    post { lifecycle, now in lifecycle.windowFailed(error.message, link: link, at: now) }
+                }
+            }
         case .registerAgent(let round):
             runtime.spawn { [self] in
                 do throws(DBusError) {

@@ -318,8 +318,8 @@ package final class BoardEngine: Sendable {
     /// (what became of a pairing request, or why the effect failed).
     private func perform(_ effect: RouteEffect, for request: HTTPRequest, now: Date) -> HTTPResponse? {
         switch effect {
-        case let .openPairingWindow(seconds, phone):
-            switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone) {
+        case let .openPairingWindow(seconds, phone, phoneBonded):
+            switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone, unlessBonded: phoneBonded) {
             case let .success(outcome):
                 switch outcome {
                 case let .open(closesIn):
@@ -329,6 +329,10 @@ package final class BoardEngine: Sendable {
                 case let .coolingDown(retryIn):
                     logger.notice(
                         "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
+                        fields: [.peer: "\(request.peer)"])
+                case .bondKept:
+                    logger.notice(
+                        "Bluetooth pairing window not opened for \(request.peer): the board still holds its bond",
                         fields: [.peer: "\(request.peer)"])
                 }
                 return PhoneRouter.pairingAnswer(outcome, now: now)

@@ -27,7 +27,7 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     case answer(requestID: String, PersonAnswer, answerID: String, phoneID: String)
     /// `POST /api/bluetooth/pairing/start` with `{"seconds":N,"phone_address":"AA:…"}`: the board's pairing
     /// window, for bonding; the phone names its own adapter, so the board forgets a stale bond with it.
-    case openPairingWindow(seconds: Int, phoneAddress: String?)
+    case openPairingWindow(seconds: Int, phoneAddress: String?, phoneBonded: Bool = false)
 
     package var method: String {
         switch self {
@@ -86,9 +86,10 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
                 #"{"answer":"# + JSONString.quote(answer.rawValue) + #","answer_id":"# + JSONString.quote(answerID)
                 + #","phone_id":"# + JSONString.quote(phoneID) + "}"
             return Array(text.utf8)
-        case let .openPairingWindow(seconds, phoneAddress):
+        case let .openPairingWindow(seconds, phoneAddress, phoneBonded):
             let phone = phoneAddress.map { #","phone_address":"# + JSONString.quote($0) } ?? ""
-            return Array(#"{"seconds":\#(seconds)\#(phone)}"#.utf8)
+            let bonded = phoneBonded ? #","phone_bonded":true"# : ""
+            return Array(#"{"seconds":\#(seconds)\#(phone)\#(bonded)}"#.utf8)
         default:
             return []
         }

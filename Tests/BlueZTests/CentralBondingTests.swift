@@ -287,8 +287,16 @@ struct CentralBondingTests {
                     .seconds(3), { $0.notifyFailed(link: 1, error: Self.refused, at: $1) },
                     [
                         .disconnect(Self.device),
-                        .problem("\(why): the board no longer knows this host's bond; pairing again over the cable"),
-                        .removeBond(Self.device, link: 1), .report(.pairing(address: address)),
+                        .problem("\(why): asking the board over the cable whether it still knows this host's bond"),
+                        .confirmBondLost(link: 1, hostAddress: Self.hostAddress), .report(.pairing(address: address)),
+                    ], nil
+                ),
+                // Only the board's word drops the bond: it says it no longer holds it.
+                (
+                    .seconds(3), { $0.boardForgotBond(link: 1, at: $1) },
+                    [
+                        .problem("the board no longer knows this host's bond: pairing again over the cable"),
+                        .removeBond(Self.device, link: 1),
                     ], nil
                 ),
                 // Removing the device takes its object with it: expected while removing.
@@ -329,6 +337,7 @@ struct CentralBondingTests {
             _ = machine.pairSucceeded(link: link, attempt: 1, at: now)
             _ = machine.trustFinished(link: link, error: nil, at: now)
             _ = machine.connectFailed(link: link, error: Self.refused, at: now)
+            _ = machine.boardForgotBond(link: link, at: now)
             return machine.bondRemoved(link: link, error: nil, at: now)
         }
         #expect(bondThenRefused(link: 1) == [.startSearch(round: 1), .report(.searching)])
@@ -443,7 +452,8 @@ struct CentralBondingTests {
         _ = cable.bluezOwnerChanged(":1.0", at: .zero)
         _ = cable.discovered(Self.tree(paired: true), round: 1, at: .zero)
         let third = failLinks(&cable, 3)
-        #expect(third.contains(.removeBond(Self.device, link: 3)), "\(third)")
+        #expect(third.contains(.confirmBondLost(link: 3, hostAddress: Self.hostAddress)), "\(third)")
+        #expect(!third.contains { if case .removeBond = $0 { true } else { false } }, "not before the board says so")
         #expect(third.contains(.report(.pairing(address: Self.address))))
         var second = CentralLifecycle(settings: Self.settings())
         _ = second.bluezOwnerChanged(":1.0", at: .zero)
@@ -453,6 +463,41 @@ struct CentralBondingTests {
         _ = noCable.bluezOwnerChanged(":1.0", at: .zero)
         _ = noCable.discovered(Self.tree(paired: true), round: 1, at: .zero)
         #expect(failLinks(&noCable, 3).last == .report(.reconnecting(retryIn: .seconds(4))))
+    }
+
+    /// Links that fail as a lost bond makes them are no proof: anybody in radio range can make `Connect` fail
+    /// three times, or an encryption fail. The phone drops its half only on the board's word over the cable;
+    /// while the board says it still holds the bond, or cannot be asked, the bond stays and the link is retried
+    /// with the usual backoff.
+    @Test func aBondIsDroppedOnlyOnTheBoardsWord() {
+        let aborted = DBusError.bluez(.failed, "le-connection-abort-by-local")
+        var machine = CentralLifecycle(settings: Self.settings())
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: true), round: 1, at: .zero)
+        var now = Duration.zero
+        func failThreeLinks() -> [Action] {
+            var last: [Action] = []
+            for _ in 1...3 {
+                now += .seconds(120)
+                _ = machine.timerFired(at: now)
+                _ = machine.searchStarted(round: 1, at: now)
+                _ = machine.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: now)
+                last = machine.connectFailed(link: machine.link, error: aborted, at: now)
+            }
+            return last
+        }
+        let suspicion =
+            "connecting to \(Self.address) failed 3 times in a row (\(aborted)): the board may no longer know this bond"
+        #expect(failThreeLinks().contains(.confirmBondLost(link: 3, hostAddress: Self.hostAddress)))
+        let kept = machine.boardKeptBond(link: 3, at: now)
+        #expect(kept.first == .problem("\(suspicion); the board still holds this host's bond, so it is kept"))
+        #expect(!kept.contains { if case .removeBond = $0 { true } else { false } })
+        #expect(machine.boardForgotBond(link: 3, at: now) == [], "a late word for a link given up")
+        // The cable cannot be asked: the bond stays too.
+        #expect(failThreeLinks().contains(.confirmBondLost(link: 6, hostAddress: Self.hostAddress)))
+        let unasked = machine.windowFailed("the board is unreachable", link: 6, at: now)
+        #expect(!unasked.contains { if case .removeBond = $0 { true } else { false } })
+        if case .report(.reconnecting) = unasked.last {} else { Issue.record("\(unasked)") }
     }
 
     /// A central of `settings` on link 1 to the bonded board, StartNotify sent at 2 s.

@@ -250,6 +250,44 @@ struct PeripheralLifecycleTests {
             ])
     }
 
+    /// A phone whose links fail while it still holds its bond asks `unlessBonded`: the board's word decides.
+    /// While bluetoothd says the board holds a bond with it, no window opens and nothing is forgotten (so
+    /// nobody in radio range can make the phone drop a working bond); once the board lost it, the window
+    /// opens as for a phone without a bond.
+    @Test func aPhoneThatStillHoldsABondHearsTheBoardsWord() {
+        var machine = Self.registered()
+        let device: [String: [String: DBusValue]] = [
+            BlueZNames.device: ["Address": .string("00:AA:01:01:00:01"), "Paired": .boolean(true)]
+        ]
+        #expect(machine.received(.interfacesAdded(Self.phone, device), at: .seconds(1)) == [])
+        let kept = machine.openPairingWindow(
+            for: .seconds(120), forgetting: "00:AA:01:01:00:01", unlessBonded: true, request: 1, at: .seconds(2))
+        #expect(kept.answer == .bondKept && kept.actions.isEmpty)
+        #expect(machine.facts(at: .seconds(2)).pairingClosesIn == nil && machine.nextDeadline == nil)
+        let nameless = machine.openPairingWindow(for: .seconds(120), unlessBonded: true, request: 2, at: .seconds(2))
+        #expect(nameless.answer == .failed("a phone that asks whether its bond is lost must name its address"))
+        // The board forgets it (reset, state wiped): now the window opens.
+        _ = machine.received(.interfacesRemoved(Self.phone, [BlueZNames.device]), at: .seconds(3))
+        let opened = machine.openPairingWindow(
+            for: .seconds(120), forgetting: "00:AA:01:01:00:01", unlessBonded: true, request: 3, at: .seconds(4))
+        #expect(opened.answer == nil)
+        #expect(
+            opened.actions == [.forgetDevice(Self.phone, round: 1), .setPairable(true, timeoutSeconds: 120, round: 1)])
+        // A bond that turned Paired=false counts as gone too; one in the first tree read counts as held.
+        var fromTree = PeripheralLifecycle(settings: .init(adapterPath: Self.adapterPath))
+        _ = fromTree.bluezOwnerChanged(":1.0", at: .zero)
+        _ = fromTree.discovered([Self.adapterPath: FakeBlueZ.adapter(), Self.phone: device], round: 1, at: .zero)
+        let held = fromTree.openPairingWindow(
+            for: .seconds(60), forgetting: "00:AA:01:01:00:01", unlessBonded: true, request: 1, at: .zero)
+        #expect(held.answer == .bondKept)
+        let unpaired = BlueZSignal.propertiesChanged(
+            Self.phone, interface: BlueZNames.device, changed: ["Paired": .boolean(false)], invalidated: [])
+        _ = fromTree.received(unpaired, at: .seconds(1))
+        let gone = fromTree.openPairingWindow(
+            for: .seconds(60), forgetting: "00:AA:01:01:00:01", unlessBonded: true, request: 2, at: .seconds(1))
+        #expect(gone.answer == nil, "opening")
+    }
+
     /// The phone that asks names its own adapter: the board forgets its stale half of a bond with it when a
     /// window opens, and only then (not while cooling down, not for an extension, not for something that is
     /// not an address).
