@@ -76,25 +76,50 @@ extension CentralLifecycle {
             return [.problem("\(stranger) advertises the Wake service but is not the board on the cable (\(named))")]
                 + advance(at: now)
         }
-        if agentRound == round {
-            phase = .bonding(device, .pairing(tries: 1))
-            return [.pair(device, link: link)]
-        }
+        if agentRound == round { return startPair(device, try: 1, at: now) }
         phase = .bonding(device, .registeringAgent)
         return [.registerAgent(round: round)]
     }
 
-    /// The cable did not open the window (no USB link, the board refused, no Bluetooth on the board).
+    /// The cable did not open the window (no USB link, the board refused, no Bluetooth on the board). Asked
+    /// whether a bond is lost, the board gave no word: the bond stays, and the link is tried again.
     package mutating func windowFailed(_ why: String, link: UInt64, at now: Duration) -> [Action] {
-        guard link == self.link, case .bonding(_, .openingWindow) = phase else { return [] }
-        return bondFailed("the board's pairing window could not be opened over USB: \(why)", at: now)
+        guard link == self.link, case .bonding(_, let step) = phase else { return [] }
+        switch step {
+        case .openingWindow:
+            return bondFailed("the board's pairing window could not be opened over USB: \(why)", at: now)
+        case .askingBoard(let suspicion):
+            return fail(
+                "\(suspicion); the board could not be asked over USB (\(why)), so this host keeps its bond",
+                bondLost: false, at: now)
+        default:
+            return []
+        }
+    }
+
+    /// The board said over the cable that it no longer holds this host's bond (and opened its window): this
+    /// host removes its stale half, then pairs again.
+    package mutating func boardForgotBond(link: UInt64, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(let device, .askingBoard) = phase else { return [] }
+        phase = .bonding(device, .removingStaleBond)
+        return [
+            .problem("the board no longer knows this host's bond: pairing again over the cable"),
+            .removeBond(device, link: link),
+        ]
+    }
+
+    /// The board said over the cable that it still holds this host's bond: the failures were not a lost bond
+    /// (a busy or jammed radio, someone in range provoking them), so the bond stays and the link is tried again
+    /// after the usual backoff.
+    package mutating func boardKeptBond(link: UInt64, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(_, .askingBoard(let suspicion)) = phase else { return [] }
+        return fail("\(suspicion); the board still holds this host's bond, so it is kept", bondLost: false, at: now)
     }
 
     package mutating func agentRegistered(round: UInt64, at now: Duration) -> [Action] {
         guard round == self.round, case .bonding(let device, .registeringAgent) = phase else { return [] }
         agentRound = round
-        phase = .bonding(device, .pairing(tries: 1))
-        return [.pair(device, link: link)]
+        return startPair(device, try: 1, at: now)
     }
 
     package mutating func agentFailed(round: UInt64, error: DBusError, at now: Duration) -> [Action] {
@@ -103,8 +128,8 @@ extension CentralLifecycle {
         return bondFailed("registering the phone's pairing agent failed: \(error)", at: now)
     }
 
-    package mutating func pairSucceeded(link: UInt64, at now: Duration) -> [Action] {
-        guard link == self.link, case .bonding(let device, .pairing) = phase else { return [] }
+    package mutating func pairSucceeded(link: UInt64, attempt: Int, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(let device, .pairing(attempt, _)) = phase else { return [] }
         devices[device]?.paired = true
         phase = .bonding(device, .trusting)
         return [.trust(device, link: link)]
@@ -113,15 +138,32 @@ extension CentralLifecycle {
     /// A failed `Pair` is tried again inside the same window (`pairTries` in all, `pairPause` apart): the
     /// board may make its adapter pairable a moment after it answered, and a busy radio may miss the link.
     /// One this central stopped waiting for is cancelled first, or bluetoothd would still be pairing.
-    package mutating func pairFailed(link: UInt64, error: DBusError, at now: Duration) -> [Action] {
-        guard link == self.link, case .bonding(let device, .pairing(let tries)) = phase else { return [] }
-        if error.kind == .bluez(.alreadyExists) { return pairSucceeded(link: link, at: now) }
-        let cancel: [Action] = error.kind == .timeout ? [.cancelPairing(device)] : []
+    package mutating func pairFailed(link: UInt64, attempt: Int, error: DBusError, at now: Duration) -> [Action] {
+        guard link == self.link, case .bonding(let device, .pairing(attempt, _)) = phase else { return [] }
+        if error.kind == .bluez(.alreadyExists) { return pairSucceeded(link: link, attempt: attempt, at: now) }
+        if error.kind == .timeout { return pairGivenUp(device, tries: attempt, why: "\(error)", at: now) }
+        return pairTryFailed(device, tries: attempt, why: "\(error)", cancel: [], at: now)
+    }
+
+    /// A `Pair` that stalled (no answer within `pairTimeout`): cancelled, so bluetoothd stops pairing, and tried
+    /// again after the pause like a failed one; its late answer is ignored.
+    mutating func pairGivenUp(_ device: DBusObjectPath, tries: Int, why: String, at now: Duration) -> [Action] {
+        pairTryFailed(device, tries: tries, why: why, cancel: [.cancelPairing(device)], at: now)
+    }
+
+    private mutating func pairTryFailed(
+        _ device: DBusObjectPath, tries: Int, why: String, cancel: [Action], at now: Duration
+    ) -> [Action] {
         guard tries < settings.pairTries else {
-            return cancel + bondFailed("pairing refused: \(error)", at: now)
+            return cancel + bondFailed("pairing refused: \(why)", at: now)
         }
         phase = .bonding(device, .pausing(tries: tries, until: now + settings.pairPause))
-        return cancel + [.problem("pairing try \(tries) of \(settings.pairTries) failed: \(error)")]
+        return cancel + [.problem("pairing try \(tries) of \(settings.pairTries) failed: \(why)")]
+    }
+
+    mutating func startPair(_ device: DBusObjectPath, try attempt: Int, at now: Duration) -> [Action] {
+        phase = .bonding(device, .pairing(tries: attempt, until: now + settings.pairTimeout))
+        return [.pair(device, link: link, attempt: attempt)]
     }
 
     /// `Trusted` is set (or could not be: the bond stands all the same, bluetoothd only reconnects an
@@ -169,8 +211,9 @@ extension CentralLifecycle {
             + report(.pairing(address: address(of: device)))
     }
 
-    /// The board refused the bond this host holds: remove this host's half, then pair again, unless
-    /// bonds in a row already gave no working link (then wait as without the cable).
+    /// The links fail as a lost bond makes them: ask the board over the cable whether it still holds this
+    /// host's half, and remove this host's half only when it says it does not (`boardForgotBond`); then pair
+    /// again. Unless bonds in a row already gave no working link (then wait as without the cable).
     mutating func removeStaleBond(_ device: DBusObjectPath, why: String, at now: Duration) -> [Action] {
         guard bondsTried < settings.bondAttempts else {
             // The long wait starts a new period: after it, a few bonds over the cable again.
@@ -181,11 +224,10 @@ extension CentralLifecycle {
             ) { .bondLost(address: $0, retryIn: $1) }
         }
         lastProblem = why
-        failures = 0
-        phase = .bonding(device, .removingStaleBond)
+        phase = .bonding(device, .askingBoard(why: why))
         return [
-            .problem("\(why): the board no longer knows this host's bond; pairing again over the cable"),
-            .removeBond(device, link: link),
+            .problem("\(why): asking the board over the cable whether it still knows this host's bond"),
+            .confirmBondLost(link: link, hostAddress: adapter.address?.uppercased()),
         ] + report(.pairing(address: address(of: device)))
     }
 

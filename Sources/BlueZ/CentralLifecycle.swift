@@ -53,14 +53,21 @@ package struct CentralLifecycle: Sendable {
         /// answered, a radio may miss a connection), and the pause between tries.
         package var pairTries: Int
         package var pairPause: Duration
+        /// How long one `Pair` may go unanswered before this central cancels it and tries again (10 s). A pairing
+        /// over a working link takes a second or two; one that stalls (the board's adapter not pairable yet, a
+        /// missed connection) is otherwise answered only by bluetoothd's own 30 s D-Bus timeout, and the person
+        /// plugging in would wait that long.
+        package var pairTimeout: Duration
 
         package init(
             adapter: String, boardAddress: String? = nil,
             backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(60)), bondLostRetry: Duration = .seconds(300),
             notBondedRetry: Duration = .seconds(60), resolveTimeout: Duration = .seconds(30),
             bondsOverCable: Bool = false, rememberedAddress: String? = nil, bondRetry: Duration = .seconds(30),
-            bondAttempts: Int = 3, suspectBondAfter: Int = 3, pairTries: Int = 3, pairPause: Duration = .seconds(2)
+            bondAttempts: Int = 3, suspectBondAfter: Int = 3, pairTries: Int = 3, pairPause: Duration = .seconds(2),
+            pairTimeout: Duration = .seconds(10)
         ) {
+            self.pairTimeout = pairTimeout
             self.suspectBondAfter = suspectBondAfter
             self.pairTries = pairTries
             self.pairPause = pairPause
@@ -102,12 +109,16 @@ package struct CentralLifecycle: Sendable {
         /// Ask the board over the USB cable to open its pairing window for this host (`hostAddress`: the
         /// adapter's, so the board forgets a stale bond with it); answer `windowOpened`/`windowFailed`.
         case openPairingWindow(link: UInt64, hostAddress: String?)
+        /// Ask the board over the USB cable whether it still holds this host's bond (links to it fail); answer
+        /// `boardForgotBond`/`boardKeptBond`/`windowFailed`. Only the board's word drops a bond.
+        case confirmBondLost(link: UInt64, hostAddress: String?)
         /// Export the phone's agent and `AgentManager1.RegisterAgent(agent, "NoInputNoOutput")`, without taking
         /// the default agent (a desktop's own agent stays the default); answer `agentRegistered`/`agentFailed`.
         case registerAgent(round: UInt64)
         /// `Device1.Pair()` (bluetoothd links, pairs and asks the agent of this connection); answer
-        /// `pairSucceeded`/`pairFailed`.
-        case pair(DBusObjectPath, link: UInt64)
+        /// `pairSucceeded`/`pairFailed` with the same `attempt` (an answer to a try this central gave up on is
+        /// ignored).
+        case pair(DBusObjectPath, link: UInt64, attempt: Int)
         /// `Device1.CancelPairing()` (errors ignored): a `Pair` this central stopped waiting for.
         case cancelPairing(DBusObjectPath)
         /// `Properties.Set(Device1, "Trusted", true)`; answer `trustFinished`.
@@ -144,11 +155,13 @@ package struct CentralLifecycle: Sendable {
     enum BondStep: Sendable, Equatable {
         case openingWindow
         case registeringAgent
-        /// `Pair` in flight; `tries` counts this one.
-        case pairing(tries: Int)
+        /// `Pair` in flight; `tries` counts this one; past `until` it is cancelled and tried again.
+        case pairing(tries: Int, until: Duration)
         /// A `Pair` failed inside the open window: the next try is at `until`.
         case pausing(tries: Int, until: Duration)
         case trusting
+        /// The links failed as a lost bond would make them (`why`): the board is asked over the cable first.
+        case askingBoard(why: String)
         case removingStaleBond
     }
 
@@ -319,8 +332,10 @@ package struct CentralLifecycle: Sendable {
             return [.disconnect(device)]
                 + fail("\(address(of: device)) did not resolve its services in time", bondLost: false, at: now)
         case .bonding(let device, .pausing(let tries, let until)) where now >= until:
-            phase = .bonding(device, .pairing(tries: tries + 1))
-            return [.pair(device, link: link)]
+            return startPair(device, try: tries + 1, at: now)
+        case .bonding(let device, .pairing(let tries, let until)) where now >= until:
+            return pairGivenUp(
+                device, tries: tries, why: "no answer in \(settings.pairTimeout.components.seconds) s", at: now)
         default:
             return []
         }
@@ -328,7 +343,9 @@ package struct CentralLifecycle: Sendable {
 
     package var nextDeadline: Duration? {
         switch phase {
-        case .waiting(let until, _), .resolving(_, let until), .bonding(_, .pausing(_, let until)): until
+        case .waiting(let until, _), .resolving(_, let until), .bonding(_, .pausing(_, let until)),
+            .bonding(_, .pairing(_, let until)):
+            until
         default: nil
         }
     }

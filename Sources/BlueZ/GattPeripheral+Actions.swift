@@ -52,28 +52,34 @@ extension GattPeripheral {
                     [.objectPath(WakeGATT.Paths.advertisement), .vardict([:])], expecting: "",
                     timeout: configuration.registerTimeout)
             }
-        case .setPairable(let pairable, let timeout):
+        case .setPairable(let pairable, let timeout, let round):
             runtime.spawn { [self] in
                 do throws(DBusError) {
                     try await setPairable(pairable, timeoutSeconds: timeout)
+                    post { lifecycle, now in lifecycle.pairableSet(round: round, error: nil, at: now) }
                 } catch {
                     logger.warning("could not set Pairable=\(pairable) on \(configuration.adapter): \(error)")
+                    post { lifecycle, now in lifecycle.pairableSet(round: round, error: error, at: now) }
                 }
             }
-        case .forgetDevice(let device):
+        case .forgetDevice(let device, let round):
             runtime.spawn { [self] in
                 do throws(DBusError) {
                     _ = try await bus.call(
                         destination: BlueZNames.service, path: BlueZNames.adapterPath(configuration.adapter),
                         interface: BlueZNames.adapter, member: "RemoveDevice", [.objectPath(device)], expecting: "",
                         timeout: configuration.callTimeout)
-                    logger.notice("forgot the stale bond with \(device.rawValue), which asks to pair again")
-                } catch  where error.kind == .bluez(.doesNotExist) {
-                    // No bond with it: nothing to forget.
+                    logger.notice("forgot the bond with \(device.rawValue)")
+                    post { lifecycle, now in lifecycle.deviceForgotten(device, round: round, error: nil, at: now) }
                 } catch {
-                    logger.warning("could not forget the stale bond with \(device.rawValue): \(error)")
+                    if error.kind != .bluez(.doesNotExist) {
+                        logger.warning("could not forget the bond with \(device.rawValue): \(error)")
+                    }
+                    post { lifecycle, now in lifecycle.deviceForgotten(device, round: round, error: error, at: now) }
                 }
             }
+        case .answerPairing(let request, let answer):
+            answered(request, answer)
         case .announceDiscoverable(let discoverable):
             do {
                 try bus.emitPropertiesChanged(

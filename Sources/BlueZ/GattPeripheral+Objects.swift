@@ -125,10 +125,18 @@ extension GattPeripheral {
         let device = call.body.first?.objectPathValue?.rawValue ?? "?"
         let now = runtime.monotonicNow()
         let path = call.body.first?.objectPathValue
-        let allowed = driver.withLifecycle { $0.authorizesPairing(of: path, at: now) }
+        let sender = call.sender
+        let (allowed, bluetoothd) = driver.withLifecycle {
+            ($0.authorizesPairing(of: path, askedBy: sender, at: now), $0.bluezOwnerName)
+        }
+        guard sender != nil, sender == bluetoothd else {
+            // Only bluetoothd asks an agent; anybody else on the bus calling it is probing for a yes.
+            logger.warning("refused \(what) for \(device) asked by \(sender ?? "(no sender)"): not bluetoothd")
+            throw Self.rejected("this agent answers bluetoothd (the owner of org.bluez) only")
+        }
         guard allowed else {
-            logger.notice("refused \(what) for \(device): no pairing window is open")
-            throw Self.rejected("no pairing window is open (POST /api/bluetooth/pairing/start opens one)")
+            logger.notice("refused \(what) for \(device): no pairing window is open for it")
+            throw Self.rejected("no pairing window is open for this device (the phone opens one over the USB cable)")
         }
         logger.notice("accepted \(what) for \(device) inside the pairing window")
     }

@@ -46,6 +46,9 @@ package final class GattPeripheral: Sendable {
         var value: [UInt8]
         var lastLoggedProblem: String?
         var registrations: UInt64 = 0
+        /// Pairing requests waiting for the lifecycle's answer, by number.
+        var pairingRequests: [UInt64: PairingRequest] = [:]
+        var nextPairingRequest: UInt64 = 0
     }
 
     let bus: any MessageBus
@@ -121,20 +124,55 @@ package final class GattPeripheral: Sendable {
     }
 
     /// Opens (or extends) the pairing window and says what came of it: when it closes (at most 300 s after it
-    /// first opened), or that none may open yet. Waits for the executor (the lifecycle decides there, in order
-    /// with bluetoothd's events): call it from another thread, never from the executor. nil once stopped.
+    /// first opened), that none may open yet, or that it could not be made ready. Waits for the executor (the
+    /// lifecycle decides there, in order with bluetoothd's events) and, for a new window, until bluetoothd
+    /// confirmed it ready (bounded): call it from another thread, never from the executor. nil once stopped.
     @discardableResult
     package func openPairingWindow(
-        for duration: Duration, forgetting phone: String? = nil
+        for duration: Duration, forgetting phone: String? = nil, unlessBonded: Bool = false
     ) -> PeripheralLifecycle.PairingAnswer? {
-        driver.request { [logger] lifecycle, now in
-            let (answer, actions) = lifecycle.openPairingWindow(for: duration, forgetting: phone, at: now)
-            switch answer {
-            case let .open(closesIn): logger.notice("pairing window open for \(closesIn)")
-            case let .coolingDown(retryIn): logger.notice("pairing window refused: cooling down for \(retryIn)")
-            }
-            return (answer, actions)
+        guard let request = requestPairingWindow(for: duration, forgetting: phone, unlessBonded: unlessBonded)
+        else { return nil }
+        // The lifecycle gives up an unready window after `pairingPreparationTimeout`; this bound only guards
+        // against an executor that stopped.
+        let bound = driver.withLifecycle { $0.settings.pairingPreparationTimeout } + .seconds(1)
+        let answer = request.wait(timeout: bound)
+        state.withLock { _ = $0.pairingRequests.removeValue(forKey: request.number) }
+        return answer ?? .failed("no answer from the Bluetooth peripheral in time")
+    }
+
+    /// The request behind `openPairingWindow`, without waiting: its `answer` is set at once (an extension, a
+    /// cool-down) or once the window is ready or given up. nil once stopped.
+    package func requestPairingWindow(
+        for duration: Duration, forgetting phone: String? = nil, unlessBonded: Bool = false
+    ) -> PairingRequest? {
+        let request = state.withLock { state in
+            state.nextPairingRequest += 1
+            let request = PairingRequest(number: state.nextPairingRequest)
+            state.pairingRequests[request.number] = request
+            return request
         }
+        let immediate: PeripheralLifecycle.PairingAnswer?? = driver.request { lifecycle, now in
+            lifecycle.openPairingWindow(
+                for: duration, forgetting: phone, unlessBonded: unlessBonded, request: request.number, at: now)
+        }
+        guard let immediate else {
+            state.withLock { _ = $0.pairingRequests.removeValue(forKey: request.number) }
+            return nil
+        }
+        if let answer = immediate { answered(request.number, answer) }
+        return request
+    }
+
+    /// Hands the lifecycle's answer to the request that waits for it, and logs it.
+    func answered(_ number: UInt64, _ answer: PeripheralLifecycle.PairingAnswer) {
+        switch answer {
+        case let .open(closesIn): logger.notice("pairing window open for \(closesIn)")
+        case let .coolingDown(retryIn): logger.notice("pairing window refused: cooling down for \(retryIn)")
+        case let .failed(why): logger.warning("pairing window not opened: \(why)")
+        case .bondKept: logger.notice("pairing window not opened: the board still holds the asking phone's bond")
+        }
+        state.withLock { $0.pairingRequests[number] }?.resolve(answer)
     }
 
     package var facts: PeripheralFacts {

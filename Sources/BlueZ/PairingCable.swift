@@ -6,6 +6,12 @@ package protocol PairingCable: Sendable {
     /// board forgets a stale bond with it) and returns the board's Bluetooth address (as BlueZ writes it,
     /// `AA:BB:CC:DD:EE:FF`); throws, in words, why the window is not open.
     func openPairingWindow(hostAddress: String?) async throws(PairingCableError) -> String
+
+    /// This host still holds its half of the bond but its links to the board fail: asks the board whether it
+    /// still holds its half (`phone_bonded`). true: it does not, and opened its pairing window for this host
+    /// (drop the stale half and pair again); false: it does, so the bond stays (the failures were the
+    /// radio's). Throws, in words, when the board could not be asked: the bond stays then too.
+    func confirmBondLost(hostAddress: String?) async throws(PairingCableError) -> Bool
 }
 
 /// Why the board's pairing window could not be opened over the cable, in words for the card and the log.

@@ -21,8 +21,8 @@ package final class WakeCentral: Sendable {
         package var bondLostRetry: Duration
         /// The board bonded with before (the phone's state directory), followed when no address is configured.
         package var rememberedAddress: String?
-        /// `Device1.Pair` (bluetoothd links, pairs and distributes keys: seconds, tens on a busy radio); past it
-        /// the central cancels the pairing and tries again inside the same window.
+        /// The bus timeout of `Device1.Pair`: only a bound on the call. The central's lifecycle gives a stalled
+        /// `Pair` up sooner (`CentralLifecycle.Settings.pairTimeout`, 10 s), cancels it and tries again.
         package var pairTimeout: Duration
 
         package init(
@@ -218,6 +218,23 @@ package final class WakeCentral: Sendable {
                     post { lifecycle, now in lifecycle.windowFailed(error.message, link: link, at: now) }
                 }
             }
+        case .confirmBondLost(let link, let hostAddress):
+            guard let cable else {
+                post { lifecycle, now in lifecycle.windowFailed("no USB cable to the board here", link: link, at: now) }
+                return
+            }
+            runtime.spawn { [self] in
+                do throws(PairingCableError) {
+                    let lost = try await cable.confirmBondLost(hostAddress: hostAddress)
+                    post { lifecycle, now in
+                        lost
+                            ? lifecycle.boardForgotBond(link: link, at: now)
+                            : lifecycle.boardKeptBond(link: link, at: now)
+                    }
+                } catch {
+                    post { lifecycle, now in lifecycle.windowFailed(error.message, link: link, at: now) }
+                }
+            }
         case .registerAgent(let round):
             runtime.spawn { [self] in
                 do throws(DBusError) {
@@ -232,13 +249,13 @@ package final class WakeCentral: Sendable {
                     post { lifecycle, now in lifecycle.agentFailed(round: round, error: error, at: now) }
                 }
             }
-        case .pair(let device, let link):
+        case .pair(let device, let link, let attempt):
             runtime.spawn { [self] in
                 do throws(DBusError) {
                     try await deviceCall(device, "Pair", timeout: configuration.pairTimeout)
-                    post { lifecycle, now in lifecycle.pairSucceeded(link: link, at: now) }
+                    post { lifecycle, now in lifecycle.pairSucceeded(link: link, attempt: attempt, at: now) }
                 } catch {
-                    post { lifecycle, now in lifecycle.pairFailed(link: link, error: error, at: now) }
+                    post { lifecycle, now in lifecycle.pairFailed(link: link, attempt: attempt, error: error, at: now) }
                 }
             }
         case .cancelPairing(let device):

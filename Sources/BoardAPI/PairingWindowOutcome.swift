@@ -7,4 +7,7 @@ package enum PairingWindowOutcome: Sendable, Equatable {
     case open(closesIn: Duration)
     /// No window is open and none may open yet: the cool-down after the last one ends this long from now.
     case coolingDown(retryIn: Duration)
+    /// Asked by a phone that still holds a bond (`phone_bonded`): the board holds its half too, so no window
+    /// opened and the phone keeps its bond.
+    case bondKept
 }

@@ -45,16 +45,18 @@ extension PhoneRouter {
         }
         let seconds: Int
         let phone: String?
+        let phoneBonded: Bool
         do {
             seconds = try Self.pairingSeconds(request.body)
             phone = try Self.pairingPhoneAddress(request.body)
+            phoneBonded = try Self.pairingPhoneBonded(request.body, phone: phone)
         } catch {
             return RouteResult(response: Responses.error(error))
         }
         // The answer if the window opens as asked; the shell answers with what the lifecycle decided instead.
         return RouteResult(
             response: Self.pairingAnswer(.open(closesIn: .seconds(seconds)), now: now),
-            effect: .openPairingWindow(seconds: seconds, phoneAddress: phone))
+            effect: .openPairingWindow(seconds: seconds, phoneAddress: phone, phoneBonded: phoneBonded))
     }
 
     /// The answer to a pairing request, from what became of it: `200` with when the window closes, or `429`
@@ -68,6 +70,10 @@ extension PhoneRouter {
                     open: true, closesAt: Timestamp.format(now.addingTimeInterval(Self.timeInterval(closesIn))),
                     seconds: Self.wholeSecondsRoundedUp(closesIn))
             ])
+            return HTTPResponse(
+                status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body)
+        case .bondKept:
+            let body = JSONBody.ok(["pairing": BondKeptBody(open: false, bonded: true)])
             return HTTPResponse(
                 status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body)
         case let .coolingDown(retryIn):
@@ -114,6 +120,24 @@ extension PhoneRouter {
         return text.uppercased()
     }
 
+    /// `"phone_bonded": true`: the phone still holds its half of a bond with the board and asks because its
+    /// links fail; the board opens the window only if it holds no bond with `phone_address` (required then).
+    static func pairingPhoneBonded(_ body: [UInt8], phone: String?) throws(JSONError) -> Bool {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return false }
+        let object = try JSONBody.object(body)
+        guard let value = object["phone_bonded"], value != .null else { return false }
+        guard case let .bool(bonded) = value else {
+            throw JSONError(
+                status: 400, code: "invalid", message: "\"phone_bonded\" must be true or false", field: "phone_bonded")
+        }
+        if bonded && phone == nil {
+            throw JSONError(
+                status: 400, code: "invalid", message: "\"phone_bonded\" needs \"phone_address\"",
+                field: "phone_address")
+        }
+        return bonded
+    }
+
     static func isBluetoothAddress(_ text: String) -> Bool {
         let groups = text.split(separator: ":", omittingEmptySubsequences: false)
         return groups.count == 6
@@ -139,6 +163,12 @@ extension PhoneRouter {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
+}
+
+/// `{"open":false,"bonded":true}`: the board still holds the asking phone's bond.
+private struct BondKeptBody: Encodable, Sendable {
+    let open: Bool
+    let bonded: Bool
 }
 
 private struct PairingWindowBody: Encodable, Sendable {

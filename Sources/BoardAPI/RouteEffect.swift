@@ -9,7 +9,7 @@ package enum RouteEffect: Sendable, Equatable {
     /// `PhoneRouter.pairingAnswer` for that instead of the router's answer.
     /// `phoneAddress`: the Bluetooth address the phone host named for itself (`phone_address`), whose stale
     /// bond the board forgets.
-    case openPairingWindow(seconds: Int, phoneAddress: String?)
+    case openPairingWindow(seconds: Int, phoneAddress: String?, phoneBonded: Bool = false)
     /// `POST /api/phone/app-state`: remember what the phone reported (shown in `/status` as `phone_app`).
     case recordPhoneAppState(PhoneAppState)
     /// `POST /api/live-activity/tasks/{request_id}/answer`: record the person's answer to the task

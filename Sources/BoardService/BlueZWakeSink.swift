@@ -97,13 +97,21 @@ package final class BlueZWakeSink: WakeSink {
     package func openPairingWindow(
         for duration: Duration, forgetting phone: String?
     ) -> Result<PairingWindowOutcome, WakeSinkError> {
+        openPairingWindow(for: duration, forgetting: phone, unlessBonded: false)
+    }
+
+    package func openPairingWindow(
+        for duration: Duration, forgetting phone: String?, unlessBonded: Bool
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
         let problem = state.withLock { $0.busProblem }
         guard let peripheral = supervisor.session else {
             return .failure(WakeSinkError(problem ?? "not connected to the system bus"))
         }
-        switch peripheral.openPairingWindow(for: duration, forgetting: phone) {
+        switch peripheral.openPairingWindow(for: duration, forgetting: phone, unlessBonded: unlessBonded) {
         case let .open(closesIn): return .success(.open(closesIn: closesIn))
         case let .coolingDown(retryIn): return .success(.coolingDown(retryIn: retryIn))
+        case let .failed(why): return .failure(WakeSinkError(why))
+        case .bondKept: return .success(.bondKept)
         case nil: return .failure(WakeSinkError("the Bluetooth peripheral is stopping"))
         }
     }

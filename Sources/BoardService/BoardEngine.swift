@@ -189,10 +189,12 @@ package final class BoardEngine: Sendable {
         if let denial = result.denial { logDenial(denial, request: request) }
         guard let effect = result.effect else { return .now(result.response) }
         switch effect {
-        case let .openPairingWindow(seconds, phone):
+        case let .openPairingWindow(seconds, phone, phoneBonded):
             return .later { [self] respond in
                 pairingQueue.async { [self] in
-                    respond(openPairingWindow(seconds: seconds, forgetting: phone, for: request, now: now))
+                    respond(
+                        openPairingWindow(
+                            seconds: seconds, forgetting: phone, unlessBonded: phoneBonded, for: request, now: now))
                 }
             }
         case let .recordAnswer(id, answer):
@@ -390,9 +392,9 @@ package final class BoardEngine: Sendable {
     /// Asks the peripheral for a pairing window (waiting for the executor, so never on a listener's thread); what
     /// became of it is the answer.
     private func openPairingWindow(
-        seconds: Int, forgetting phone: String?, for request: HTTPRequest, now: Date
+        seconds: Int, forgetting phone: String?, unlessBonded phoneBonded: Bool, for request: HTTPRequest, now: Date
     ) -> HTTPResponse {
-        switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone) {
+        switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone, unlessBonded: phoneBonded) {
         case let .success(outcome):
             switch outcome {
             case let .open(closesIn):
@@ -402,6 +404,10 @@ package final class BoardEngine: Sendable {
             case let .coolingDown(retryIn):
                 logger.notice(
                     "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
+                    fields: [.peer: "\(request.peer)"])
+            case .bondKept:
+                logger.notice(
+                    "Bluetooth pairing window not opened for \(request.peer): the board still holds its bond",
                     fields: [.peer: "\(request.peer)"])
             }
             return PhoneRouter.pairingAnswer(outcome, now: now)

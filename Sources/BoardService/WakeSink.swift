@@ -17,6 +17,20 @@ package protocol WakeSink: Sendable {
     func openPairingWindow(
         for duration: Duration, forgetting phone: String?
     ) -> Result<PairingWindowOutcome, WakeSinkError>
+    /// The same, `unlessBonded`: for a phone that still holds its half of a bond and asks because its links
+    /// fail; `.bondKept` while the board holds a bond with `phone` (then no window opens).
+    func openPairingWindow(
+        for duration: Duration, forgetting phone: String?, unlessBonded: Bool
+    ) -> Result<PairingWindowOutcome, WakeSinkError>
+}
+
+extension WakeSink {
+    /// A transport without bonds has none to keep.
+    package func openPairingWindow(
+        for duration: Duration, forgetting phone: String?, unlessBonded: Bool
+    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+        openPairingWindow(for: duration, forgetting: phone)
+    }
 }
 
 /// Why a Wake could not go out.

@@ -122,11 +122,11 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
     }
 
     func stop() {
-        let context = context.takeUnretainedValue()
-        context.stopSweep()
+        let server = context.takeUnretainedValue()
+        server.stopSweep()
         // libmicrohttpd must not stop with a connection suspended: every deferred answer is sent (resumed) first,
         // and given half a second to go out before the daemon closes the connections.
-        let owed = context.answerAllDeferrals()
+        let owed = server.answerAllDeferrals()
         let clock = ContinuousClock()
         let until = clock.now + .milliseconds(500)
         while owed.contains(where: { !$0.isComplete }), clock.now < until { usleep(5_000) }

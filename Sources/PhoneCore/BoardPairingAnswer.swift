@@ -21,15 +21,26 @@ package enum BoardPairingAnswer {
         return .success(address)
     }
 
-    /// Whether the pairing window is open after the request (`{"pairing":{"open":true,…}}`).
-    package static func windowOpened(status: Int, body: [UInt8]) -> Result<Void, BoardProblem> {
+    /// What a pairing request came to, when the board answered 200.
+    package enum Window: Sendable, Equatable {
+        /// `{"pairing":{"open":true,…}}`.
+        case open
+        /// `{"pairing":{"open":false,"bonded":true}}`: asked with `phone_bonded`, the board still holds this
+        /// host's bond, and opened nothing.
+        case bondKept
+    }
+
+    /// Whether the pairing window is open after the request, or the board kept this host's bond.
+    package static func windowOpened(status: Int, body: [UInt8]) -> Result<Window, BoardProblem> {
         guard status == 200 else { return .failure(refusal(status: status, body: body)) }
-        guard let answer = try? JSONDecoder().decode(PairingAnswer.self, from: Data(body)), answer.pairing.open else {
+        guard let answer = try? JSONDecoder().decode(PairingAnswer.self, from: Data(body)) else {
             return .failure(
-                .malformed(
-                    BoardAnswerError(kind: .invalidValue, field: "pairing.open", message: "the window is not open")))
+                .malformed(BoardAnswerError(kind: .notJSON, message: "not a pairing window answer")))
         }
-        return .success(())
+        if answer.pairing.open { return .success(.open) }
+        if answer.pairing.bonded == true { return .success(.bondKept) }
+        return .failure(
+            .malformed(BoardAnswerError(kind: .invalidValue, field: "pairing.open", message: "the window is not open")))
     }
 
     private static func refusal(status: Int, body: [UInt8]) -> BoardProblem {
@@ -39,6 +50,9 @@ package enum BoardPairingAnswer {
 }
 
 private struct PairingAnswer: Decodable {
-    struct Window: Decodable { var open: Bool }
+    struct Window: Decodable {
+        var open: Bool
+        var bonded: Bool?
+    }
     var pairing: Window
 }

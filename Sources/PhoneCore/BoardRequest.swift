@@ -29,7 +29,7 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     case answer(requestID: String, PersonAnswer, answerID: String, phoneID: String, revision: UInt64? = nil)
     /// `POST /api/bluetooth/pairing/start` with `{"seconds":N,"phone_address":"AA:…"}`: the board's pairing
     /// window, for bonding; the phone names its own adapter, so the board forgets a stale bond with it.
-    case openPairingWindow(seconds: Int, phoneAddress: String?)
+    case openPairingWindow(seconds: Int, phoneAddress: String?, phoneBonded: Bool = false)
 
     package var method: String {
         switch self {
@@ -89,9 +89,10 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
                 + #","phone_id":"# + JSONString.quote(phoneID) + (revision.map { #","revision":\#($0)"# } ?? "")
                 + "}"
             return Array(text.utf8)
-        case let .openPairingWindow(seconds, phoneAddress):
+        case let .openPairingWindow(seconds, phoneAddress, phoneBonded):
             let phone = phoneAddress.map { #","phone_address":"# + JSONString.quote($0) } ?? ""
-            return Array(#"{"seconds":\#(seconds)\#(phone)}"#.utf8)
+            let bonded = phoneBonded ? #","phone_bonded":true"# : ""
+            return Array(#"{"seconds":\#(seconds)\#(phone)\#(bonded)}"#.utf8)
         default:
             return []
         }

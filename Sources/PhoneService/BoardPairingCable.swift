@@ -31,7 +31,22 @@ package final class BoardPairingCable: PairingCable {
         let address = try await boardAddressOrThrow()
         let request = BoardRequest.openPairingWindow(seconds: Self.windowSeconds, phoneAddress: hostAddress)
         switch await ask(request, BoardPairingAnswer.windowOpened) {
-        case .success: return address
+        case .success(.open): return address
+        case .success(.bondKept):
+            throw PairingCableError("the board answered that it keeps a bond it was not asked about")
+        case let .failure(problem): throw PairingCableError(Self.words(problem))
+        }
+    }
+
+    package func confirmBondLost(hostAddress: String?) async throws(PairingCableError) -> Bool {
+        guard let hostAddress else {
+            throw PairingCableError("this host's adapter address is not known, so the board cannot be asked")
+        }
+        let request = BoardRequest.openPairingWindow(
+            seconds: Self.windowSeconds, phoneAddress: hostAddress, phoneBonded: true)
+        switch await ask(request, BoardPairingAnswer.windowOpened) {
+        case .success(.open): return true
+        case .success(.bondKept): return false
         case let .failure(problem): throw PairingCableError(Self.words(problem))
         }
     }

@@ -61,19 +61,22 @@ struct CentralBondingTests {
                     .seconds(1), { $0.windowOpened(boardAddress: "00:aa:01:00:12:34", link: 1, at: $1) },
                     [.registerAgent(round: 1)], nil
                 ),
-                (.seconds(1), { $0.agentRegistered(round: 1, at: $1) }, [.pair(Self.device, link: 1)], nil),
+                (
+                    .seconds(1), { $0.agentRegistered(round: 1, at: $1) }, [.pair(Self.device, link: 1, attempt: 1)],
+                    .seconds(11)
+                ),
                 // bluetoothd links to pair and drops the link when it is done: that is no lost link.
                 (
                     .seconds(2),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(true)]), at: $1) },
-                    [], nil
+                    [], .seconds(11)
                 ),
                 (
                     .seconds(3),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(false)]), at: $1) },
-                    [], nil
+                    [], .seconds(11)
                 ),
-                (.seconds(4), { $0.pairSucceeded(link: 1, at: $1) }, [.trust(Self.device, link: 1)], nil),
+                (.seconds(4), { $0.pairSucceeded(link: 1, attempt: 1, at: $1) }, [.trust(Self.device, link: 1)], nil),
                 (
                     .seconds(4), { $0.trustFinished(link: 1, error: nil, at: $1) },
                     [
@@ -160,21 +163,21 @@ struct CentralBondingTests {
                 (
                     .seconds(21),
                     { $0.agentFailed(round: 1, error: .bluez(.alreadyExists, "Already Exists"), at: $1) },
-                    [.pair(Self.device, link: 2)], nil
+                    [.pair(Self.device, link: 2, attempt: 1)], .seconds(31)
                 ),
                 // A failed Pair is tried again inside the window; one that timed out is cancelled first.
                 (
-                    .seconds(25), { $0.pairFailed(link: 2, error: Self.refused, at: $1) },
+                    .seconds(25), { $0.pairFailed(link: 2, attempt: 1, error: Self.refused, at: $1) },
                     [.problem("pairing try 1 of 3 failed: \(Self.refused)")], .seconds(27)
                 ),
-                (.seconds(27), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2)], nil),
+                (.seconds(27), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2, attempt: 2)], .seconds(37)),
                 (
-                    .seconds(28), { $0.pairFailed(link: 2, error: Self.slow, at: $1) },
+                    .seconds(28), { $0.pairFailed(link: 2, attempt: 2, error: Self.slow, at: $1) },
                     [.cancelPairing(Self.device), .problem("pairing try 2 of 3 failed: \(Self.slow)")], .seconds(30)
                 ),
-                (.seconds(30), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2)], nil),
+                (.seconds(30), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2, attempt: 3)], .seconds(40)),
                 (
-                    .seconds(30), { $0.pairFailed(link: 2, error: Self.refused, at: $1) },
+                    .seconds(30), { $0.pairFailed(link: 2, attempt: 3, error: Self.refused, at: $1) },
                     [
                         .problem("pairing refused: \(Self.refused)"),
                         .report(
@@ -195,9 +198,33 @@ struct CentralBondingTests {
                 ),
                 (
                     .seconds(61), { $0.windowOpened(boardAddress: address, link: 3, at: $1) },
-                    [.pair(Self.device, link: 3)], nil
+                    [.pair(Self.device, link: 3, attempt: 1)], .seconds(71)
                 ),
             ])
+    }
+
+    /// A `Pair` that stalls (the first bond once waited 30 s for bluetoothd's own D-Bus timeout) is given up
+    /// after `pairTimeout` (10 s), cancelled and tried again after the pause; the late answer of the try given
+    /// up changes nothing.
+    @Test func aStalledPairIsCancelledWithinSecondsAndTriedAgain() {
+        var machine = CentralLifecycle(settings: Self.settings())
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: false), round: 1, at: .zero)
+        _ = machine.searchStarted(round: 1, at: .zero)
+        _ = machine.windowOpened(boardAddress: Self.address, link: 1, at: .seconds(1))
+        #expect(machine.agentRegistered(round: 1, at: .seconds(1)) == [.pair(Self.device, link: 1, attempt: 1)])
+        #expect(machine.nextDeadline == .seconds(11))
+        #expect(machine.timerFired(at: .seconds(10)) == [], "not yet")
+        #expect(
+            machine.timerFired(at: .seconds(11)) == [
+                .cancelPairing(Self.device), .problem("pairing try 1 of 3 failed: no answer in 10 s"),
+            ])
+        #expect(machine.nextDeadline == .seconds(13))
+        let cancelled = DBusError.bluez(.failed, "Authentication Canceled")
+        #expect(machine.pairFailed(link: 1, attempt: 1, error: cancelled, at: .seconds(12)) == [], "given up already")
+        #expect(machine.timerFired(at: .seconds(13)) == [.pair(Self.device, link: 1, attempt: 2)])
+        #expect(machine.pairSucceeded(link: 1, attempt: 1, at: .seconds(14)) == [], "an answer to the old try")
+        #expect(machine.pairSucceeded(link: 1, attempt: 2, at: .seconds(15)) == [.trust(Self.device, link: 1)])
     }
 
     /// Another device advertises the Wake service, and its path sorts first. The cable names the real board:
@@ -260,8 +287,16 @@ struct CentralBondingTests {
                     .seconds(3), { $0.notifyFailed(link: 1, error: Self.refused, at: $1) },
                     [
                         .disconnect(Self.device),
-                        .problem("\(why): the board no longer knows this host's bond; pairing again over the cable"),
-                        .removeBond(Self.device, link: 1), .report(.pairing(address: address)),
+                        .problem("\(why): asking the board over the cable whether it still knows this host's bond"),
+                        .confirmBondLost(link: 1, hostAddress: Self.hostAddress), .report(.pairing(address: address)),
+                    ], nil
+                ),
+                // Only the board's word drops the bond: it says it no longer holds it.
+                (
+                    .seconds(3), { $0.boardForgotBond(link: 1, at: $1) },
+                    [
+                        .problem("the board no longer knows this host's bond: pairing again over the cable"),
+                        .removeBond(Self.device, link: 1),
                     ], nil
                 ),
                 // Removing the device takes its object with it: expected while removing.
@@ -299,9 +334,10 @@ struct CentralBondingTests {
             _ = machine.searchStarted(round: 1, at: now)
             _ = machine.windowOpened(boardAddress: Self.address, link: link, at: now)
             _ = machine.agentRegistered(round: 1, at: now)
-            _ = machine.pairSucceeded(link: link, at: now)
+            _ = machine.pairSucceeded(link: link, attempt: 1, at: now)
             _ = machine.trustFinished(link: link, error: nil, at: now)
             _ = machine.connectFailed(link: link, error: Self.refused, at: now)
+            _ = machine.boardForgotBond(link: link, at: now)
             return machine.bondRemoved(link: link, error: nil, at: now)
         }
         #expect(bondThenRefused(link: 1) == [.startSearch(round: 1), .report(.searching)])
@@ -315,7 +351,7 @@ struct CentralBondingTests {
         // The second bond in a row, refused again: that is the limit.
         _ = machine.searchStarted(round: 1, at: now)
         _ = machine.windowOpened(boardAddress: Self.address, link: 3, at: now)
-        _ = machine.pairSucceeded(link: 3, at: now)
+        _ = machine.pairSucceeded(link: 3, attempt: 1, at: now)
         _ = machine.trustFinished(link: 3, error: nil, at: now)
         let limit = machine.connectFailed(link: 3, error: Self.refused, at: now)
         #expect(limit.last == .report(.bondLost(address: Self.address, retryIn: .seconds(300))))
@@ -391,7 +427,7 @@ struct CentralBondingTests {
         #expect(!machine.isPairing(Self.device, askedBy: ":1.66"))  // not bluetoothd
         #expect(!machine.isPairing(Self.stranger, askedBy: ":1.0"))  // not the board
         #expect(!machine.isPairing(nil, askedBy: ":1.0"))
-        _ = machine.pairSucceeded(link: 1, at: .seconds(2))
+        _ = machine.pairSucceeded(link: 1, attempt: 1, at: .seconds(2))
         #expect(!machine.isPairing(Self.device, askedBy: ":1.0"))  // done
     }
 
@@ -416,7 +452,8 @@ struct CentralBondingTests {
         _ = cable.bluezOwnerChanged(":1.0", at: .zero)
         _ = cable.discovered(Self.tree(paired: true), round: 1, at: .zero)
         let third = failLinks(&cable, 3)
-        #expect(third.contains(.removeBond(Self.device, link: 3)), "\(third)")
+        #expect(third.contains(.confirmBondLost(link: 3, hostAddress: Self.hostAddress)), "\(third)")
+        #expect(!third.contains { if case .removeBond = $0 { true } else { false } }, "not before the board says so")
         #expect(third.contains(.report(.pairing(address: Self.address))))
         var second = CentralLifecycle(settings: Self.settings())
         _ = second.bluezOwnerChanged(":1.0", at: .zero)
@@ -426,6 +463,41 @@ struct CentralBondingTests {
         _ = noCable.bluezOwnerChanged(":1.0", at: .zero)
         _ = noCable.discovered(Self.tree(paired: true), round: 1, at: .zero)
         #expect(failLinks(&noCable, 3).last == .report(.reconnecting(retryIn: .seconds(4))))
+    }
+
+    /// Links that fail as a lost bond makes them are no proof: anybody in radio range can make `Connect` fail
+    /// three times, or an encryption fail. The phone drops its half only on the board's word over the cable;
+    /// while the board says it still holds the bond, or cannot be asked, the bond stays and the link is retried
+    /// with the usual backoff.
+    @Test func aBondIsDroppedOnlyOnTheBoardsWord() {
+        let aborted = DBusError.bluez(.failed, "le-connection-abort-by-local")
+        var machine = CentralLifecycle(settings: Self.settings())
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: true), round: 1, at: .zero)
+        var now = Duration.zero
+        func failThreeLinks() -> [Action] {
+            var last: [Action] = []
+            for _ in 1...3 {
+                now += .seconds(120)
+                _ = machine.timerFired(at: now)
+                _ = machine.searchStarted(round: 1, at: now)
+                _ = machine.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: now)
+                last = machine.connectFailed(link: machine.link, error: aborted, at: now)
+            }
+            return last
+        }
+        let suspicion =
+            "connecting to \(Self.address) failed 3 times in a row (\(aborted)): the board may no longer know this bond"
+        #expect(failThreeLinks().contains(.confirmBondLost(link: 3, hostAddress: Self.hostAddress)))
+        let kept = machine.boardKeptBond(link: 3, at: now)
+        #expect(kept.first == .problem("\(suspicion); the board still holds this host's bond, so it is kept"))
+        #expect(!kept.contains { if case .removeBond = $0 { true } else { false } })
+        #expect(machine.boardForgotBond(link: 3, at: now) == [], "a late word for a link given up")
+        // The cable cannot be asked: the bond stays too.
+        #expect(failThreeLinks().contains(.confirmBondLost(link: 6, hostAddress: Self.hostAddress)))
+        let unasked = machine.windowFailed("the board is unreachable", link: 6, at: now)
+        #expect(!unasked.contains { if case .removeBond = $0 { true } else { false } })
+        if case .report(.reconnecting) = unasked.last {} else { Issue.record("\(unasked)") }
     }
 
     /// A central of `settings` on link 1 to the bonded board, StartNotify sent at 2 s.

@@ -209,6 +209,34 @@ struct PairingRouteTests {
             (#"{"phone_address":7}"#, 400, nil),
         ] as [(String, Int, String?)])
     func thePhoneNamesItsOwnAddress(body: String, status: Int, address: String?) throws {
+        try checkPhoneAddress(body: body, status: status, address: address)
+    }
+
+    /// `phone_bonded`: a phone that still holds a bond asks whether the board does; it must name itself.
+    @Test(
+        arguments: [
+            (#"{"seconds":60,"phone_address":"00:AA:01:01:00:01","phone_bonded":true}"#, 200, true),
+            (#"{"seconds":60,"phone_address":"00:AA:01:01:00:01","phone_bonded":false}"#, 200, false),
+            (#"{"seconds":60,"phone_bonded":true}"#, 400, false),
+            (#"{"seconds":60,"phone_address":"00:AA:01:01:00:01","phone_bonded":"yes"}"#, 400, false),
+        ] as [(String, Int, Bool)])
+    func aPhoneThatStillHoldsABondSaysSo(body: String, status: Int, bonded: Bool) throws {
+        let result = try route(body: body)
+        #expect(result.response.status == status, "\(body)")
+        if status == 200 {
+            #expect(
+                result.effect
+                    == .openPairingWindow(seconds: 60, phoneAddress: "00:AA:01:01:00:01", phoneBonded: bonded))
+        } else {
+            #expect(result.effect == nil)
+        }
+        let kept = PhoneRouter.pairingAnswer(.bondKept, now: Date(timeIntervalSince1970: 0))
+        #expect(kept.status == 200)
+        #expect(
+            String(decoding: kept.body, as: UTF8.self) == #"{"pairing":{"bonded":true,"open":false},"status":"ok"}"#)
+    }
+
+    func checkPhoneAddress(body: String, status: Int, address: String?) throws {
         let result = try route(body: body)
         #expect(result.response.status == status, "\(body)")
         if status == 200 {

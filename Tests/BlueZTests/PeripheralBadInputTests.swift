@@ -90,8 +90,10 @@ struct PeripheralBadInputTests {
             WakeGATT.Paths.agent, BlueZNames.agent, "RequestAuthorization", [device])
         #expect(before.errorName == "org.bluez.Error.Rejected")
         fixture.mark()
-        fixture.peripheral.openPairingWindow(for: .seconds(120))
+        let request = fixture.peripheral.requestPairingWindow(for: .seconds(120))
+        #expect(request?.answer == nil, "answered once bluetoothd made the adapter pairable")
         await fixture.runtime.drain()
+        #expect(request?.answer == .open(closesIn: .seconds(120)))
         #expect(fixture.peripheral.facts.pairingClosesIn == .seconds(120))
         #expect(
             fixture.callsSinceMark() == [
@@ -104,6 +106,10 @@ struct PeripheralBadInputTests {
         ] {
             let reply = await fixture.bluez.callExported(WakeGATT.Paths.agent, BlueZNames.agent, member, body)
             #expect(reply.type == .methodReturn, "\(member)")
+            // Anybody else on the bus asking the agent the same question inside the window gets no.
+            let spoofed = await fixture.bluez.callExported(
+                WakeGATT.Paths.agent, BlueZNames.agent, member, body, sender: ":1.66")
+            #expect(spoofed.errorName == "org.bluez.Error.Rejected", "\(member) from :1.66")
         }
         // The advertisement turned discoverable (PropertiesChanged, bluetoothd re-reads it: no re-registration).
         let discoverable = try await fixture.bluez.bus.callExported(
@@ -134,8 +140,9 @@ struct PeripheralBadInputTests {
                 WakeGATT.Paths.agent, BlueZNames.agent, "AuthorizeService", [device, .string(uuid)])
         }
         #expect(await authorize(WakeGATT.serviceUUID).errorName == "org.bluez.Error.Rejected", "no window yet")
-        #expect(fixture.peripheral.openPairingWindow(for: .seconds(120)) == .open(closesIn: .seconds(120)))
+        let request = fixture.peripheral.requestPairingWindow(for: .seconds(120))
         await fixture.runtime.drain()
+        #expect(request?.answer == .open(closesIn: .seconds(120)))
         let refused = [
             "0000110a-0000-1000-8000-00805f9b34fb",  // A2DP source
             "00001812-0000-1000-8000-00805f9b34fb",  // HID over GATT

@@ -32,6 +32,12 @@ struct WakeCentralBondingTranscriptTests {
             }
             return try next.get()
         }
+
+        /// The board's word on a bond: it says it no longer holds this host's (as a reset board does).
+        func confirmBondLost(hostAddress: String?) async throws(PairingCableError) -> Bool {
+            asked.withLock { $0 += 1 }
+            return true
+        }
     }
 
     @Test func anUnbondedBoardIsPairedTrustedRememberedAndSubscribed() async throws {

@@ -33,6 +33,28 @@ import Testing
         #expect(BoardRequest.openPairingWindow(seconds: 60, phoneAddress: nil).body == Array(#"{"seconds":60}"#.utf8))
     }
 
+    /// Links to the bonded board fail: the cable asks the board whether it still holds this host's bond
+    /// (`phone_bonded`), and only its "no" (the window opened) tells the central to drop its half.
+    @Test func theBoardSaysWhetherItStillHoldsTheBond() async throws {
+        let board = FakeBoard()
+        board.bluetoothAddress = "00:AA:01:00:12:34"
+        board.holdsPhoneBond = true
+        #expect(try await Self.cable(board).confirmBondLost(hostAddress: "00:AA:01:01:00:01") == false)
+        #expect(
+            board.requests == [
+                .openPairingWindow(
+                    seconds: BoardPairingCable.windowSeconds, phoneAddress: "00:AA:01:01:00:01", phoneBonded: true)
+            ])
+        board.holdsPhoneBond = false
+        #expect(try await Self.cable(board).confirmBondLost(hostAddress: "00:AA:01:01:00:01") == true)
+        await #expect(throws: PairingCableError.self, "without this host's address the board cannot be asked") {
+            try await Self.cable(board).confirmBondLost(hostAddress: nil)
+        }
+        let request = BoardRequest.openPairingWindow(seconds: 120, phoneAddress: "00:AA:01:01:00:01", phoneBonded: true)
+        #expect(
+            request.body == Array(#"{"seconds":120,"phone_address":"00:AA:01:01:00:01","phone_bonded":true}"#.utf8))
+    }
+
     @Test func aRefusalCarriesTheBoardsReason() async {
         let board = FakeBoard()
         board.bluetoothAddress = "00:AA:01:00:12:34"

@@ -36,6 +36,8 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     package var bluetoothAddress: String?
     /// Set: `POST /api/bluetooth/pairing/start` is refused with this status and message.
     package var pairingRefusal: (status: Int, message: String)?
+    /// Whether the board still holds the asking phone's bond (what `phone_bonded` requests hear).
+    package var holdsPhoneBond = false
     package private(set) var requests: [BoardRequest] = []
     /// The answers recorded through `POST /api/live-activity/tasks/{id}/answer`, by `answer_id`, with the
     /// body of the first reply (a retry with the same id gets it again, and records nothing new).
@@ -180,7 +182,10 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
                 ], etag: etag)
         case .appState:
             return json(["status": "ok"])
-        case let .openPairingWindow(seconds, _):
+        case let .openPairingWindow(seconds, _, phoneBonded):
+            if phoneBonded && holdsPhoneBond {
+                return json(["status": "ok", "pairing": ["open": false, "bonded": true]])
+            }
             if let (status, message) = pairingRefusal {
                 let body = ["status": "error", "error": ["code": "forbidden", "message": message]] as [String: Any]
                 let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()

@@ -371,6 +371,13 @@ journal_at() {
     journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o short-unix --no-pager --since "@${2%.*}" \
         | awk -v s="$2" -v p="$1" '$0 ~ p && $1 + 0 >= s + 0 { print $1; exit }'
 }
+# first_change_after_bond NAME TASK_ID: an agent's first change after a bond is on the card within 2 s.
+first_change_after_bond() {
+    local t; t=$(now)
+    ctl task start --title "Bond check" --request-id "$2" --phase acting --step "Just bonded"
+    card_within "$1" "[RUNNING]" "$t" 10
+    ctl task end --id "$2" --status completed
+}
 phase_bond() {
     # Nothing typed: udev started aiden-phone when the board's USB device appeared; once the board is up
     # the phone asks it over the cable to open its pairing window, pairs and trusts it through BlueZ with
@@ -397,6 +404,9 @@ phase_bond() {
     check auto-bond-window-over-usb "$(journalctl -b -u aiden-board -o cat | grep -m1 -i 'pairing window')" \
         bash -c "journalctl -b -u aiden-board -o cat | grep -qi 'pairing window'"
     check bonded-board-remembered "$(cat $PERSON_STATE/board.json 2>&1)" grep -qs "$BOARD_BT" $PERSON_STATE/board.json
+    # Subscribed is not enough: the first change after the bond must reach the card (a Wake lost right after
+    # a bond would show only at the next change).
+    first_change_after_bond bond-first-change vm-bond-first
     local i ok=1
     for i in 1 2 3 4 5; do bluez_answers || ok=0; sleep 1; done
     check bluetoothd-answers-after-bond "GetManagedObjects answered 5 times in the 5 s after the bond" test $ok = 1 \
@@ -413,6 +423,40 @@ phase_bond() {
     check pairing-refused-cross-site "Origin http://evil.example: HTTP $code" test "$code" = 403
     code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -X POST -d 'seconds=30' "$BOARD_URL/api/bluetooth/pairing/start")
     check pairing-refused-form-post "a form post: HTTP $code" test "$code" = 415
+}
+
+# ---------------------------------------------------------------------------------------------- bonds
+# AIDEN_VM_BONDS=N (default 1): N more first bonds in a row. Each forgets both halves of the bond (this host's
+# and the board's, as a new phone and a reset board would), then times the phone's bond over the cable from
+# there to "subscribed" (limit 15 s, as for the first bond) and checks that the next change reaches the card
+# within 2 s. A bond closes the board's pairing window, and the next may open 10 s later: each round starts
+# at least 11 s after the last bond.
+phase_bonds() {
+    local n=${AIDEN_VM_BONDS:-1} i t0 t d times=() slow=0 last
+    last=$(journal_at 'subscribed to' "$BOARD_STARTED")
+    for i in $(seq 1 "$n"); do
+        if [ -n "$last" ]; then
+            local pause; pause=$(calc "$last + 11 - $(now)")
+            [ "$(calc "$pause > 0")" = 1 ] && sleep "$pause"
+        fi
+        t0=$(now)
+        busctl call org.bluez /org/bluez/hci1 org.bluez.Adapter1 RemoveDevice o "/org/bluez/hci1/dev_${BOARD_BT//:/_}" > /dev/null 2>&1
+        busctl call org.bluez /org/bluez/hci0 org.bluez.Adapter1 RemoveDevice o "/org/bluez/hci0/dev_${PHONE_BT//:/_}" > /dev/null 2>&1
+        wait_for 60 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'bonded with the board' $t0)\" ] && [ -n \"\$(journal_at 'subscribed to' $t0)\" ]"
+        t=$(journal_at 'subscribed to' "$t0")
+        if [ -n "$t" ] && [ -n "$(journal_at 'bonded with the board' "$t0")" ]; then
+            d=$(calc "$t - $t0"); last=$t
+        else
+            d=never; last=$(now)
+        fi
+        times+=("$d")
+        check "bond-$i" "both halves forgotten, bonded and subscribed again $d s later (limit 15 s)" \
+            test "$d" != never -a "$(calc "${d/never/99} <= 15")" = 1 || slow=$((slow + 1))
+        first_change_after_bond "bond-$i-first-change" "vm-bond-$i"
+    done
+    say "bond times: ${times[*]}"
+    echo "$n bonds, seconds from forgetting both halves to subscribed: ${times[*]}" > "$OUT/bond-times.txt"
+    check bonds-in-a-row "$n first bonds, $slow over 15 s: ${times[*]}" test "$slow" = 0
 }
 
 # ---------------------------------------------------------------------------------------------- phone
@@ -796,7 +840,7 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install login bluetooth gadget board agents bond phone task recovery rebond board_forgot watchdog silent answer peer_peripheral stop privacy purge; do
+for phase in boot install login bluetooth gadget board agents bond bonds phone task recovery rebond board_forgot watchdog silent answer peer_peripheral stop privacy purge; do
     case $phase in
         # Nothing after them means anything when these fail.
         boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;
