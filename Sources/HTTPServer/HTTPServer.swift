@@ -11,8 +11,8 @@ import Glibc
 /// An HTTP/1.1 server on libmicrohttpd: one daemon per listening socket, each with one internal
 /// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
 /// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response.
-/// `admission` refuses connections and requests before they are read; a sweep on its own queue shuts down
-/// connections that miss the request deadline (`HTTPServerLimits.requestDeadline`).
+/// `admission` refuses connections (answered 403 from their own budget) and requests before they are read; a
+/// sweep on its own queue shuts down connections that miss the request or header deadline (`HTTPServerLimits`).
 package final class HTTPServer: Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
 
@@ -69,12 +69,21 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
     let context: Unmanaged<ServerContext>
     let sweep: any DispatchSourceTimer
 
+    static let evictionHeadroom = 24
+
     static func start(socket: ListeningSocket, context: ServerContext, limits: HTTPServerLimits) -> DaemonHandle? {
         let retained = Unmanaged.passRetained(context)
         let cls = retained.toOpaque()
+        let isTCP = { if case .tcp = socket.kind { true } else { false } }()
+        let mhdConnectionLimit =
+            limits.connectionLimit + (isTCP ? limits.refusedConnectionLimit + Self.evictionHeadroom : 0)
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connectionLimit, ptr_value: nil),
+            // On TCP the table keeps the served and the refused peers' budgets (and each peer's) itself, so that
+            // a connection over one evicts another instead of being closed or left waiting in the backlog; the
+            // headroom holds the evicted ones until libmicrohttpd closes them, in its next turn (it accepts at most
+            // 11 in one), so it never stops accepting while the budgets have room.
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: mhdConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(
@@ -86,25 +95,17 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
                 value: unsafeBitCast(connectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
                 ptr_value: cls),
         ]
-        var apc: MHD_AcceptPolicyCallback? = nil
-        if case .tcp = socket.kind {
-            options.append(
-                MHD_OptionItem(
-                    option: .PER_IP_CONNECTION_LIMIT,
-                    value: limits.perPeerConnectionLimit, ptr_value: nil))
-            apc = acceptPolicy
-        }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
         let daemon = options.withUnsafeMutableBufferPointer { buffer in
-            aiden_mhd_start(UInt32(flags), 0, apc, cls, accessHandler, cls, buffer.baseAddress)
+            aiden_mhd_start(UInt32(flags), 0, nil, cls, accessHandler, cls, buffer.baseAddress)
         }
         guard let daemon else {
             retained.release()
             return nil
         }
-        // A fifth of the deadline (at most a second, at least 50 ms): a connection is cut at most that late.
-        let period = min(max(limits.requestDeadline / 5, .milliseconds(50)), .seconds(1))
+        // A fifth of the shorter deadline (at most a second, at least 50 ms): a connection is cut at most that late.
+        let period = min(max(min(limits.requestDeadline, limits.headerDeadline) / 5, .milliseconds(50)), .seconds(1))
         let nanoseconds =
             Int(period.components.seconds) * 1_000_000_000 + Int(period.components.attoseconds / 1_000_000_000)
         let sweep = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "aiden.http.deadline"))

@@ -35,9 +35,22 @@ final class ServerContext: Sendable {
     func cutOverdueConnections() {
         let now = now()
         connections.withLock { table in
-            for descriptor in table.overdue(at: now, deadline: limits.requestDeadline) {
+            for descriptor in table.overdue(
+                at: now, deadline: limits.requestDeadline, headerDeadline: limits.headerDeadline)
+            {
                 shutdown(descriptor, Int32(SHUT_RDWR))
             }
+        }
+    }
+
+    /// A TCP connection opened: it enters the table in its class (served, or refused and to be answered 403) and
+    /// gets its room there, evicting the connection that waited longest when its class is full (or shut down
+    /// itself when none is waiting). Shut down under the lock, like `cutOverdueConnections`.
+    func admit(_ id: UInt, descriptor: Int32, peer: IPAddress, refused: Bool) {
+        let now = now()
+        connections.withLock { table in
+            table.open(id, descriptor: descriptor, peer: .address(peer.unmapped), refused: refused, at: now)
+            for cut in table.makeRoom(for: id, within: limits.budget) { shutdown(cut, Int32(SHUT_RDWR)) }
         }
     }
 
