@@ -254,6 +254,7 @@ phase_gadget() {
     ip -n outsider addr add 10.77.0.2/24 dev vout; ip -n outsider link set vout up; ip -n outsider link set lo up
     ip -n outsider route add 192.168.42.0/24 via 10.77.0.1
     # And on IPv6: the board's link has fd42::1/64, the outsider fd77::2/64, routed through the board's end.
+    ip netns exec board sysctl -qw net.ipv6.conf.aiden0.disable_ipv6=0
     ip -n board addr add fd42::1/64 dev aiden0 nodad
     ip -n board addr add fd77::1/64 dev vout-board nodad
     ip -n outsider addr add fd77::2/64 dev vout nodad
