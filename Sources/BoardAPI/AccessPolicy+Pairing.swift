@@ -16,15 +16,17 @@ import NetworkAddress
 ///   `Content-Type: application/json`, which an HTML form cannot send and a page's `fetch` sends only after a
 ///   CORS preflight, which the board never grants (it sends no CORS headers).
 extension AccessPolicy {
-    package func decidePairing(_ request: HTTPRequest, boardAddresses: [IPAddress]) -> Decision {
+    /// `boardAddresses` nil: they could not be read, and the peer cannot be told from the board (refused).
+    package func decidePairing(_ request: HTTPRequest, boardAddresses: [IPAddress]?) -> Decision {
         guard case let .ip(address) = request.peer else { return .deny(.pairingOffTheLink(request.peer)) }
         let peer = address.unmapped
-        if peer.isLoopback || boardAddresses.contains(where: { $0.unmapped == peer }) {
+        if peer.isLoopback || (boardAddresses ?? []).contains(where: { $0.unmapped == peer }) {
             return .deny(.pairingFromTheBoard(peer))
         }
         guard allowedSubnets.contains(where: { $0.contains(peer) }) else {
             return .deny(.pairingOffTheLink(.ip(peer)))
         }
+        guard boardAddresses != nil else { return .deny(.boardAddressesUnknown(peer)) }
         guard let local = request.localAddress else { return .deny(.pairingLocalAddressUnknown(peer)) }
         if local.unmapped == peer { return .deny(.pairingFromTheBoard(peer)) }
         return decideSameSite(request, refusing: .pairing)

@@ -30,6 +30,9 @@ package struct AccessPolicy: Sendable, Equatable {
         /// At accept (`decideConnection`): the peer is the board itself (loopback, or one of its own addresses)
         /// and no loopback listener is configured, so no local process is meant to be served.
         case connectionFromTheBoard(IPAddress)
+        /// `decideConnection` or `decidePairing`: the board's own addresses could not be read, so a peer inside the
+        /// allowed subnets cannot be told from the board itself.
+        case boardAddressesUnknown(IPAddress)
         /// When the connection opens (`decideArrival`): it came in on another interface than `[http] interface`
         /// (the second value; nil when the kernel did not say which).
         case arrivedOnAnotherInterface(IPAddress, interface: String?, expected: String)
@@ -39,7 +42,7 @@ package struct AccessPolicy: Sendable, Equatable {
         package var code: String {
             switch self {
             case .peerOutsideAllowedSubnets, .missingHost, .foreignHost, .connectionFromTheBoard,
-                .arrivedOnAnotherInterface:
+                .arrivedOnAnotherInterface, .boardAddressesUnknown:
                 return "forbidden"
             case .pairingFromTheBoard, .pairingOffTheLink, .pairingLocalAddressUnknown: return "not_ecm_peer"
             case .crossSiteOrigin, .crossSiteFetch: return "cross_site"
@@ -70,6 +73,8 @@ package struct AccessPolicy: Sendable, Equatable {
             case let .connectionFromTheBoard(peer):
                 return "connection from \(peer), the board itself: a local process is served only when [http] listen "
                     + "has a loopback listener"
+            case let .boardAddressesUnknown(peer):
+                return "the board's own addresses could not be read, so \(peer) cannot be told from the board itself"
             case let .arrivedOnAnotherInterface(peer, interface, expected):
                 let arrived = interface.map { "on \(AccessPolicy.shown($0))" } ?? "on an unknown interface"
                 return "connection from \(peer) arrived \(arrived), not on \(expected) ([http] interface)"

@@ -17,15 +17,15 @@ package struct BoardFacts: Sendable, Equatable {
     /// What the phone last reported about its companion app (`POST /api/phone/app-state`), if anything.
     package var phoneApp: PhoneAppState?
     /// The board's own interface addresses: a pairing request from one of them comes from the board itself.
-    /// Gathered only for that path (empty elsewhere).
-    package var boardAddresses: [IPAddress]
+    /// Gathered only for that path (empty elsewhere); nil when they could not be read (the pairing is refused).
+    package var boardAddresses: [IPAddress]?
     /// Which clock stamps the timestamps (`BoardClock`).
     package var clock: ClockFacts
 
     package init(
         version: String, instanceID: String = "", uptimeSeconds: Int, liveActivityEnabled: Bool,
         retention: Duration, wake: WakeFacts, bluetooth: BluetoothFacts, usb: USBLinkFacts,
-        phoneApp: PhoneAppState? = nil, boardAddresses: [IPAddress] = [], clock: ClockFacts = ClockFacts()
+        phoneApp: PhoneAppState? = nil, boardAddresses: [IPAddress]? = [], clock: ClockFacts = ClockFacts()
     ) {
         self.version = version
         self.instanceID = instanceID

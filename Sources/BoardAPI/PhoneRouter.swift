@@ -19,12 +19,28 @@ package struct PhoneRouter: Sendable {
         self.retention = retention
     }
 
+    /// What a connection's peer, the address it was made to and the interface it arrived on decide, when it opens
+    /// (`AccessPolicy.decideConnection`, then `decideArrival`): the 403 it is answered with once its headers are
+    /// in, instead of being routed; nil: it may be served. `isBoardAddress` answers nil when the board's addresses
+    /// cannot be read (refused then, docs/protocol.md §3.1).
+    package func refuseConnection(
+        peer: IPAddress, local: IPAddress?, interface: String?, isBoardAddress: (IPAddress) -> Bool?
+    ) -> RouteResult? {
+        if case let .deny(denial) = policy.decideConnection(peer: peer, isBoardAddress: isBoardAddress) {
+            return Self.refused(denial)
+        }
+        if case let .deny(denial) = policy.decideArrival(peer: peer, local: local, interface: interface) {
+            return Self.refused(denial)
+        }
+        return nil
+    }
+
     /// What the request line and headers alone decide, before the server reads the body: the access policy on
     /// every path, on the pairing path its own peer and cross-site rules and the media type, on an answer path
     /// and on the app-state path the cross-site rule and the media type. So a refused peer's 16 KiB body is never read, and it gets its
     /// 403, not a 413. nil: read the body and `handle` it (which checks the same rules again, for requests that
     /// come whole).
-    package func admit(_ request: HTTPRequest, boardAddresses: () -> [IPAddress]) -> RouteResult? {
+    package func admit(_ request: HTTPRequest, boardAddresses: () -> [IPAddress]?) -> RouteResult? {
         if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
         if Self.answerTarget(request.path) != nil { return admitAnswer(request) }
         if request.path == Self.appStatePath { return admitAppState(request) }

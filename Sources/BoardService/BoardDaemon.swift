@@ -112,7 +112,7 @@ package enum BoardDaemon {
                 let link = LocalInterfaces.current().usbLink(listen: listen)
                 return USBLinkFacts(link: link.link, interface: link.interface)
             },
-            boardAddresses: { LocalInterfaces.current().entries.map(\.address) })
+            boardAddresses: { LocalInterfaces.read()?.entries.map(\.address) })
 
         let ecmSockets: [ListeningSocket]
         do {
@@ -133,8 +133,7 @@ package enum BoardDaemon {
             phoneServer = try HTTPServer(
                 sockets: ecmSockets, limits: HTTPServerLimits(connectionMemoryBytes: 8 * 1024),
                 admission: HTTPServerAdmission(
-                    acceptPeer: { engine.acceptPhoneConnection(from: $0) },
-                    acceptArrival: { engine.acceptPhoneArrival(peer: $0, local: $1, interface: $2) },
+                    refuseConnection: { engine.refusePhoneConnection(peer: $0, local: $1, interface: $2) },
                     admitHeaders: { engine.admitPhone($0) }),
                 replying: { engine.handlePhone($0) })
         } catch {
@@ -143,7 +142,8 @@ package enum BoardDaemon {
         }
         do {
             let limits = HTTPServerLimits(
-                connectionLimit: 32, perPeerConnectionLimit: 8, idleTimeoutSeconds: 30, requestDeadline: .seconds(10))
+                connectionLimit: 32, perPeerConnectionLimit: 8, idleTimeoutSeconds: 30, requestDeadline: .seconds(10),
+                headerDeadline: .seconds(10))
             agentServer = try HTTPServer(
                 sockets: [agentSocket], limits: limits,
                 admission: HTTPServerAdmission(refusedProcess: { peer, open in

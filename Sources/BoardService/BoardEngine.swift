@@ -119,19 +119,20 @@ package final class BoardEngine: Sendable {
     private let runtime: any Runtime
     private let logger: Logger
     private let usbFacts: @Sendable () -> USBLinkFacts
-    private let boardAddresses: @Sendable () -> [IPAddress]
+    private let boardAddresses: @Sendable () -> [IPAddress]?
     private let instanceID: String
     /// Where a pairing request waits for the executor (the peripheral's lifecycle runs there), off the listener's
     /// thread. Serial: one phone, and a window at a time.
     private let pairingQueue = DispatchQueue(label: "aiden.board.pairing")
 
-    /// `boardAddresses` lists the board's own interface addresses, read for each pairing request (a request
-    /// from one of them comes from the board itself).
+    /// `boardAddresses` lists the board's own interface addresses, read for each pairing request and each
+    /// connection from the link when no loopback listener is configured (a request from one of them comes from
+    /// the board itself); nil when they cannot be read, which refuses those.
     package init(
         settings: Settings, loaded: BoardStateDirectory.Loaded, directory: BoardStateDirectory,
         policy: AccessPolicy, sink: any WakeSink, runtime: any Runtime, logger: Logger,
         usbFacts: @escaping @Sendable () -> USBLinkFacts = { USBLinkFacts(link: "unknown") },
-        boardAddresses: @escaping @Sendable () -> [IPAddress] = { [] }
+        boardAddresses: @escaping @Sendable () -> [IPAddress]? = { [] }
     ) {
         self.settings = settings
         self.boardAddresses = boardAddresses
@@ -209,23 +210,17 @@ package final class BoardEngine: Sendable {
         }
     }
 
-    /// libmicrohttpd's accept policy on the ECM listeners: whether a connection from `peer` may have a slot at all
-    /// (`AccessPolicy.decideConnection`: the link or loopback, and the board itself only with a loopback listener).
-    package func acceptPhoneConnection(from peer: IPAddress) -> Bool {
-        let decision = phoneRouter.policy.decideConnection(peer: peer) { address in
-            boardAddresses().contains { $0.unmapped == address }
+    /// When an ECM connection opens: the 403 it is answered with instead of being served, if its peer may not be
+    /// (`PhoneRouter.refuseConnection`: the link or loopback, the board itself only with a loopback listener, and
+    /// arrived on `[http] interface`), logged, rate-limited. The board's addresses are read only for a peer that
+    /// would otherwise be served; when they cannot be read the peer is refused.
+    package func refusePhoneConnection(peer: IPAddress, local: IPAddress?, interface: String?) -> HTTPResponse? {
+        let refused = phoneRouter.refuseConnection(peer: peer, local: local, interface: interface) { address in
+            boardAddresses()?.contains { $0.unmapped == address }
         }
-        guard case let .deny(denial) = decision else { return true }
+        guard let refused, let denial = refused.denial else { return nil }
         logRefusal("refused a connection from \(peer.unmapped): \(denial)", peer: "\(peer.unmapped)")
-        return false
-    }
-
-    /// When an ECM connection opens: whether it came in on `[http] interface` (`AccessPolicy.decideArrival`).
-    package func acceptPhoneArrival(peer: IPAddress, local: IPAddress?, interface: String?) -> Bool {
-        guard case let .deny(denial) = phoneRouter.policy.decideArrival(peer: peer, local: local, interface: interface)
-        else { return true }
-        logRefusal("refused a connection: \(denial)", peer: "\(peer.unmapped)")
-        return false
+        return refused.response
     }
 
     /// When an ECM request's headers are in, before its body is read: the router's refusal, if any (logged).

@@ -15,7 +15,7 @@ package struct BoardConfiguration: Equatable, Sendable {
     /// `[http]`
     package struct HTTP: Equatable, Sendable {
         package var listen = [SocketEndpoint(address: IPAddress(v4: 192, 168, 42, 1), port: 8080)]
-        /// Peers outside these blocks are refused at accept; loopback (and the board's own addresses) only when
+        /// Peers outside these blocks are answered 403 when they connect; loopback (and the board's own addresses) only when
         /// a listener is on loopback.
         package var allowedSubnets = [BoardConfiguration.ecmSubnet]
         /// The ECM link's interface: connections to a non-loopback listener that arrive on another are refused.

@@ -58,10 +58,16 @@ package struct LocalInterfaces: Sendable {
             }
     }
 
-    /// The current interfaces and addresses of this network namespace.
+    /// The current interfaces and addresses of this network namespace; none when they cannot be read.
     package static func current() -> LocalInterfaces {
+        read() ?? LocalInterfaces(entries: [], links: [])
+    }
+
+    /// The current interfaces and addresses of this network namespace; nil when getifaddrs(3) fails (no memory,
+    /// no netlink socket), for the checks that must not take "no addresses" for "cannot tell".
+    package static func read() -> LocalInterfaces? {
         var head: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&head) == 0 else { return LocalInterfaces(entries: [], links: []) }
+        guard getifaddrs(&head) == 0 else { return nil }
         defer { freeifaddrs(head) }
         var entries: [Entry] = []
         var links: [Link] = []

@@ -10,9 +10,10 @@ import Glibc
 /// MHD's access handler: called once when headers are in (allocate state), once per body chunk,
 /// and once at the end (answer). Answering on a later call, not the first, keeps keep-alive working
 /// (a response queued on the first call goes out with `Connection: close`); the exceptions are refusals
-/// decided from the headers alone (the admission check, a declared body over the limit), sent at once so
-/// the body is never read. A handler that answers later (`HTTPReply.later`) has the connection suspended; when
-/// the answer comes, MHD resumes it and calls here once more, and the answer is queued then.
+/// decided from the connection or the headers alone (a refused peer, the admission check, a declared body over the
+/// limit), sent at once so the body is never read. A handler that answers later (`HTTPReply.later`) has the
+/// connection suspended; when the answer comes, MHD resumes it and calls here once more, and the answer is queued
+/// then.
 let accessHandler: MHD_AccessHandlerCallback = {
     cls, connection, url, method, _, uploadData, uploadDataSize, requestClass in
     guard let cls, let connection, let requestClass, let uploadDataSize else { return .NO }
@@ -21,6 +22,14 @@ let accessHandler: MHD_AccessHandlerCallback = {
     guard let stored = requestClass.pointee else {
         let state = RequestState()
         requestClass.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let refusal = record(of: connection).refusal {
+            state.responded = true
+            context.connections.withLock { $0.requestArrived(connectionID(connection)) }
+            var closing = refusal
+            closing.headers.append(("Connection", "close"))
+            return queue(closing, on: connection)
+        }
+        context.connections.withLock { $0.headersArrived(connectionID(connection)) }
         if let admit = context.admission.admitHeaders,
             let refusal = admit(request(connection, url: url, method: method, context: context, body: []))
         {
@@ -98,18 +107,10 @@ private func request(
 /// The table's key for a connection: its address, unique while it is open.
 func connectionID(_ connection: OpaquePointer) -> UInt { UInt(bitPattern: Int(bitPattern: connection)) }
 
-/// libmicrohttpd's accept policy: the peer's address, before the connection gets a slot or memory.
-let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
-    guard let cls, let address else { return .NO }
-    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    guard let accept = context.admission.acceptPeer else { return .YES }
-    guard let endpoint = SockaddrStorage.endpoint(from: address) else { return .NO }
-    return accept(endpoint.address) ? .YES : .NO
-}
-
-/// When a connection opens: its facts are looked up once (addresses, arrival interface, peer process) and kept
-/// for its requests, it enters the table (the request deadline, the per-process limit), and the checks that
-/// need its descriptor run. When it closes, it leaves the table before MHD closes the descriptor.
+/// When a connection opens: its facts are looked up once (addresses, arrival interface, peer process), the
+/// admission decides whether it is served or refused (answered 403 once its headers are in), both are kept for its
+/// requests, and it enters the table (the deadlines, its class's budget and its peer's). When it closes, it leaves
+/// the table before MHD closes the descriptor.
 let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
     guard let cls, let connection, let socketContext else { return }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
@@ -118,30 +119,33 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
     switch code.rawValue {
     case 0:
         let descriptor = aiden_mhd_connection_fd(connection)?.pointee.connect_fd ?? -1
-        let record: ConnectionRecord
         if context.isUnixSocket {
-            record = ConnectionRecord(
+            let record = ConnectionRecord(
                 peer: .unixSocket, local: nil, credentials: ConnectionFacts.credentials(of: descriptor))
-        } else {
-            record = ConnectionRecord(
-                peer: peerAddress(connection), local: SockaddrStorage.localEndpoint(of: descriptor)?.address,
-                credentials: nil)
+            socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+            let open = context.connections.withLock {
+                let now = context.now()
+                context.waitBegan(at: now, opening: true)
+                return $0.open(
+                    id, descriptor: descriptor, peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid) },
+                    at: now)
+            }
+            if let credentials = record.credentials, open > context.limits.perPeerConnectionLimit {
+                context.refuse(id)
+                context.admission.refusedProcess?(credentials, open)
+            }
+            return
         }
+        let peer = peerAddress(connection)
+        let local = SockaddrStorage.localEndpoint(of: descriptor)?.address
+        var refusal: HTTPResponse?
+        if case let .ip(address) = peer, let refuse = context.admission.refuseConnection {
+            refusal = refuse(address, local, ConnectionFacts.arrivalInterface(of: descriptor))
+        }
+        let record = ConnectionRecord(peer: peer, local: local, credentials: nil, refusal: refusal)
         socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
-        let open = context.connections.withLock {
-            let now = context.now()
-            context.waitBegan(at: now)
-            return $0.open(
-                id, descriptor: descriptor,
-                peer: record.credentials.map { ConnectionTable.peerKey(uid: $0.uid) }, at: now)
-        }
-        if let credentials = record.credentials, open > context.limits.perPeerConnectionLimit {
-            context.refuse(id)
-            context.admission.refusedProcess?(credentials, open)
-        } else if case let .ip(peer) = record.peer, let accept = context.admission.acceptArrival,
-            !accept(peer, record.local, ConnectionFacts.arrivalInterface(of: descriptor))
-        {
-            context.refuse(id)
+        if case let .ip(address) = peer {
+            context.admit(id, descriptor: descriptor, peer: address, refused: refusal != nil)
         }
     case 1:
         context.connections.withLock { $0.close(id) }
@@ -157,11 +161,16 @@ final class ConnectionRecord {
     let peer: HTTPRequest.Peer
     let local: IPAddress?
     let credentials: HTTPRequest.Credentials?
+    /// The admission refused it: every request it makes is answered with this (403), never routed.
+    let refusal: HTTPResponse?
 
-    init(peer: HTTPRequest.Peer, local: IPAddress?, credentials: HTTPRequest.Credentials?) {
+    init(
+        peer: HTTPRequest.Peer, local: IPAddress?, credentials: HTTPRequest.Credentials?, refusal: HTTPResponse? = nil
+    ) {
         self.peer = peer
         self.local = local
         self.credentials = credentials
+        self.refusal = refusal
     }
 }
 

@@ -14,8 +14,9 @@ import Glibc
 /// (`HTTPReply.later`) says it will come from other work: the connection is then suspended
 /// (`MHD_suspend_connection`), holding its slot but not the thread, until the work responds from any thread
 /// (within `HTTPServerLimits.longestDeferral`), and the thread serves the other connections.
-/// `admission` refuses connections and requests before they are read; a sweep on its own queue shuts down
-/// connections that miss the request deadline (`HTTPServerLimits.requestDeadline`).
+/// `admission` refuses connections (answered 403 from their own budget) and requests before they are read; a
+/// one-shot timer on its own queue shuts down connections that miss the request or header deadline
+/// (`HTTPServerLimits`).
 package final class HTTPServer: Sendable {
     package typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
     /// A handler that may answer later (`HTTPReply.later`), without holding the server's thread.
@@ -82,12 +83,21 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
     let daemon: OpaquePointer
     let context: Unmanaged<ServerContext>
 
+    static let evictionHeadroom = 24
+
     static func start(socket: ListeningSocket, context: ServerContext, limits: HTTPServerLimits) -> DaemonHandle? {
         let retained = Unmanaged.passRetained(context)
         let cls = retained.toOpaque()
+        let isTCP = { if case .tcp = socket.kind { true } else { false } }()
+        let mhdConnectionLimit =
+            limits.connectionLimit + (isTCP ? limits.refusedConnectionLimit + Self.evictionHeadroom : 0)
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.connectionLimit, ptr_value: nil),
+            // On TCP the table keeps the served and the refused peers' budgets (and each peer's) itself, so that
+            // a connection over one evicts another instead of being closed or left waiting in the backlog; the
+            // headroom holds the evicted ones until libmicrohttpd closes them, in its next turn (it accepts at most
+            // 11 in one), so it never stops accepting while the budgets have room.
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: mhdConnectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(
@@ -99,20 +109,12 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
                 value: unsafeBitCast(connectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
                 ptr_value: cls),
         ]
-        var apc: MHD_AcceptPolicyCallback? = nil
-        if case .tcp = socket.kind {
-            options.append(
-                MHD_OptionItem(
-                    option: .PER_IP_CONNECTION_LIMIT,
-                    value: limits.perPeerConnectionLimit, ptr_value: nil))
-            apc = acceptPolicy
-        }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         // Suspend and resume (with the inter-thread channel that wakes the epoll thread on a resume): a request
         // whose answer comes later holds its connection, never the thread.
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         let daemon = options.withUnsafeMutableBufferPointer { buffer in
-            aiden_mhd_start(UInt32(flags), 0, apc, cls, accessHandler, cls, buffer.baseAddress)
+            aiden_mhd_start(UInt32(flags), 0, nil, cls, accessHandler, cls, buffer.baseAddress)
         }
         guard let daemon else {
             retained.release()

@@ -2,18 +2,27 @@
 package struct HTTPServerLimits: Sendable, Equatable {
     /// Request bodies above this get 413 (docs/protocol.md §3.2: 16 KiB).
     package var maxBodyBytes: Int = 16 * 1024
-    /// Connections open at once, per listener.
+    /// Connections served at once, per listener.
     package var connectionLimit: Int = 64
-    /// Connections open at once from one peer: one address on TCP (libmicrohttpd counts), one user on a Unix
-    /// socket (counted here, however many processes it runs). The phone holds one or two at a time (its fetches,
-    /// one at a time, and a pairing request); below `connectionLimit`, so one client cannot take every slot.
-    package var perPeerConnectionLimit: Int = 4
+    /// Connections served at once to one peer: one address on TCP, one user on a Unix socket (counted however
+    /// many processes it runs). On TCP a connection over it takes the slot of that peer's
+    /// connection that has waited longest without a complete request (on a Unix socket it is refused). 24: more
+    /// than libmicrohttpd accepts between a connection's accept and its first read (the rest of one series of 11,
+    /// then the next), so no peer can push out a connection whose request came with it, as the phone's does
+    /// (docs/security.md, "The phone host cannot lock the phone out"); and still not every slot.
+    package var perPeerConnectionLimit: Int = 24
+    /// Connections of refused peers at once (TCP), all together, outside `connectionLimit`: each is answered 403
+    /// when its headers are in and closed; over it, the refused connection that waited longest is shut down.
+    package var refusedConnectionLimit: Int = 16
     /// A connection idle this long is closed (libmicrohttpd's own timeout, which any byte restarts).
     package var idleTimeoutSeconds: Int = 10
     /// How long a connection may take, from its opening or the end of its last answer, to deliver a whole request
     /// (line, headers, body), however slowly it trickles bytes. The phone sends each request in one segment,
     /// milliseconds after it connects. Also closes idle keep-alive connections at that age.
     package var requestDeadline: Duration = .seconds(5)
+    /// How long a connection may take, from its opening, to deliver its first request's line and headers: a
+    /// connection that opens and says nothing, or trickles its headers, gives its slot back within it.
+    package var headerDeadline: Duration = .seconds(1)
     /// libmicrohttpd's per-connection memory pool, which holds the request line and headers being
     /// read (the body is streamed to us in pieces). MHD clears the pool for every request on a
     /// keep-alive connection, so its size is a per-request cost; a request whose headers do not
@@ -25,16 +34,25 @@ package struct HTTPServerLimits: Sendable, Equatable {
     package var longestDeferral: Duration = .seconds(75)
 
     package init(
-        maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 4,
-        idleTimeoutSeconds: Int = 10, requestDeadline: Duration = .seconds(5), connectionMemoryBytes: Int = 32 * 1024,
+        maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 24,
+        refusedConnectionLimit: Int = 16, idleTimeoutSeconds: Int = 10, requestDeadline: Duration = .seconds(5),
+        headerDeadline: Duration = .seconds(1), connectionMemoryBytes: Int = 32 * 1024,
         longestDeferral: Duration = .seconds(75)
     ) {
         self.longestDeferral = longestDeferral
         self.maxBodyBytes = maxBodyBytes
         self.connectionLimit = connectionLimit
         self.perPeerConnectionLimit = perPeerConnectionLimit
+        self.refusedConnectionLimit = refusedConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.requestDeadline = requestDeadline
+        self.headerDeadline = headerDeadline
         self.connectionMemoryBytes = connectionMemoryBytes
+    }
+
+    /// What the connection table holds each class to.
+    var budget: ConnectionTable.Budget {
+        ConnectionTable.Budget(
+            perPeer: perPeerConnectionLimit, served: connectionLimit, refused: refusedConnectionLimit)
     }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// the address and the errno, port 0 reports the port the kernel chose, and the agent's Unix
 /// socket gets its file mode before anyone can connect; or one the service manager made and passed
 /// (socket activation, `inherited`). TCP listeners ask the kernel to record each connection's arrival
-/// interface (`IP_PKTINFO`, `IPV6_RECVPKTINFO`), which `HTTPServerAdmission.acceptArrival` is given.
+/// interface (`IP_PKTINFO`, `IPV6_RECVPKTINFO`), which `HTTPServerAdmission.refuseConnection` is given.
 package struct ListeningSocket: Sendable {
     package enum Kind: Sendable, Equatable {
         case tcp(SocketEndpoint)

@@ -43,10 +43,12 @@ final class ServerContext: Sendable {
     }
 
     /// A connection began to wait for a request at `now` (it opened, or its answer ended): the sweep is armed
-    /// for its deadline unless armed for an earlier one, whose firing arms the next. Call it under the table's
-    /// lock, so a sweep that found nothing waiting cannot leave the timer disarmed after a wait began.
-    func waitBegan(at now: Duration) {
-        sweep.arm(at: now + limits.requestDeadline, now: now)
+    /// for its deadline (a new connection's header deadline, when shorter) unless armed for an earlier one, whose
+    /// firing arms the next. Call it under the table's lock, so a sweep that found nothing waiting cannot leave
+    /// the timer disarmed after a wait began.
+    func waitBegan(at now: Duration, opening: Bool = false) {
+        let deadline = opening ? min(limits.requestDeadline, limits.headerDeadline) : limits.requestDeadline
+        sweep.arm(at: now + deadline, now: now)
     }
 
     /// An answer was deferred at `since`: the sweep is armed for its limit unless armed for an earlier instant.
@@ -65,11 +67,13 @@ final class ServerContext: Sendable {
     func cutOverdueConnections() {
         let now = now()
         connections.withLock { table in
-            for descriptor in table.overdue(at: now, deadline: limits.requestDeadline) {
+            for descriptor in table.overdue(
+                at: now, deadline: limits.requestDeadline, headerDeadline: limits.headerDeadline)
+            {
                 shutdown(descriptor, Int32(SHUT_RDWR))
             }
             // Answers since have moved the waits on: the next deadline, or none until a wait begins.
-            sweep.arm(at: table.nextDeadline(limits.requestDeadline), now: now)
+            sweep.arm(at: table.nextDeadline(limits.requestDeadline, headerDeadline: limits.headerDeadline), now: now)
         }
     }
 
@@ -99,6 +103,18 @@ final class ServerContext: Sendable {
         }
         for response in owed { response.send(HTTPResponses.unavailable("the server is stopping")) }
         return owed
+    }
+
+    /// A TCP connection opened: it enters the table in its class (served, or refused and to be answered 403) and
+    /// gets its room there, evicting the connection that waited longest when its class is full (or shut down
+    /// itself when none is waiting). Shut down under the lock, like `cutOverdueConnections`.
+    func admit(_ id: UInt, descriptor: Int32, peer: IPAddress, refused: Bool) {
+        let now = now()
+        connections.withLock { table in
+            waitBegan(at: now, opening: true)
+            table.open(id, descriptor: descriptor, peer: .address(peer.unmapped), refused: refused, at: now)
+            for cut in table.makeRoom(for: id, within: limits.budget) { shutdown(cut, Int32(SHUT_RDWR)) }
+        }
     }
 
     /// Shuts a connection down now (refused when it opened): libmicrohttpd then reads its end and closes it.

@@ -3,8 +3,8 @@ import Doctor
 import PhoneCore
 
 /// The board over the cable: `GET /status` must answer 200; a 403 is the board's access policy refusing
-/// this host's request. A host the board refuses outright (an address outside its allowed subnets, another
-/// interface than its own) gets no answer at all: the board closes such connections at accept.
+/// this host (an address outside its allowed subnets, another interface than its own) or its request. No answer
+/// at all is the cable, the link, or a board whose IP firewall drops this host.
 extension PhoneDoctor {
     static func boardStatus(_ url: BoardURL, _ response: BoardResponse) -> DoctorFinding {
         let request = "GET \(url)/status"
@@ -15,7 +15,7 @@ extension PhoneDoctor {
             return .problem(
                 "\(request) got no answer: \(BoardText.printable(detail))",
                 fix: "check the cable and the link (above), and that this host's address toward the board is in the "
-                    + "board's [http] allowed_subnets (the board closes other connections without answering); on the "
+                    + "board's [http] allowed_subnets and its unit's IPAddressAllow=; on the "
                     + "board: 'systemctl status aiden-board', 'journalctl -u aiden-board' and 'aiden-board doctor'")
         case let .answered(code, _, bytes):
             (status, body) = (code, bytes)

@@ -118,8 +118,8 @@ struct BoardDaemonBlueZTests {
         let refusals: [(String, [String], Int, String)] = [
             (lab.board, json + [url], 403, "not_ecm_peer"),
             (lab.board, json + ["http://127.0.0.1:8080/api/bluetooth/pairing/start"], 403, "not_ecm_peer"),
-            // Outside the allowed subnets: refused at accept, no answer at all.
-            (lab.outsider, json + [url], 0, ""),
+            // Outside the allowed subnets: refused when the connection opens, answered 403 before anything else.
+            (lab.outsider, json + [url], 403, "forbidden"),
             (lab.phone, json + ["-H", "Origin: http://evil.example", url], 403, "cross_site"),
             (lab.phone, json + ["-H", "Sec-Fetch-Site: cross-site", url], 403, "cross_site"),
             // What an HTML form can send.

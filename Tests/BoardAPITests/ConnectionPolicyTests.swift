@@ -3,8 +3,8 @@ import Testing
 
 @testable import BoardAPI
 
-/// Who may hold a connection at all: judged at accept (the peer's address) and when it opens (the interface it
-/// came in on), before a byte of a request is read.
+/// Who may be served at all: judged when a connection opens (the peer's address, the interface it came in on),
+/// before a byte of a request is read; a refused one is answered 403.
 @Suite struct ConnectionPolicyTests {
     static let boardAddresses = ["192.168.42.1", "192.168.42.7", "10.0.0.5", "127.0.0.1", "::1"]
 
@@ -53,6 +53,40 @@ import Testing
         #expect(
             try decide("10.99.0.2", listen: ["192.168.42.1"])
                 == .deny(.peerOutsideAllowedSubnets(IPAddress(v4: 10, 99, 0, 2))))
+    }
+
+    /// When the board's addresses cannot be read, a peer inside the subnet might be the board itself: refused.
+    /// With a loopback listener local processes are served anyway, so the list is not needed.
+    @Test func unreadableInterfacesFailClosed() throws {
+        let phone = IPAddress(v4: 192, 168, 42, 2)
+        #expect(
+            try policy(listen: ["192.168.42.1"]).decideConnection(peer: phone) { _ in nil }
+                == .deny(.boardAddressesUnknown(phone)))
+        #expect(try policy(listen: ["192.168.42.1", "127.0.0.1"]).decideConnection(peer: phone) { _ in nil } == .allow)
+        #expect(AccessPolicy.Denial.boardAddressesUnknown(phone).code == "forbidden")
+    }
+
+    /// The router's connection refusal: the peer rule, then the arrival rule, as the JSON 403 it is answered with.
+    @Test func theRouterAnswersARefusedConnectionWithItsReason() throws {
+        let router = PhoneRouter(
+            policy: try policy(listen: ["192.168.42.1"]), liveActivityEnabled: true, retention: .seconds(600))
+        let local = IPAddress(v4: 192, 168, 42, 1)
+        #expect(
+            router.refuseConnection(
+                peer: IPAddress(v4: 192, 168, 42, 2), local: local, interface: "aiden0", isBoardAddress: { _ in false })
+                == nil)
+        let elsewhere = try #require(
+            router.refuseConnection(
+                peer: IPAddress(v4: 192, 168, 42, 2), local: local, interface: "wlan0", isBoardAddress: { _ in false }))
+        #expect(elsewhere.response.status == 403)
+        #expect(
+            String(decoding: elsewhere.response.body, as: UTF8.self)
+                == #"{"status":"error","error":{"code":"forbidden","message":"connection from 192.168.42.2 arrived "#
+                + #"on wlan0, not on aiden0 ([http] interface)"}}"#)
+        let outsider = try #require(
+            router.refuseConnection(
+                peer: IPAddress(v4: 10, 99, 0, 2), local: local, interface: "wlan0", isBoardAddress: { _ in false }))
+        #expect(outsider.denial == .peerOutsideAllowedSubnets(IPAddress(v4: 10, 99, 0, 2)), "the peer rule first")
     }
 
     /// The board's addresses are read only for a peer that would otherwise be served.

@@ -7,11 +7,25 @@ import Testing
 /// The engine's side of the listeners' admission checks: each decision, and its log line (with the peer: its
 /// address on the ECM listener, its process on the agent socket), rate-limited together.
 @Suite struct EngineAdmissionTests {
+    static let local = IPAddress(v4: 192, 168, 42, 1)
+
+    func refusal(_ engine: BoardEngine, _ peer: IPAddress, interface: String? = nil) -> HTTPResponse? {
+        engine.refusePhoneConnection(peer: peer, local: Self.local, interface: interface)
+    }
+
+    /// A refused connection is answered: 403 with the board's JSON error body, saying why.
     @Test func connectionsFromTheBoardAndOutsidersAreRefusedAndLogged() throws {
         let board = try EngineFixture()
-        #expect(board.engine.acceptPhoneConnection(from: IPAddress(v4: 192, 168, 42, 2)))
-        #expect(!board.engine.acceptPhoneConnection(from: IPAddress(v4: 127, 0, 0, 1)))
-        #expect(!board.engine.acceptPhoneConnection(from: IPAddress(v4: 10, 99, 0, 2)))
+        #expect(refusal(board.engine, IPAddress(v4: 192, 168, 42, 2)) == nil)
+        let own = try #require(refusal(board.engine, IPAddress(v4: 127, 0, 0, 1)))
+        #expect(own.status == 403)
+        #expect(own.header("content-type") == "application/json")
+        let outsider = try #require(refusal(board.engine, IPAddress(v4: 10, 99, 0, 2)))
+        #expect(outsider.status == 403)
+        #expect(
+            String(decoding: outsider.body, as: UTF8.self)
+                == #"{"status":"error","error":{"code":"forbidden","message":"peer 10.99.0.2 is outside loopback and "#
+                + #"the allowed subnets"}}"#)
         #expect(
             board.logs.lines(at: .notice) == [
                 "engine: refused a connection from 127.0.0.1: connection from 127.0.0.1, the board itself: a local process is "
@@ -59,10 +73,28 @@ import Testing
 
     @Test func refusalsShareOneLogBudget() throws {
         let board = try EngineFixture()
-        for _ in 0..<20 { _ = board.engine.acceptPhoneConnection(from: IPAddress(v4: 10, 99, 0, 2)) }
+        for _ in 0..<20 { _ = refusal(board.engine, IPAddress(v4: 10, 99, 0, 2)) }
         #expect(board.logs.lines(at: .notice).count == 5)
         board.runtime.advance(by: .seconds(10))
-        _ = board.engine.acceptPhoneConnection(from: IPAddress(v4: 10, 99, 0, 2))
+        _ = refusal(board.engine, IPAddress(v4: 10, 99, 0, 2))
         #expect(board.logs.lines(at: .notice).last?.hasSuffix("(15 more refused since the last report)") == true)
+    }
+
+    /// When the board's addresses cannot be read, a peer inside the subnet cannot be told from the board itself:
+    /// refused (it was served before: an empty list said "not the board").
+    @Test func unreadableInterfacesRefuseTheLinkPeer() throws {
+        let board = try EngineFixture(boardAddresses: { nil })
+        let answer = try #require(refusal(board.engine, IPAddress(v4: 192, 168, 42, 2)))
+        #expect(answer.status == 403)
+        #expect(
+            board.logs.lines(at: .notice) == [
+                "engine: refused a connection from 192.168.42.2: the board's own addresses could not be read, so "
+                    + "192.168.42.2 cannot be told from the board itself"
+            ])
+        // A pairing request is refused too.
+        let pairing = board.phone(
+            "POST", "/api/bluetooth/pairing/start", headers: ["content-type": "application/json"], body: "{}")
+        #expect(pairing.status == 403)
+        #expect(String(decoding: pairing.body, as: UTF8.self).contains("could not be read"))
     }
 }

@@ -49,7 +49,8 @@ struct EngineFixture {
 
     init(
         fileSystem: InMemoryFileSystem = InMemoryFileSystem(), runtime: ManualRuntime = ManualRuntime(),
-        blockSize: UInt64 = 1024, retention: Duration = .seconds(600), seed: UInt64 = 1
+        blockSize: UInt64 = 1024, retention: Duration = .seconds(600), seed: UInt64 = 1,
+        boardAddresses: @escaping @Sendable () -> [IPAddress]? = { [] }
     ) throws {
         self.runtime = runtime
         self.fileSystem = fileSystem
@@ -68,7 +69,7 @@ struct EngineFixture {
             policy: AccessPolicy(
                 allowedSubnets: [try Subnet("192.168.42.0/24")],
                 listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
-            sink: sink, runtime: runtime, logger: logger)
+            sink: sink, runtime: runtime, logger: logger, boardAddresses: boardAddresses)
     }
 
     /// The same state directory after power loss: a new engine on what survived.

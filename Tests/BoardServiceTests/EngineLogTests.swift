@@ -65,7 +65,9 @@ import Testing
     @Test func aRefusalNamesItsPeer() throws {
         let board = try EngineFixture()
         #expect(board.phone("GET", "/status", peer: IPAddress(v4: 10, 99, 0, 2)).status == 403)
-        #expect(!board.engine.acceptPhoneConnection(from: IPAddress(v4: 10, 99, 0, 3)))
+        #expect(
+            board.engine.refusePhoneConnection(peer: IPAddress(v4: 10, 99, 0, 3), local: nil, interface: nil)?.status
+                == 403)
         #expect(board.logs.entries.compactMap { $0[.peer] } == ["10.99.0.2", "10.99.0.3"])
     }
 }

@@ -9,8 +9,9 @@ import Testing
 import Glibc
 #endif
 
-/// The real libmicrohttpd on loopback: refusals at accept, when a connection opens and when headers are in; the
-/// request deadline against a trickling client; the agent socket's per-process limit and peer credentials.
+/// The real libmicrohttpd on loopback: refusals when a connection opens (answered 403 from their own budget) and
+/// when headers are in; eviction at a peer's cap; the header and request deadlines against a trickling client; the
+/// agent socket's per-process limit and peer credentials.
 @Suite(.serialized) struct HTTPServerAdmissionTests {
     static let stranger = IPAddress(v4: 127, 0, 0, 3)
 
@@ -25,21 +26,125 @@ import Glibc
         )
     }
 
-    @Test func theAcceptPolicyClosesARefusedPeerBeforeItIsRead() throws {
+    static let refusal = HTTPResponse(
+        status: 403, headers: [("Content-Type", "application/json")],
+        body: Array(#"{"status":"error","error":{"code":"forbidden","message":"not you"}}"#.utf8))
+
+    /// A refused peer is answered, not dropped: its connection's refusal goes out (with `Connection: close`) as
+    /// soon as its headers are in, its body is never read (403, not 413), the handler never sees it, and the
+    /// connection is closed after the answer.
+    @Test func aRefusedPeerIsAnswered403AndNeverRouted() throws {
         let asked = Mutex<[IPAddress]>([])
-        let (server, port) = try startServer(
-            admission: HTTPServerAdmission(acceptPeer: { peer in
+        let routed = Mutex<[HTTPRequest.Peer]>([])
+        let socket = try ListeningSocket.tcp(try SocketEndpoint("127.0.0.1:0"))
+        guard case let .tcp(bound) = socket.kind else { return }
+        let server = try HTTPServer(
+            sockets: [socket], limits: HTTPServerLimits(maxBodyBytes: 1024),
+            admission: HTTPServerAdmission(refuseConnection: { peer, _, _ in
                 asked.withLock { $0.append(peer) }
-                return peer != Self.stranger
-            }))
+                return peer == Self.stranger ? Self.refusal : nil
+            })
+        ) { request in
+            routed.withLock { $0.append(request.peer) }
+            return HTTPServerLiveTests.echo(request)
+        }
         defer { server.stop() }
-        let refused = try RawHTTPConnection(port: port, source: "127.0.0.3", receiveTimeoutSeconds: 5)
-        refused.send("GET /status HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        #expect(refused.waitForClose(), "closed without an answer")
-        #expect(throws: RawHTTPConnection.Failure.self) { try refused.readResponse() }
-        let phone = try RawHTTPConnection(port: port, source: "127.0.0.2")
+        for path in ["/status", "/api/live-activity/current", "/"] {
+            let refused = try RawHTTPConnection(port: bound.port, source: "127.0.0.3")
+            let answer = try refused.request("GET", path)
+            #expect(answer.status == 403)
+            #expect(answer.headers["content-type"] == "application/json")
+            #expect(answer.headers["connection"]?.lowercased() == "close")
+            #expect(answer.bodyText.contains(#""code":"forbidden""#))
+            #expect(refused.waitForClose(), "closed after the answer")
+        }
+        let large = try RawHTTPConnection(port: bound.port, source: "127.0.0.3")
+        large.send("POST /api/phone/app-state HTTP/1.1\r\nHost: localhost\r\nContent-Length: 16385\r\n\r\n")
+        #expect(try large.readResponse().status == 403, "answered before its body, not 413")
+        let phone = try RawHTTPConnection(port: bound.port, source: "127.0.0.2")
         #expect(try phone.request("GET", "/status").status == 200)
-        #expect(asked.withLock { $0 } == [Self.stranger, IPAddress(v4: 127, 0, 0, 2)])
+        #expect(routed.withLock { $0 } == [.ip(IPAddress(v4: 127, 0, 0, 2))], "no refused request reached the handler")
+        #expect(asked.withLock { $0 }.last == IPAddress(v4: 127, 0, 0, 2))
+    }
+
+    /// Refused peers draw on their own budget: however many of them connect and say nothing, the phone gets a
+    /// slot; over the budget the refused connection that waited longest is shut down, so a new one is answered.
+    @Test func refusedPeersHoldNoSlotThePhoneNeeds() throws {
+        let socket = try ListeningSocket.tcp(try SocketEndpoint("127.0.0.1:0"))
+        guard case let .tcp(bound) = socket.kind else { return }
+        let server = try HTTPServer(
+            sockets: [socket],
+            limits: HTTPServerLimits(
+                connectionLimit: 2, perPeerConnectionLimit: 2, refusedConnectionLimit: 2, idleTimeoutSeconds: 30,
+                requestDeadline: .seconds(30), headerDeadline: .seconds(30)),
+            admission: HTTPServerAdmission(refuseConnection: { peer, _, _ in
+                peer == Self.stranger ? Self.refusal : nil
+            }),
+            handler: HTTPServerLiveTests.echo)
+        defer { server.stop() }
+        var silent: [RawHTTPConnection] = []
+        for _ in 0..<6 {
+            silent.append(try RawHTTPConnection(port: bound.port, source: "127.0.0.3", receiveTimeoutSeconds: 3))
+            usleep(20_000)
+        }
+        let phone = try RawHTTPConnection(port: bound.port, source: "127.0.0.2")
+        #expect(try phone.request("GET", "/current").status == 200, "the phone is served")
+        let second = try RawHTTPConnection(port: bound.port, source: "127.0.0.2")
+        #expect(try second.request("GET", "/current").status == 200, "both served slots are the phone's")
+        #expect(silent[0].waitForClose(), "the oldest silent refused connection made room")
+        let late = try RawHTTPConnection(port: bound.port, source: "127.0.0.3")
+        #expect(try late.request("GET", "/current").status == 403, "a new refused peer is still answered")
+    }
+
+    /// At its cap a peer does not lock anyone out, itself included: a new connection takes the slot of that peer's
+    /// connection that has waited longest without a complete request (idle, or trickling its headers).
+    @Test func aNewConnectionEvictsThePeersLongestWaitingOne() throws {
+        let (server, port) = try startServer(
+            limits: HTTPServerLimits(
+                perPeerConnectionLimit: 3, idleTimeoutSeconds: 30, requestDeadline: .seconds(30),
+                headerDeadline: .seconds(30)),
+            admission: HTTPServerAdmission())
+        defer { server.stop() }
+        let idle = try RawHTTPConnection(port: port, source: "127.0.0.2", receiveTimeoutSeconds: 3)
+        usleep(20_000)
+        let trickling = try RawHTTPConnection(port: port, source: "127.0.0.2", receiveTimeoutSeconds: 3)
+        trickling.send("GET /slow HTTP/1.1\r\nHost: local")
+        usleep(20_000)
+        let keptAlive = try RawHTTPConnection(port: port, source: "127.0.0.2", receiveTimeoutSeconds: 3)
+        #expect(try keptAlive.request("GET", "/first").status == 200)
+        usleep(20_000)
+        // Another peer has its own budget.
+        let other = try RawHTTPConnection(port: port, source: "127.0.0.4")
+        #expect(try other.request("GET", "/other").status == 200)
+        var phones: [RawHTTPConnection] = []
+        for index in 0..<3 {
+            phones.append(try RawHTTPConnection(port: port, source: "127.0.0.2"))
+            #expect(
+                try phones[index].request("GET", "/phone\(index)").status == 200, "connection \(index) over the cap")
+        }
+        #expect(idle.waitForClose(), "the idle one waited longest")
+        #expect(trickling.waitForClose(), "then the one trickling its headers")
+        #expect(keptAlive.waitForClose(), "then the one waiting since its answer")
+        #expect(try other.request("GET", "/other-again").status == 200, "another peer's connection is untouched")
+    }
+
+    /// A connection has `headerDeadline` from its opening to deliver its first line and headers.
+    @Test func aSilentConnectionIsCutAtTheHeaderDeadline() throws {
+        let (server, port) = try startServer(
+            limits: HTTPServerLimits(
+                idleTimeoutSeconds: 30, requestDeadline: .seconds(30), headerDeadline: .seconds(1)),
+            admission: HTTPServerAdmission())
+        defer { server.stop() }
+        let silent = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 4)
+        let opened = ContinuousClock.now
+        #expect(silent.waitForClose(), "cut long before its 30 s request deadline and its 4 s receive timeout")
+        #expect(ContinuousClock.now - opened < .seconds(4))
+        // Once its headers are in, the rest of the request has the request deadline.
+        let phone = try RawHTTPConnection(port: port)
+        phone.send("POST /x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{")
+        usleep(1_500_000)
+        phone.send("}")
+        #expect(try phone.readResponse().status == 200)
     }
 
     /// The admission check runs on the headers: a refused peer's oversized or chunked body is never read, and its
@@ -67,18 +172,18 @@ import Glibc
         #expect(try phone.readResponse().status == 413)
     }
 
-    @Test func theArrivalCheckSeesTheInterfaceAndCanRefuse() throws {
+    @Test func theConnectionCheckSeesTheInterfaceAndCanRefuse() throws {
         let seen = Mutex<[String?]>([])
         let (server, port) = try startServer(
-            admission: HTTPServerAdmission(acceptArrival: { peer, local, interface in
+            admission: HTTPServerAdmission(refuseConnection: { peer, local, interface in
                 seen.withLock { $0.append(interface) }
                 #expect(local == IPAddress(v4: 127, 0, 0, 1))
-                return peer != Self.stranger
+                return peer == Self.stranger ? Self.refusal : nil
             }))
         defer { server.stop() }
         #expect(try RawHTTPConnection(port: port, source: "127.0.0.2").request("GET", "/").status == 200)
         let refused = try RawHTTPConnection(port: port, source: "127.0.0.3")
-        refused.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(try refused.request("GET", "/").status == 403)
         #expect(refused.waitForClose())
         #expect(seen.withLock { $0 } == ["lo", "lo"], "loopback connections arrive on lo")
     }
@@ -88,7 +193,8 @@ import Glibc
     /// before its own 8 s receive timeout, which would make `waitForClose` false).
     @Test func aTricklingClientIsCutAtTheRequestDeadline() throws {
         let (server, port) = try startServer(
-            limits: HTTPServerLimits(idleTimeoutSeconds: 30, requestDeadline: .seconds(2)),
+            limits: HTTPServerLimits(
+                idleTimeoutSeconds: 30, requestDeadline: .seconds(2), headerDeadline: .seconds(30)),
             admission: HTTPServerAdmission())
         defer { server.stop() }
         let trickler = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 8)

@@ -34,7 +34,8 @@ import Testing
         try board.start(wrapper: wrapper)
         #expect(try get(from: host, "http://192.168.42.1:8080/status").code == "200")
         let local = try get(from: boardNamespace, "http://192.168.42.1:8080/api/live-activity/current")
-        #expect(local.code == "000", "a local process gets no answer: \(local)")
+        #expect(local.code == "403", "a local process is answered 403: \(local)")
+        #expect(local.body.contains(#""code":"forbidden""#) && local.body.contains("the board itself"), "\(local)")
         #expect(
             board.log.contains(
                 "refused a connection from 192.168.42.1: connection from 192.168.42.1, the board itself: a local "
@@ -86,11 +87,16 @@ import Testing
         _ = try board.agent("POST", "/v1/tasks", body: #"{"task_title":"Only for the phone"}"#)
 
         let refused = try get(from: stranger, "http://192.168.42.1:8080/api/live-activity/current")
-        #expect(refused.code == "000", "\(refused)")
+        #expect(refused.code == "403", "\(refused)")
+        #expect(
+            refused.body
+                == #"{"status":"error","error":{"code":"forbidden","message":"connection from 192.168.42.77 arrived "#
+                + #"on wlan0, not on eth0 ([http] interface)"}}"#)
         #expect(!refused.body.contains("Only for the phone"))
         #expect(
             board.log.contains(
-                "refused a connection: connection from 192.168.42.77 arrived on wlan0, not on eth0 ([http] interface)"),
+                "refused a connection from 192.168.42.77: connection from 192.168.42.77 arrived on wlan0, not on eth0 "
+                    + "([http] interface)"),
             "\(board.log)")
         let phone = try get(from: host, "http://192.168.42.1:8080/api/live-activity/current")
         #expect(phone.code == "200")

@@ -17,9 +17,13 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("scripts/netns-lab").path
     }
 
-    /// curl's status code for a GET from inside a namespace.
-    func statusCode(from namespace: String, _ url: String, host: String? = nil) throws -> (code: String, body: String) {
+    /// curl's status code for a GET from inside a namespace (and the body, with the answer's header lines first
+    /// when `headers`).
+    func statusCode(
+        from namespace: String, _ url: String, host: String? = nil, headers: Bool = false
+    ) throws -> (code: String, body: String) {
         var arguments = ["netns", "exec", namespace, "curl", "-s", "--max-time", "5", "-w", "\n%{http_code}"]
+        if headers { arguments.append("-i") }
         if let host { arguments += ["-H", "Host: \(host)"] }
         let result = try runCommand("/usr/sbin/ip", arguments + [url])
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
@@ -42,17 +46,25 @@ import Testing
         #expect(phone.code == "200")
         #expect(phone.body.contains("Seen by the phone"))
 
-        // The outsider is refused at accept: its connection is closed before a byte of its request is read.
-        let outsider = try statusCode(from: "\(prefix)-outsider", "http://192.168.42.1:8080/api/live-activity/current")
-        #expect(outsider.code == "000", "no HTTP answer at all: \(outsider)")
-        #expect(!outsider.body.contains("Seen by the phone"))
-        #expect(try statusCode(from: "\(prefix)-outsider", "http://192.168.42.1:8080/status").code == "000")
+        // The outsider is answered 403 on every path, with the JSON error and Connection: close, and never routed.
+        for path in ["/api/live-activity/current", "/status", "/api/live-activity/events", "/nowhere"] {
+            let outsider = try statusCode(
+                from: "\(prefix)-outsider", "http://192.168.42.1:8080\(path)", headers: true)
+            #expect(outsider.code == "403", "\(path): \(outsider)")
+            #expect(outsider.body.lowercased().contains("connection: close"), "\(outsider.body)")
+            #expect(
+                outsider.body.hasSuffix(
+                    #"{"status":"error","error":{"code":"forbidden","message":"peer 10.99.0.2 is outside loopback "#
+                        + #"and the allowed subnets"}}"#), "\(outsider.body)")
+            #expect(!outsider.body.contains("Seen by the phone"))
+        }
 
         let loopback = try statusCode(from: "\(prefix)-board", "http://127.0.0.1:8080/status")
         #expect(loopback.code == "200")
 
         let rebinding = try statusCode(from: "\(prefix)-phone", "http://192.168.42.1:8080/status", host: "evil.example")
         #expect(rebinding.code == "403")
+        #expect(rebinding.body.contains(#""code":"forbidden""#), "a rebinding Host is still a JSON 403: \(rebinding)")
 
         // The refusals are logged with the peer address.
         #expect(
@@ -96,8 +108,7 @@ import Testing
     }
 
     /// `aiden-phone doctor` on a phone host: the link as it should be, then Android-style tethering in the
-    /// same subnet, then a host address outside the board's allowed subnet (the board closes
-    /// its connections at accept, unanswered).
+    /// same subnet, then a host address outside the board's allowed subnet (the board answers 403).
     @Test(.enabled(if: available, Comment(rawValue: why)))
     func phoneDoctorSeesTheLinkACollisionAndARefusal() throws {
         let prefix = "pd\(getpid() % 100_000)"
@@ -167,13 +178,13 @@ import Testing
             refused.output.contains(
                 "problem: aidenboard0 has no address in the board's subnet (the board is 192.168.42.1); it has "
                     + "10.77.0.2/24"), "\(refused.output)")
-        // The board closes the connection at accept (10.77.0.2 is outside its allowed subnets): no answer.
-        #expect(
-            refused.output.contains("problem: GET http://192.168.42.1:8080/status got no answer: "),
-            "\(refused.output)")
+        // The board answers 403 (10.77.0.2 is outside its allowed subnets), and says why.
         #expect(
             refused.output.contains(
-                "that this host's address toward the board is in the board's [http] allowed_subnets"))
+                "problem: GET http://192.168.42.1:8080/status answered 403: the board refuses this host, whose address "
+                    + "toward it is outside the board's allowed subnets; the board says: peer 10.77.0.2 is outside "
+                    + "loopback and the allowed subnets"),
+            "\(refused.output)")
         #expect(board.log.contains("refused a connection from 10.77.0.2: peer 10.77.0.2 is outside"))
     }
 }

@@ -128,10 +128,11 @@ import Testing
             """)
         #expect(!served.isEmpty)
         #expect(served.allSatisfy { $0.code == "200" }, "\(served)")
-        // 64 connections per listener at most, whatever is thrown at it.
-        #expect(peakFDs <= baseline.fds + 64 + 4, "descriptors: \(baseline.fds) → \(peakFDs)")
+        // 64 served and 16 refused connections per listener at most, whatever is thrown at it, and the 24 of
+        // headroom libmicrohttpd holds evicted ones in until it closes them.
+        #expect(peakFDs <= baseline.fds + 64 + 16 + 24 + 4, "descriptors: \(baseline.fds) → \(peakFDs)")
         #expect(after <= baseline.fds + 2, "descriptors after the flood: \(baseline.fds) → \(after)")
-        // Refused at accept and logged, the flood of them rate-limited.
+        // Refused when they open and logged, the flood of them rate-limited.
         #expect(board.log.contains("refused a connection from "), "\(board.log.suffix(2_000))")
         #expect(board.log.contains("more refused since the last report"))
     }

@@ -142,6 +142,10 @@ phase_install() {
     # The port systemd holds for the board must be made in the board's namespace too.
     printf '[Socket]\nNetworkNamespacePath=/run/netns/board\n' > /etc/systemd/system/aiden-board.socket.d/50-vm-netns.conf
     printf '\n[log]\nlevel = "debug"\n' >> /etc/aiden/board.toml
+    # A second, IPv6 listener on the link (as a board that also serves IPv6 adds it: board.toml and a socket
+    # drop-in together), so the outsider is tried on native IPv6 too.
+    printf '\n[http]\nlisten = ["192.168.42.1:8080", "[fd42::1]:8080"]\n' >> /etc/aiden/board.toml
+    printf '[Socket]\nListenStream=[fd42::1]:8080\n' > /etc/systemd/system/aiden-board.socket.d/60-vm-ipv6.conf
     systemctl daemon-reload
     systemctl enable --now systemd-networkd.service > /dev/null 2>&1
     check networkd "systemd-networkd $(systemctl is-active systemd-networkd)" systemctl -q is-active systemd-networkd
@@ -249,6 +253,12 @@ phase_gadget() {
     ip -n board addr add 10.77.0.1/24 dev vout-board; ip -n board link set vout-board up
     ip -n outsider addr add 10.77.0.2/24 dev vout; ip -n outsider link set vout up; ip -n outsider link set lo up
     ip -n outsider route add 192.168.42.0/24 via 10.77.0.1
+    # And on IPv6: the board's link has fd42::1/64, the outsider fd77::2/64, routed through the board's end.
+    ip netns exec board sysctl -qw net.ipv6.conf.aiden0.disable_ipv6=0
+    ip -n board addr add fd42::1/64 dev aiden0 nodad
+    ip -n board addr add fd77::1/64 dev vout-board nodad
+    ip -n outsider addr add fd77::2/64 dev vout nodad
+    ip -n outsider -6 route add fd42::/64 via fd77::1
 }
 
 # ---------------------------------------------------------------------------------------------- board
@@ -273,15 +283,23 @@ phase_board() {
     # What is left is EACCES: a thread asking for a higher priority than it may have without CAP_SYS_NICE.
     check board-setpriority-allowed "$(journalctl -b -u aiden-board -o cat | grep -c 'thread priority.*errno=1$') seccomp denials of setpriority" \
         bash -c '! journalctl -b -u aiden-board -o cat | grep -q "thread priority.*errno=1$"'
-    # The outsider: the unit's IP firewall (IPAddressAllow=localhost 192.168.42.0/24) drops it.
-    local code; code=$(ip netns exec outsider curl -s -o /dev/null -w '%{http_code}' -m 3 "$BOARD_URL/status" 2>&1)
-    check outsider-dropped "outsider 10.77.0.2 -> $BOARD_URL/status: ${code:-none} (dropped by IPAddressDeny)" test "$code" = 000
-    # A process on the board is not the phone: refused at accept, without an answer.
+    # The outsider, on IPv4 and on native IPv6: answered 403 with the JSON error body, on every path (the socket
+    # unit has no IP firewall; the daemon refuses it before reading its request's body).
+    local code url family body
+    for url in "$BOARD_URL/status" "$BOARD_URL/api/live-activity/current" "http://[fd42::1]:8080/status" "http://[fd42::1]:8080/api/live-activity/current"; do
+        family=IPv4; [[ $url == *fd42* ]] && family=IPv6
+        body=$(ip netns exec outsider curl -s -D "$OUT/outsider-headers.txt" -w '\n%{http_code}' -m 5 "$url" 2>&1)
+        code=${body##*$'\n'}; body=${body%$'\n'*}
+        check "outsider-403-$family-${url##*/}" "outsider -> $url: HTTP ${code:-none} $(head -c 200 <<<"$body"); $(grep -i '^connection:' "$OUT/outsider-headers.txt" | tr -d '\r')" \
+            bash -c "[ '$code' = 403 ] && grep -q '\"code\":\"forbidden\"' <<<'$body' && grep -q 'is outside loopback and the allowed subnets' <<<'$body' && grep -qi '^connection: close' '$OUT/outsider-headers.txt'"
+    done
+    # A process on the board is not the phone: answered 403 too, and the refusal logged.
     local since; since=$(now)
-    code=$(ip netns exec board curl -s -o /dev/null -w '%{http_code}' -m 5 "$BOARD_URL/api/live-activity/current" 2>&1)
+    body=$(ip netns exec board curl -s -w '\n%{http_code}' -m 5 "$BOARD_URL/api/live-activity/current" 2>&1)
+    code=${body##*$'\n'}; body=${body%$'\n'*}
     wait_for 5 bash -c "journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'refused a connection from 192.168.42.1'"
-    check local-process-refused "a process on the board -> $BOARD_URL: ${code:-none}; $(journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -m1 'refused a connection from 192.168.42.1')" \
-        bash -c "[ '$code' = 000 ] && journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'refused a connection from 192.168.42.1'"
+    check local-process-refused "a process on the board -> $BOARD_URL: ${code:-none} $(head -c 200 <<<"$body"); $(journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -m1 'refused a connection from 192.168.42.1')" \
+        bash -c "[ '$code' = 403 ] && grep -q 'the board itself' <<<'$body' && journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'refused a connection from 192.168.42.1'"
     # Hostile text: a bidi override in a title is refused and names the field; a path that tries to end
     # the log line stays one escaped line in the journal.
     aidenctl --socket /run/aiden/agent.sock task start --title $'evil \xe2\x80\xae txt' --request-id vm-hostile \
@@ -415,10 +433,11 @@ phase_bond() {
         bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"pairing\":{\"open\":false'"
     # Only the cable may open the window: not a process on the board, not a web page, not a form post.
     local json=(-H 'Content-Type: application/json' -d '{"seconds":30}') code
-    # A process on the board does not even get an answer (refused at accept, see phase_board).
+    # A process on the board is refused when its connection opens (403 forbidden, see phase_board), before
+    # the pairing rules.
     code=$(ip netns exec board curl -s -o "$OUT/pairing-from-board.json" -w '%{http_code}' -m 5 -X POST "${json[@]}" "$BOARD_URL/api/bluetooth/pairing/start")
     check pairing-refused-on-the-board "a process on the board: HTTP ${code:-none} $(cat "$OUT/pairing-from-board.json" 2>/dev/null)" \
-        bash -c "[ '$code' = 000 ] && ! grep -qs pairing '$OUT/pairing-from-board.json'"
+        bash -c "[ '$code' = 403 ] && grep -qs '\"code\":\"forbidden\"' '$OUT/pairing-from-board.json' && ! grep -qs '\"pairing\"' '$OUT/pairing-from-board.json'"
     code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -X POST -H 'Origin: http://evil.example' "${json[@]}" "$BOARD_URL/api/bluetooth/pairing/start")
     check pairing-refused-cross-site "Origin http://evil.example: HTTP $code" test "$code" = 403
     code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -X POST -d 'seconds=30' "$BOARD_URL/api/bluetooth/pairing/start")
