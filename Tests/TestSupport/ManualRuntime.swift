@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Platform
 import Synchronization
 
@@ -91,10 +92,21 @@ package final class ManualRuntime: Runtime {
     }
 
     /// Moves time to `time`, running each timer due by then in deadline order, with the clock at
-    /// its deadline when it runs.
+    /// its deadline when it runs. Work another thread is running on the executor (a shell's own queue handing
+    /// work back, as the phone's record writer does) ends first, and each timer's work has run when it returns,
+    /// as on the real serial queue: the test never looks before the executor is done.
     package func advance(to time: Duration) {
-        while let timer = nextDue(by: time) { enqueue(timer.work) }
+        awaitIdleExecutor()
+        while let timer = nextDue(by: time) {
+            enqueue(timer.work)
+            awaitIdleExecutor()
+        }
         state.withLock { $0.now = max($0.now, time) }
+    }
+
+    /// Waits until no thread runs the executor. Only from the test's own thread, never from executor work.
+    package func awaitIdleExecutor() {
+        while state.withLock({ $0.executorBusy }) { usleep(50) }
     }
 
     /// Runs spawned asynchronous work in order (including work it spawns) until none is left.
