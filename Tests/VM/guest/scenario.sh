@@ -445,13 +445,13 @@ phase_bond() {
 }
 
 # ---------------------------------------------------------------------------------------------- bonds
-# AIDEN_VM_BONDS=N (default 1): N more first bonds in a row. Each forgets both halves of the bond (this host's
+# AIDEN_VM_BONDS=N (default 0): N more first bonds in a row. Each forgets both halves of the bond (this host's
 # and the board's, as a new phone and a reset board would), then times the phone's bond over the cable from
 # there to "subscribed" (limit 15 s, as for the first bond) and checks that the next change reaches the card
 # within 2 s. A bond closes the board's pairing window, and the next may open 10 s later: each round starts
 # at least 11 s after the last bond.
 phase_bonds() {
-    local n=${AIDEN_VM_BONDS:-1} i t0 t d times=() slow=0 last
+    local n=${AIDEN_VM_BONDS:-0} i t0 t d times=() slow=0 last
     last=$(journal_at 'subscribed to' "$BOARD_STARTED")
     for i in $(seq 1 "$n"); do
         if [ -n "$last" ]; then
