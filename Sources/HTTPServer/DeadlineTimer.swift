@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 
-/// A one-shot timer on its own queue for the request deadline's sweep, armed for one instant at a time: the
+/// A one-shot timer on its own queue for the sweep of the header and request deadlines and of held answers'
+/// limits, armed for one instant at a time: the
 /// server's idle hours cost no wake-ups (a repeating sweep woke every listener once a second).
 final class DeadlineTimer: Sendable {
     /// DispatchSource is thread-safe; Swift does not know it.

@@ -12,7 +12,8 @@ package struct HTTPServerLimits: Sendable, Equatable {
     /// (docs/security.md, "The phone host cannot lock the phone out"); and still not every slot.
     package var perPeerConnectionLimit: Int = 24
     /// Connections of refused peers at once (TCP), all together, outside `connectionLimit`: each is answered 403
-    /// when its headers are in and closed; over it, the refused connection that waited longest is shut down.
+    /// when its headers are in and closed; over it, the refused connection that waited longest is shut down (the
+    /// new one, when every other is being answered).
     package var refusedConnectionLimit: Int = 16
     /// A connection idle this long is closed (libmicrohttpd's own timeout, which any byte restarts).
     package var idleTimeoutSeconds: Int = 10

@@ -19,8 +19,8 @@ final class ServerContext: Sendable {
     /// daemon stops, when each is answered at once instead.
     let deferred = Mutex<(owed: [UInt: DeferredResponse], stopping: Bool)>(([:], false))
     private let origin = ContinuousClock.now
-    /// Fires at the next connection's deadline or the next held answer's limit, and only then (`waitBegan`,
-    /// `deferralBegan`): an idle server never wakes for it.
+    /// Fires at the next connection's deadline or the next held answer's limit (`waitBegan`, `deferralBegan`):
+    /// once more after the last connection closes, then never while the server is idle.
     private let sweep = DeadlineTimer(queue: DispatchQueue(label: "aiden.http.deadline"))
 
     init(
@@ -211,8 +211,15 @@ final class DeferredResponse: Sendable {
         }
     }
 
-    /// libmicrohttpd is done with the request (`requestCompleted`).
-    func complete() { finished.store(true, ordering: .releasing) }
+    /// libmicrohttpd is done with the request (`requestCompleted`): it is owed no more, whether or not its answer
+    /// went out (a client that hung up during a long-poll is closed without the handler being called again, so
+    /// `take` never runs). Forgotten by identity: the next request on a keep-alive connection has the same id.
+    func complete() {
+        finished.store(true, ordering: .releasing)
+        context.deferred.withLock { state in
+            if state.owed[id] === self { state.owed[id] = nil }
+        }
+    }
 
     var isComplete: Bool { finished.load(ordering: .acquiring) }
 

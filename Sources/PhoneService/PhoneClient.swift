@@ -267,14 +267,16 @@ private final class RecordWriter: Sendable {
         if start { queue.async { [self] in writeNewest() } }
     }
 
-    /// Runs `work` now when every record saved so far is written, else after that write (through `whenWritten`).
+    /// Runs `work` once every record saved so far is written, always through `whenWritten`: the executor's queue,
+    /// behind the work earlier writes released, so alerts are shown in the order they were given even when a
+    /// fast write has already ended.
     func afterWritten(_ work: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
             guard state.written < state.requested else { return true }
             state.waiting.append((state.requested, work))
             return false
         }
-        if now { work() }
+        if now { whenWritten([work]) }
     }
 
     func flush() { queue.sync {} }
