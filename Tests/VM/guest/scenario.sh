@@ -306,6 +306,9 @@ phase_board() {
         > "$OUT/hostile-title.txt" 2>&1; code=$?
     check hostile-title-refused "aidenctl exit $code: $(head -c 300 "$OUT/hostile-title.txt")" \
         bash -c "[ $code != 0 ] && grep -q 'task_title.*bidi' '$OUT/hostile-title.txt'"
+    # Refusals share one log budget (5 at once, then one per 10 s): the outsider's four and the local
+    # process's may have spent it, and this line must be logged to be checked, so it waits for a token.
+    sleep 11
     since=$(now)
     curl -s -o /dev/null -m 5 -H 'Host: evil.example' "$BOARD_URL/status%0A%3C3%3Eforged-entry" || true
     wait_for 5 bash -c "journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'forged-entry'"
@@ -630,7 +633,10 @@ rebond_after() {
     local name=$1 id=$2 what=$3 t0 t; shift 3
     t0=$(now)
     "$@" > /dev/null 2>&1
-    wait_for 90 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'bonded with the board' $t0)\" ]"
+    # 150 s: when the board forgot the bond, the phone learns it only from three failed connects, each after a
+    # scan and a backoff (1, 2, 4, 8, 16 s); a connect that succeeds and drops in between starts the count
+    # again, which took 105 s in one run (Tests/VM/README.md).
+    wait_for 150 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'bonded with the board' $t0)\" ]"
     t=$(journal_at 'bonded with the board' "$t0")
     check "rebond-after-$name" "bonded again over the cable $( [ -n "$t" ] && calc "$t - $t0" || echo never) s after $what" \
         test -n "$t"
