@@ -101,7 +101,7 @@ package final class BoardEngine: Sendable {
         var appState: PhoneAppState?
         /// Which clock stamps (the phone's reports may move it); read by the writer for every stamp.
         var clock = BoardClock()
-        var denialLog = TokenBucket(burst: 5, interval: .seconds(10))
+        var refusalLog = RefusalLog()
     }
 
     private let writer: Mutex<Writer>
@@ -772,9 +772,10 @@ package final class BoardEngine: Sendable {
         logRefusal("403 \(request.method) \(request.path) from \(request.peer): \(denial)", peer: "\(request.peer)")
     }
 
-    /// Refusals share one budget (5 at once, then one per 10 s), so a flood of them cannot flood the journal.
+    /// Refusals are rate-limited (`RefusalLog`: a peer's first refusal and the repeats have a budget each), so a
+    /// flood cannot flood the journal nor hide the next peer refused.
     private func logRefusal(_ line: String, peer: String) {
-        let decision = phoneSide.withLock { $0.denialLog.take(at: runtime.monotonicNow()) }
+        let decision = phoneSide.withLock { $0.refusalLog.take(peer: peer, at: runtime.monotonicNow()) }
         guard case let .allowed(suppressed) = decision else { return }
         let more = suppressed > 0 ? " (\(suppressed) more refused since the last report)" : ""
         logger.notice("\(line)\(more)", fields: [.peer: peer])

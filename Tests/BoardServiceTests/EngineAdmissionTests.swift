@@ -71,13 +71,24 @@ import Testing
             "\(board.logs.lines)")
     }
 
-    @Test func refusalsShareOneLogBudget() throws {
+    @Test func refusalsAreLoggedWithinTheirBudget() throws {
         let board = try EngineFixture()
         for _ in 0..<20 { _ = refusal(board.engine, IPAddress(v4: 10, 99, 0, 2)) }
-        #expect(board.logs.lines(at: .notice).count == 5)
+        #expect(board.logs.lines(at: .notice).count == 6)  // the first, then 5 repeats
         board.runtime.advance(by: .seconds(10))
         _ = refusal(board.engine, IPAddress(v4: 10, 99, 0, 2))
-        #expect(board.logs.lines(at: .notice).last?.hasSuffix("(15 more refused since the last report)") == true)
+        #expect(board.logs.lines(at: .notice).last?.hasSuffix("(14 more refused since the last report)") == true)
+    }
+
+    /// An outsider's flood spent the one budget there was, and the process on the board refused next left no
+    /// line (seen on the real stack): a new peer's first refusal is always named.
+    @Test func oneOutsidersFloodDoesNotHideTheNextPeerRefused() throws {
+        let board = try EngineFixture()
+        for _ in 0..<50 { _ = refusal(board.engine, IPAddress(v4: 10, 99, 0, 2)) }
+        _ = refusal(board.engine, IPAddress(v4: 10, 98, 0, 7))
+        #expect(
+            board.logs.lines(at: .notice).last?.contains("refused a connection from 10.98.0.7") == true,
+            "\(board.logs.lines)")
     }
 
     /// When the board's addresses cannot be read, a peer inside the subnet cannot be told from the board itself:

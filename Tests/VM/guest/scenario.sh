@@ -306,8 +306,8 @@ phase_board() {
         > "$OUT/hostile-title.txt" 2>&1; code=$?
     check hostile-title-refused "aidenctl exit $code: $(head -c 300 "$OUT/hostile-title.txt")" \
         bash -c "[ $code != 0 ] && grep -q 'task_title.*bidi' '$OUT/hostile-title.txt'"
-    # Refusals share one log budget (5 at once, then one per 10 s): the outsider's four and the local
-    # process's may have spent it, and this line must be logged to be checked, so it waits for a token.
+    # Repeated refusals share one log budget (5 at once, then one per 10 s): the outsider's repeats may
+    # have spent it, and this line (a peer refused before) must be logged to be checked: wait for a token.
     sleep 11
     since=$(now)
     curl -s -o /dev/null -m 5 -H 'Host: evil.example' "$BOARD_URL/status%0A%3C3%3Eforged-entry" || true
