@@ -808,6 +808,38 @@ phase_answer() {
         bash -c "[ $rc = 0 ] && ! curl -sS -m 5 '$BOARD_URL/api/live-activity/current' | grep -q vm-answer-1"
 }
 
+# ---------------------------------------------------------------------------------------------- mcp
+# mcp_at STEP: the time the MCP agent logged STEP, or nothing.
+mcp_at() { python3 -c "import json,sys; print(next((str(j['at']) for j in map(json.loads, open('$OUT/mcp.txt')) if j['step'] == '$1'), ''))"; }
+phase_mcp() {
+    # An agent with no AidenBridge code: it speaks MCP to `aidenctl mcp` and nothing else. Its task reaches the
+    # card over real BLE, and its handover blocks until the person presses Done on the notification.
+    : > "$OUT/mcp.txt"
+    python3 "$PEERS/mcp_agent.py" /run/aiden/agent.sock vm-mcp-1 "$OUT/mcp.txt" > "$OUT/mcp.log" 2>&1 &
+    local agent=$!
+    wait_for 15 bash -c "grep -q '\"started\"' '$OUT/mcp.txt'"
+    check mcp-initialized "$(head -n 2 "$OUT/mcp.txt" | tr '\n' ' ')" \
+        bash -c "grep -q '\"protocol\": \"2025-06-18\"' '$OUT/mcp.txt' && grep '\"tools\"' '$OUT/mcp.txt' | grep -q task_handover"
+    local t; t=$(mcp_at started)
+    if [ -n "$t" ]; then card_within mcp-task-card "[RUNNING]" "$t" 10; else fail mcp-task-card "task_start: $(tail -n 1 "$OUT/mcp.txt")"; fi
+    wait_for 15 bash -c "grep -q '\"handover\"' '$OUT/mcp.txt'"
+    t=$(mcp_at handover)
+    if [ -n "$t" ]; then card_within mcp-handover-card "[YOUR TURN]" "$t" 10; else fail mcp-handover-card "no handover: $(tail -n 1 "$OUT/mcp.txt")"; fi
+    wait_for 15 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Approve the deploy' done)\" ]"
+    local id; id=$(notification_id 'Approve the deploy' done)
+    t=$(now)
+    as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
+        Press us "${id:-0}" done > "$OUT/mcp-press.txt" 2>&1
+    wait_for 10 bash -c "grep -q '\"answered\"' '$OUT/mcp.txt'"
+    local answered; answered=$(mcp_at answered)
+    check mcp-handover-answered "notification ${id:-none}; $(grep '\"answered\"' "$OUT/mcp.txt"); ${answered:+$(calc "$answered - $t") s after the press}" \
+        bash -c "grep '\"answered\"' '$OUT/mcp.txt' | grep -q '\"outcome\": \"done\"' && [ \"\$(awk -v a='${answered:-0}' -v t='$t' 'BEGIN { print (a - t <= 2) }')\" = 1 ]"
+    wait_for 10 bash -c "! kill -0 $agent"
+    check mcp-task-ended "$(tail -n 2 "$OUT/mcp.txt" | tr '\n' ' '); the task: $(task_field vm-mcp-1 status)" \
+        bash -c "grep '\"ended\"' '$OUT/mcp.txt' | grep -q completed && grep -q '\"code\": 0' '$OUT/mcp.txt'"
+    kill -9 $agent 2> /dev/null
+}
+
 # ---------------------------------------------------------------------------------------------- stop
 phase_stop() {
     local t0 d u
@@ -865,7 +897,7 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install login bluetooth gadget board agents bond bonds phone task recovery rebond board_forgot watchdog silent answer peer_peripheral stop privacy purge; do
+for phase in boot install login bluetooth gadget board agents bond bonds phone task recovery rebond board_forgot watchdog silent answer mcp peer_peripheral stop privacy purge; do
     case $phase in
         # Nothing after them means anything when these fail.
         boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;
