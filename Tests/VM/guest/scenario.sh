@@ -800,12 +800,45 @@ phase_answer() {
     sleep 1
     local turns; turns=$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep '^>> ' | grep -c 'Pick a network: Your turn')
     check answer-second-handoff-alerts "$turns 'Your turn' alerts for the task" test "$turns" = 2
+    # The same handoff refused from the notification's Refuse button: the agent hears "refuse".
+    aidenctl --socket /run/aiden/agent.sock task wait --id vm-answer-1 --for answer --timeout 60 > "$OUT/task-wait-refuse.txt" 2>&1 &
+    waiter=$!
+    wait_for 15 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Confirm the join' refuse)\" ]"
+    id=$(notification_id 'Confirm the join' refuse)
+    t=$(now)
+    as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
+        Press us "${id:-0}" refuse > "$OUT/press-refuse.txt" 2>&1
+    wait_for 10 bash -c "! kill -0 $waiter"
+    check answer-refuse-reaches-agent "notification ${id:-none}: aidenctl task wait: $(tail -n 1 "$OUT/task-wait-refuse.txt"), $(calc "$(now) - $t") s after the press" \
+        bash -c "! kill -0 $waiter 2> /dev/null && grep -qi 'refuse' '$OUT/task-wait-refuse.txt'"
+    kill -9 $waiter 2> /dev/null
     # Ended, then dismissed from the phone: the card no longer shows it.
     ctl task end --id vm-answer-1 --status completed
     sleep 1
     as_person aiden-phone dismiss vm-answer-1 > "$OUT/phone-dismiss.txt" 2>&1; rc=$?
     check answer-dismissed "aiden-phone dismiss: exit $rc, dismissed_at $(task_field vm-answer-1 dismissed_at), current: $(curl -sS -m 5 "$BOARD_URL/api/live-activity/current" | head -c 120)" \
         bash -c "[ $rc = 0 ] && ! curl -sS -m 5 '$BOARD_URL/api/live-activity/current' | grep -q vm-answer-1"
+    # One notification per task, updated in place through its whole life (start, steps, two handoffs, the end).
+    local ids; ids=$(python3 -c "import json; print(' '.join(sorted({str(j['id']) for j in map(json.loads, open('$OUT/notifications.txt')) if 'id' in j and 'Pick a network' in j['summary'] + j['body']})))")
+    check answer-one-notification-per-task "notification ids for the task: ${ids:-none}" test -n "$ids" -a "${ids// /}" = "$ids"
+
+    # Stop pressed on a running task's notification: the agent's `task run` stops the command and ends the
+    # task canceled, and the card shows it.
+    t=$(now)
+    aidenctl --socket /run/aiden/agent.sock task run --title "Nightly backup" --request-id vm-run-2 -- sleep 600 \
+        > "$OUT/task-run-2.txt" 2>&1 &
+    run=$!
+    wait_for 15 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Nightly backup' stop)\" ]"
+    id=$(notification_id 'Nightly backup' stop)
+    t=$(now)
+    as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
+        Press us "${id:-0}" stop > "$OUT/press-stop.txt" 2>&1
+    wait_for 10 bash -c "! kill -0 $run"
+    ended=$(task_field vm-run-2 status)
+    check answer-notification-stop "notification ${id:-none}: task run $(kill -0 $run 2> /dev/null && echo still running || echo exited) $(calc "$(now) - $t") s after the press, task $ended" \
+        test "$ended" = canceled
+    card_within answer-notification-stop-card "[CANCELED]" "$t" 10
+    kill -9 $run 2> /dev/null
 }
 
 # ---------------------------------------------------------------------------------------------- mcp
