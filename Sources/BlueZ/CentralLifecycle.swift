@@ -44,10 +44,12 @@ package struct CentralLifecycle: Sendable {
         /// as without the cable.
         package var bondAttempts: Int
         /// How many `Connect` calls in a row to a bonded board may fail for no stated reason before bonding over
-        /// the cable counts the bond as lost (other failures, such as a board daemon restarting and its Wake
-        /// characteristic missing for a moment, do not count). A board that forgot the bond does not say so: the encryption with this host's
-        /// stale key fails, and bluetoothd reports only `le-connection-abort-by-local`. The board is on the
-        /// cable, so it is there: pairing again costs a few seconds, and is bounded by `bondAttempts`.
+        /// the cable suspects a lost bond and asks the board (other failures, such as a board daemon restarting
+        /// and its Wake characteristic missing for a moment, do not count). A board that forgot the bond does not
+        /// say so: the encryption with this host's stale key fails, and bluetoothd reports only
+        /// `le-connection-abort-by-local`. Only the board's word drops the bond, so asking is harmless and costs
+        /// one request over the cable: 1, at the first failure (three, each after a scan and a longer backoff,
+        /// kept a person whose board was reset waiting up to 105 s on the real stack).
         package var suspectBondAfter: Int
         /// How many times one open window is tried with `Pair` (a board may turn pairable a moment after it
         /// answered, a radio may miss a connection), and the pause between tries.
@@ -64,7 +66,7 @@ package struct CentralLifecycle: Sendable {
             backoff: Backoff = Backoff(base: .seconds(1), cap: .seconds(60)), bondLostRetry: Duration = .seconds(300),
             notBondedRetry: Duration = .seconds(60), resolveTimeout: Duration = .seconds(30),
             bondsOverCable: Bool = false, rememberedAddress: String? = nil, bondRetry: Duration = .seconds(30),
-            bondAttempts: Int = 3, suspectBondAfter: Int = 3, pairTries: Int = 3, pairPause: Duration = .seconds(2),
+            bondAttempts: Int = 3, suspectBondAfter: Int = 1, pairTries: Int = 3, pairPause: Duration = .seconds(2),
             pairTimeout: Duration = .seconds(10)
         ) {
             self.pairTimeout = pairTimeout

@@ -431,9 +431,10 @@ struct CentralBondingTests {
         #expect(!machine.isPairing(Self.device, askedBy: ":1.0"))  // done
     }
 
-    /// A board that forgot the bond does not say so: its links just fail (`le-connection-abort-by-local`). After
-    /// `suspectBondAfter` failed links in a row to the bonded board, bonding over the cable counts the bond as
-    /// lost and makes it again; without the cable the central only backs off.
+    /// A board that forgot the bond does not say so: its links just fail (`le-connection-abort-by-local`). At
+    /// the first failed link to the bonded board (`suspectBondAfter`, 1), bonding over the cable asks the board
+    /// whether it still holds the bond; with a higher setting, the failures before it are only backed off;
+    /// without the cable the central only backs off.
     @Test func linksThatKeepFailingToABondedBoardAreTakenForALostBond() {
         let aborted = DBusError.bluez(.failed, "le-connection-abort-by-local")
         func failLinks(_ machine: inout CentralLifecycle, _ count: Int) -> [Action] {
@@ -451,14 +452,21 @@ struct CentralBondingTests {
         var cable = CentralLifecycle(settings: Self.settings())
         _ = cable.bluezOwnerChanged(":1.0", at: .zero)
         _ = cable.discovered(Self.tree(paired: true), round: 1, at: .zero)
-        let third = failLinks(&cable, 3)
-        #expect(third.contains(.confirmBondLost(link: 3, hostAddress: Self.hostAddress)), "\(third)")
-        #expect(!third.contains { if case .removeBond = $0 { true } else { false } }, "not before the board says so")
-        #expect(third.contains(.report(.pairing(address: Self.address))))
-        var second = CentralLifecycle(settings: Self.settings())
+        let first = failLinks(&cable, 1)
+        #expect(first.contains(.confirmBondLost(link: 1, hostAddress: Self.hostAddress)), "\(first)")
+        #expect(!first.contains { if case .removeBond = $0 { true } else { false } }, "not before the board says so")
+        #expect(first.contains(.report(.pairing(address: Self.address))))
+        var patient = Self.settings()
+        patient.suspectBondAfter = 3
+        var third = CentralLifecycle(settings: patient)
+        _ = third.bluezOwnerChanged(":1.0", at: .zero)
+        _ = third.discovered(Self.tree(paired: true), round: 1, at: .zero)
+        let asked = failLinks(&third, 3)
+        #expect(asked.contains(.confirmBondLost(link: 3, hostAddress: Self.hostAddress)), "\(asked)")
+        var second = CentralLifecycle(settings: patient)
         _ = second.bluezOwnerChanged(":1.0", at: .zero)
         _ = second.discovered(Self.tree(paired: true), round: 1, at: .zero)
-        #expect(failLinks(&second, 2).last == .report(.reconnecting(retryIn: .seconds(2))), "two are a radio hiccup")
+        #expect(failLinks(&second, 2).last == .report(.reconnecting(retryIn: .seconds(2))), "below the setting: backed off")
         var noCable = CentralLifecycle(settings: .init(adapter: "hci0"))
         _ = noCable.bluezOwnerChanged(":1.0", at: .zero)
         _ = noCable.discovered(Self.tree(paired: true), round: 1, at: .zero)
@@ -471,7 +479,9 @@ struct CentralBondingTests {
     /// with the usual backoff.
     @Test func aBondIsDroppedOnlyOnTheBoardsWord() {
         let aborted = DBusError.bluez(.failed, "le-connection-abort-by-local")
-        var machine = CentralLifecycle(settings: Self.settings())
+        var patient = Self.settings()
+        patient.suspectBondAfter = 3  // the board asked at the third failure: any count holds the rule
+        var machine = CentralLifecycle(settings: patient)
         _ = machine.bluezOwnerChanged(":1.0", at: .zero)
         _ = machine.discovered(Self.tree(paired: true), round: 1, at: .zero)
         var now = Duration.zero
