@@ -16,14 +16,18 @@
 ///   given while there was none keep their urgency for that post.
 package struct DesktopCardPlan: Sendable, Equatable {
     /// What the server is known to do: it honours the `value` hint harmlessly (every server but xfce4-notifyd,
-    /// where the hint hides the buttons).
+    /// where the hint hides the buttons); a task's card replaces its notification by id, or on mako by its tag
+    /// alone: mako 1.7 (Debian 12) crashes when a notification replaces another by id and carries the tag that
+    /// one already has, and the tag alone replaces it in place there, keeping its id (`MakoCardTests`).
     package struct Server: Sendable, Equatable {
         package var name: String
         package var takesProgress: Bool
+        package var replacesByTag: Bool
 
         package init(name: String) {
             self.name = name
             self.takesProgress = name != "xfce4-notifyd"
+            self.replacesByTag = name == "mako"
         }
     }
 
@@ -234,7 +238,9 @@ package struct DesktopCardPlan: Sendable, Equatable {
         if !server.takesProgress { card.progress = nil }
         if card == entry.shown, entry.owed == nil { return }
         let urgency = entry.owed ?? .low
-        effects.append(.notify(Post(card: card, urgency: urgency, replacesID: entry.id ?? 0)))
+        // The tag is a task card's (`notification(_:)`): the connection card has none, so replaces by id.
+        let byTag = if case .task = card.subject { server.replacesByTag } else { false }
+        effects.append(.notify(Post(card: card, urgency: urgency, replacesID: byTag ? 0 : entry.id ?? 0)))
         entry.inFlight = true
         entry.shown = card
         entry.wanted = nil

@@ -60,6 +60,24 @@ import WireFormat
         #expect(plan.id(of: .task("chat_1")) == 7)
     }
 
+    /// Timeline on mako: a task's updates replace its notification by the tag alone (replaces 0; mako 1.7 crashed
+    /// on an id and the same tag together), and still wait for the first post's id.
+    @Test func onMakoATasksCardReplacesByItsTagAlone() {
+        var plan = DesktopCardPlan()
+        _ = plan.handle(.serverAppeared(DesktopCardPlan.Server(name: "mako")), at: .zero)
+        #expect(
+            Self.posts(plan.handle(.cards([Self.card(Self.task("chat_1"))], alerts: []), at: .seconds(1)))
+                == ["chat_1 normal replaces 0"])
+        var progressed = Self.task("chat_1", revision: 43)
+        progressed.progress = 0.5
+        #expect(plan.handle(.cards([Self.card(progressed)], alerts: []), at: .seconds(2)).isEmpty, "waits for the id")
+        let update = plan.handle(.posted(.task("chat_1"), id: 7), at: .seconds(2))
+        #expect(Self.posts(update) == ["chat_1 low replaces 0"])
+        _ = plan.handle(.posted(.task("chat_1"), id: 7), at: .seconds(2))
+        #expect(plan.id(of: .task("chat_1")) == 7)
+        #expect(DesktopCardPlan.Server(name: "dunst").replacesByTag == false, "elsewhere by id, as before")
+    }
+
     /// An alert for a task whose card did not change still fires: its card is sent again with the alert's urgency.
     @Test func anAlertOnAnUnchangedCardStillFiresOnce() {
         var plan = DesktopCardPlan()

@@ -1,0 +1,151 @@
+import Foundation
+
+/// A person's Wayland desktop in miniature, run as `nobody` as a person's session would be: a private session
+/// bus (`dbus-run-session`), a headless sway (wlroots' headless backend, the pixman renderer, no input
+/// devices) and Debian's mako in it as the notification server, started by sway as a session starts it.
+///
+/// Started with `posix_spawn` and an empty signal mask, in a process group of its own: the test's threads block
+/// nearly every signal, and a desktop started with that mask never reaps what it `exec`s (SIGCHLD) and mako
+/// stopped answering its bus calls; the group lets `stop()` end the bus, sway and mako together.
+final class WaylandDesktop {
+    static let sway = "/usr/bin/sway"
+    static let mako = "/usr/bin/mako"
+    static let makoctl = "/usr/bin/makoctl"
+    static let dbusRunSession = "/usr/bin/dbus-run-session"
+    static let setpriv = "/usr/bin/setpriv"
+    static let nobody: uid_t = 65534
+    /// Root, to hand the desktop (and the phone) to `nobody`; and the programs.
+    static var available: Bool {
+        geteuid() == 0
+            && [sway, mako, makoctl, dbusRunSession, setpriv].allSatisfy {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+    }
+    static let skipMessage = "needs root (the desktop runs as nobody), sway, mako and dbus (scripts/packages.txt)"
+    /// What runs a program as the desktop's user.
+    static let asNobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+
+    let scratch: Scratch
+    let runtimeDirectory: String
+    private(set) var busAddress = ""
+    private var group: pid_t = 0
+
+    init() throws {
+        scratch = try Scratch("aiden-wayland")
+        runtimeDirectory = scratch.path + "/run"
+        let home = scratch.path + "/home"
+        for (path, mode) in [(runtimeDirectory, mode_t(0o700)), (home, mode_t(0o700))] {
+            guard mkdir(path, mode) == 0, chown(path, Self.nobody, gid_t(Self.nobody)) == 0 else {
+                throw IntegrationError("\(path): \(String(cString: strerror(errno)))")
+            }
+        }
+        chmod(scratch.path, 0o755)
+        // sway starts mako as a session does, and says which bus it got (a file nobody may write: in home).
+        let busFile = home + "/bus"
+        let config = scratch.path + "/sway.config"
+        try """
+        exec \(Self.mako)
+        exec sh -c 'printf %s "$DBUS_SESSION_BUS_ADDRESS" > \(busFile).new && mv \(busFile).new \(busFile)'
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        group = try Self.spawn(
+            Self.asNobody + [Self.dbusRunSession, "--", Self.sway, "-c", config],
+            environment: [
+                "HOME": home, "XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
+            ],
+            log: scratch.path + "/sway.log")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if busAddress.isEmpty, let address = try? String(contentsOfFile: busFile, encoding: .utf8) {
+                busAddress = address
+            }
+            if !busAddress.isEmpty, (try? makoctl(["list"]))?.status == 0 { return }
+            usleep(50_000)
+        }
+        stop()
+        throw IntegrationError("sway and mako did not come up (bus \(busAddress)): \(log)")
+    }
+
+    deinit { stop() }
+
+    /// What a client in this session gets: its bus.
+    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": busAddress] }
+
+    var log: String { (try? String(contentsOfFile: scratch.path + "/sway.log", encoding: .utf8)) ?? "" }
+
+    /// Ends the bus, sway and mako (their group).
+    func stop() {
+        guard group > 0 else { return }
+        kill(-group, SIGKILL)
+        var status: Int32 = 0
+        waitpid(group, &status, 0)
+        group = 0
+    }
+
+    func makoctl(_ arguments: [String]) throws -> CommandResult {
+        try runCommand(
+            Self.asNobody[0], Array(Self.asNobody.dropFirst()) + [Self.makoctl] + arguments,
+            environment: environment, timeoutSeconds: 10)
+    }
+
+    /// One notification as mako shows it now.
+    struct Notification: Equatable {
+        var id: Int
+        var appName: String
+        var summary: String
+        var body: String
+        /// Action key → label.
+        var actions: [String: String]
+    }
+
+    /// What mako shows now (`makoctl list`), newest first.
+    func shown() throws -> [Notification] {
+        let result = try makoctl(["list"])
+        guard result.status == 0,
+            let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+            let data = object["data"] as? [[[String: Any]]]
+        else { throw IntegrationError("makoctl list: \(result.status) \(result.output) \(result.error)") }
+        func value(_ entry: [String: Any], _ key: String) -> Any? { (entry[key] as? [String: Any])?["data"] }
+        return data.flatMap { $0 }.map {
+            Notification(
+                id: value($0, "id") as? Int ?? -1, appName: value($0, "app-name") as? String ?? "",
+                summary: value($0, "summary") as? String ?? "", body: value($0, "body") as? String ?? "",
+                actions: value($0, "actions") as? [String: String] ?? [:])
+        }
+    }
+
+    /// Presses the button `action` of notification `id`, as a click on it does: mako sends `ActionInvoked` to
+    /// the client that posted it.
+    func press(_ id: Int, _ action: String) throws {
+        let result = try makoctl(["invoke", "-n", String(id), action])
+        guard result.status == 0 else { throw IntegrationError("makoctl invoke: \(result.error)") }
+    }
+
+    /// Starts `argv` (absolute path first) with exactly `environment`, stdin from /dev/null and output to `log`, in
+    /// a new process group, with no signal blocked; returns its pid (the group's id).
+    private static func spawn(_ argv: [String], environment: [String: String], log: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        let words = argv.map { strdup($0) } + [nil]
+        let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (words + variables).forEach { free($0) } }
+        var pid = pid_t()
+        let failure = posix_spawn(&pid, argv[0], &actions, &attributes, words, variables)
+        guard failure == 0 else {
+            throw IntegrationError("\(argv[0]): posix_spawn: \(String(cString: strerror(failure)))")
+        }
+        return pid
+    }
+}
