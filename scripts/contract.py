@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The contract check: requests generated from docs/openapi.yaml against a running aiden-board.
 
-For every operation: bodies and parameters the spec allows (Hypothesis, from the spec's own schemas) and
-bodies it forbids (each field in turn given a value of the wrong type, a required field left out). It
-fails when the board answers a 5xx, a status the operation does not list, a body that does not match the
-schema listed for that status, refuses as invalid (400, 413, 415) a body the spec allows, or accepts (2xx) a
-body the spec forbids. Phone paths go over TCP, /v1
-paths over the agent's Unix socket.
+For every operation: bodies and parameters the spec allows (Hypothesis, from the spec's own schemas), and
+requests it forbids: each body field in turn given a value of the wrong type, out of its range or length, off
+its pattern or enum, a required field left out; bodies that are not JSON or not an object; a body operation
+that lists 415 sent as text/plain; each constrained query parameter in turn given a value its schema
+forbids. It fails when the board answers a 5xx, a status the operation does not list, a body that does not
+match the schema listed for that status, refuses as invalid (400, 413, 415) a request the spec allows, or
+accepts (2xx) one it forbids. Phone paths go over TCP, /v1 paths over the agent's Unix socket.
 
 Usage: scripts/contract.py SPEC HTTP_PORT AGENT_SOCKET [--examples N] [--seed S]
 """
@@ -15,6 +16,7 @@ import copy
 import http.client
 import json
 import random
+import re
 import socket
 import sys
 import urllib.parse
@@ -76,12 +78,24 @@ class Contract:
             node = self.spec["components"][kind][name]
         return node
 
-    def send(self, method, path, body=None, headers=None):
+    def flatten(self, node):
+        """`node` with its refs resolved and its `allOf` members' keywords merged in (its own win): the type and
+        the constraints a property has, wherever the spec wrote them."""
+        node = self.resolve(node)
+        merged = {}
+        for member in node.get("allOf", []):
+            merged.update(self.flatten(member))
+        merged.update({key: value for key, value in node.items() if key != "allOf"})
+        return merged
+
+    def send(self, method, path, body=None, headers=None, raw_body=None):
+        """`body` is sent as JSON; `raw_body` (bytes) as it is, for bodies that are not JSON."""
         self.requests += 1
         headers = dict(headers or {})
-        data = None
+        data = raw_body
         if body is not None:
             data = json.dumps(body).encode()
+        if data is not None:
             headers.setdefault("Content-Type", "application/json")
         if path.startswith("/v1/"):
             connection = UnixConnection(self.agent_socket)
@@ -167,7 +181,7 @@ class Contract:
             return
         schema = self.resolve(body_spec["schema"])
         properties = schema.get("properties", {})
-        base = {name: self.minimal(self.resolve(prop)) for name, prop in properties.items()
+        base = {name: self.minimal(self.flatten(prop)) for name, prop in properties.items()
                 if name in schema.get("required", [])}
         cases = []
         for name in schema.get("required", []):
@@ -175,7 +189,7 @@ class Contract:
             body.pop(name)
             cases.append(("without required %s" % name, body))
         for name, prop in properties.items():
-            prop = self.resolve(prop)
+            prop = self.flatten(prop)
             for wrong in self.wrong_values(prop):
                 body = dict(base)
                 body[name] = wrong
@@ -184,11 +198,24 @@ class Contract:
         for what, body in cases:
             if jsonschema.Draft7Validator(validator).is_valid(body):
                 continue  # the mutation happens to be allowed
-            path = self.path_for(template)
-            status, raw = self.send(method, path, body)
-            self.check(operation, method, path, status, raw, "forbidden body: " + what)
-            if 200 <= status < 300:
-                self.failures.append("%s %s: accepted a body the spec forbids (%s): %s" % (method, path, what, raw[:200]))
+            self.refused(method, template, operation, "forbidden body: " + what, body=body)
+        # Not JSON, or JSON that is not an object: refused as invalid, never a server error.
+        for raw_body in (b"{", b"[1]", b'"text"', b"null", b'{"a": 1} trailing', b"\xff\xfe{}"):
+            self.refused(method, template, operation, "malformed body %r" % raw_body, raw_body=raw_body)
+        # A JSON endpoint that lists 415 takes no other media type.
+        if "415" in operation["responses"]:
+            self.refused(method, template, operation, "text/plain body", raw_body=json.dumps(base).encode(),
+                         headers={"Content-Type": "text/plain"}, expect="415")
+
+    def refused(self, method, template, operation, what, body=None, raw_body=None, headers=None, expect=None):
+        """Sends a request the spec forbids: a listed status, never a 2xx (and `expect` when given)."""
+        path = self.path_for(template)
+        status, raw = self.send(method, path, body, headers=headers, raw_body=raw_body)
+        self.check(operation, method, path, status, raw, what)
+        if 200 <= status < 300:
+            self.failures.append("%s %s: accepted a request the spec forbids (%s): %s" % (method, path, what, raw[:200]))
+        elif expect is not None and str(status) != expect and status != 403:  # the access rules come first
+            self.failures.append("%s %s: %s answered %d, not %s: %s" % (method, path, what, status, expect, raw[:200]))
 
     def minimal(self, prop):
         if "enum" in prop:
@@ -206,9 +233,32 @@ class Contract:
 
     @staticmethod
     def wrong_values(prop):
+        """Values `prop` forbids: the wrong type, and for its constraints one value just past each (candidates that
+        happen to be allowed are dropped by the caller's validation)."""
         kind = prop.get("type")
         values = [] if prop.get("nullable") else [None]
         values += {"string": [7, True], "integer": ["7", 1.5], "number": ["7"], "boolean": ["yes", 1]}.get(kind, [])
+        if kind == "string":
+            if "maxLength" in prop:
+                values.append("a" * (prop["maxLength"] + 1))
+            if prop.get("minLength", 0) > 0:
+                values.append("a" * (prop["minLength"] - 1))
+            if "pattern" in prop:
+                values += [text for text in ("", " ", "a b", "!", "\u202e", "..", "A" * 300)
+                           if not re.search(prop["pattern"], text)]
+            if "enum" in prop:
+                values.append("not-" + str(prop["enum"][0]))
+        if kind in ("integer", "number"):
+            if "minimum" in prop:
+                values.append(prop["minimum"] - 1)
+            if "maximum" in prop:
+                values.append(prop["maximum"] + 1)
+            if "exclusiveMinimum" in prop and not isinstance(prop["exclusiveMinimum"], bool):
+                values.append(prop["exclusiveMinimum"])
+            if "exclusiveMaximum" in prop and not isinstance(prop["exclusiveMaximum"], bool):
+                values.append(prop["exclusiveMaximum"])
+        if kind == "array" and "maxItems" in prop:
+            values.append([None] * (prop["maxItems"] + 1))
         return values
 
     def gets(self, template, item, operation, examples, rng):
@@ -220,6 +270,7 @@ class Contract:
         query = [parameter for parameter in parameters if parameter["in"] == "query"]
         if not query:
             return
+        self.forbidden_queries(template, operation, query)
         strategy = st.fixed_dictionaries(
             {parameter["name"]: from_schema(self.schema(parameter["schema"])) for parameter in query if parameter.get("required")},
             optional={parameter["name"]: from_schema(self.schema(parameter["schema"]))
@@ -242,6 +293,31 @@ class Contract:
 
         run()
 
+    def forbidden_queries(self, template, operation, query):
+        """Each query parameter with a constraint in turn given a value its schema forbids (the others left out):
+        refused, never a 2xx."""
+        for parameter in query:
+            prop = self.flatten(parameter["schema"])
+            if not any(key in prop for key in ("minimum", "maximum", "pattern", "enum", "maxLength", "minLength")) \
+                    and prop.get("type") not in ("integer", "number", "boolean"):
+                continue
+            validator = jsonschema.Draft7Validator(self.schema(parameter["schema"]))
+            for wrong in self.wrong_values(prop):
+                if wrong is None or isinstance(wrong, list) or validator.is_valid(wrong):
+                    continue
+                if prop.get("type") == "string" and not isinstance(wrong, str):
+                    continue  # in a query every value is text: 7 is the string "7"
+                # Query values are text: a number's text is what a client would send for a wrong number.
+                text = wrong if isinstance(wrong, str) else json.dumps(wrong)
+                if prop.get("type") in ("integer", "number") and isinstance(wrong, str) and validator.is_valid(
+                        json.loads(text) if re.fullmatch(r"-?[0-9.]+", text) else None):
+                    continue
+                target = self.path_for(template) + "?" + urllib.parse.urlencode({parameter["name"]: text})
+                status, raw = self.send("GET", target)
+                self.check(operation, "GET", target, status, raw, "forbidden query %s=%s" % (parameter["name"], text))
+                if 200 <= status < 300:
+                    self.failures.append("GET %s: accepted a query the spec forbids: %s" % (target, raw[:200]))
+
     def run(self, examples, rng):
         for template, item in self.spec["paths"].items():
             for method, operation in item.items():
@@ -251,8 +327,6 @@ class Contract:
                 if method == "GET":
                     self.gets(template, item, operation, examples, rng)
                     continue
-                if template == "/api/bluetooth/pairing/start":
-                    continue  # opens a Bluetooth window: covered by its own tests
                 self.valid_bodies(method, template, operation, examples, rng)
                 self.forbidden_bodies(method, template, operation)
         # Every read again, now that the writes above left tasks, answers, events and an app state behind.
