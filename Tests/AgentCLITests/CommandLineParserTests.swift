@@ -106,12 +106,13 @@ struct CommandLineParserTests {
         for topic in HelpTopic.allCases {
             // `task run` prints the command's output, never aidenctl's JSON; `mcp` speaks JSON-RPC on its own;
             // `completion` prints a script and talks to no socket.
-            let json = topic == .taskRun || topic == .mcp ? "" : "[--json] "
+            let noJSON: Set<HelpTopic> = [.taskRun, .mcp, .hook, .hookClaude, .hookCodex]
+            let json = noJSON.contains(topic) ? "" : "[--json] "
             let prefix =
                 topic == .completion ? "usage: aidenctl completion " : "usage: aidenctl [--socket PATH] \(json)"
             #expect(topic.usage.hasPrefix(prefix), "\(topic)")
             #expect(
-                topic.usage.contains("--json") == (topic != .taskRun && topic != .completion && topic != .mcp),
+                topic.usage.contains("--json") == (!noJSON.contains(topic) && topic != .completion),
                 "\(topic)")
             #expect(topic.usage.hasSuffix("\n"))
             #expect(topic.usage.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(topic)")
