@@ -154,6 +154,20 @@ import Testing
         #expect(try Self.replay("claude-SessionEnd", board, runtime).status == 0)
         #expect(try Self.task(board, Self.id + ".2")["status"] as? String == "completed")
 
+        // The session's state: one private file, written whole.
+        let state = runtime + "/aidenbridge/hooks/\(Self.id).json"
+        let attributes = try FileManager.default.attributesOfItem(atPath: state)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let directory = try FileManager.default.attributesOfItem(atPath: runtime + "/aidenbridge/hooks")
+        #expect((directory[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        #expect(jsonObject(try String(contentsOfFile: state, encoding: .utf8))?["generation"] as? Int == 2)
+        #expect(!FileManager.default.fileExists(atPath: state + ".tmp"))
+        // With the state lost, a resumed session finds its ended tasks taken and starts the next one.
+        try FileManager.default.removeItem(atPath: state)
+        #expect(try Self.replay("claude-SessionStart", board, runtime).status == 0)
+        #expect(try Self.task(board, Self.id + ".3")["status"] as? String == "running")
+        #expect(try Self.task(board, Self.id + ".2")["status"] as? String == "completed")
+
         // The phone's card is the board's: the latest task, as the phone fetches it.
         let current = try board.http("/api/live-activity/current")
         #expect(current.status == 200)
@@ -172,6 +186,16 @@ import Testing
         #expect(task["phase"] as? String == "waiting_user")
         #expect(task["current_action"] as? String == "request_user_input")
         #expect(task["current_step"] as? String == "All 212 tests pass now. Shall I commit?")
+
+        // A state directory others may write to is not used: the hook still works, and keeps no state there.
+        let scratch = try Scratch("aiden-hook")
+        let shared = scratch.path + "/shared"
+        try FileManager.default.createDirectory(
+            atPath: shared + "/aidenbridge", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: shared + "/aidenbridge")
+        let again = try Self.replay("codex-agent-turn-complete", board, shared)
+        #expect(again.status == 0 && again.error == "", "\(again)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared + "/aidenbridge") == [])
     }
 
     @Test func withTheBoardAwayEveryHookExitsZeroAtOnceAndNeverDecides() throws {
