@@ -182,7 +182,7 @@ package enum AgentCLI {
         let decoder = JSONDecoder()
         let json = invocation.json
         switch invocation.command {
-        case .help, .version, .completion, .mcp:
+        case .help, .version, .completion, .mcp, .hook:
             return .success("")
         case .taskStart, .taskRun:
             guard let snapshot = (try? decoder.decode(ResponseEnvelopes.Snapshot.self, from: body))?.liveActivity,

@@ -6,7 +6,7 @@ extension Command {
     /// answered instead of applied twice.
     package func request(idempotencyKey: String) -> AgentRequest? {
         switch self {
-        case .help, .version, .completion, .mcp:
+        case .help, .version, .completion, .mcp, .hook:
             return nil
         case let .taskStart(start):
             return Self.startRequest(start, idempotencyKey: idempotencyKey)
@@ -56,7 +56,7 @@ extension Command {
         case .taskStart, .taskRun, .taskUpdate, .taskHeartbeat, .taskEnd, .taskList, .taskShow, .taskWait, .events,
             .status:
             true
-        case .help, .version, .completion, .mcp: false
+        case .help, .version, .completion, .mcp, .hook: false
         }
     }
 

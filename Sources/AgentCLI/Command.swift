@@ -23,6 +23,8 @@ package enum Command: Sendable, Equatable {
     case status
     /// Serve the MCP tools on stdio: the executable's loop feeds `MCPServer`.
     case mcp
+    /// A coding agent's hook event to its session's task: the executable's `HookShell` feeds `HookRunner`.
+    case hook(Hook)
     /// Print the completion script for a shell (exit 0), made from the parser's own tables.
     case completion(CompletionShell)
 
@@ -182,6 +184,29 @@ package enum Command: Sendable, Equatable {
         package init(requestID: String, target: WaitTarget, timeoutSeconds: UInt64? = nil) {
             self.requestID = requestID
             self.target = target
+            self.timeoutSeconds = timeoutSeconds
+        }
+    }
+
+    /// `hook claude|codex`: whose event, the Codex event given as the argument (Claude Code's comes on stdin), and
+    /// how long a permission request waits for the person's answer before Claude Code asks them itself.
+    package struct Hook: Sendable, Equatable {
+        package enum Agent: String, Sendable, Equatable, CaseIterable {
+            case claude
+            case codex
+        }
+
+        package var agent: Agent
+        package var payload: String?
+        package var timeoutSeconds: UInt64
+
+        /// Below Claude Code's own limit for a hook (60 s unless its settings say otherwise), so the hook
+        /// answers before it is killed and Claude Code falls back to its own prompt.
+        package static let defaultTimeoutSeconds: UInt64 = 50
+
+        package init(agent: Agent, payload: String? = nil, timeoutSeconds: UInt64 = Hook.defaultTimeoutSeconds) {
+            self.agent = agent
+            self.payload = payload
             self.timeoutSeconds = timeoutSeconds
         }
     }

@@ -132,6 +132,13 @@ package enum CommandLineParser {
             if let extra = rest.dropFirst().first { throw unexpected(extra, topic: topic) }
             return .completion(shell)
         }
+        if topic == .hookCodex {
+            guard let payload = rest.first else {
+                throw UsageError("missing the event: Codex passes it as the last argument (JSON)", topic: topic)
+            }
+            if let extra = rest.dropFirst().first { throw unexpected(extra, topic: topic) }
+            return .hook(Command.Hook(agent: .codex, payload: payload))
+        }
         let takesID: Set<HelpTopic> = [.taskShow, .taskUpdate, .taskHeartbeat, .taskEnd, .taskWait]
         let positional = takesID.contains(topic) ? rest.first : nil
         if let extra = rest.dropFirst(positional == nil ? 0 : 1).first { throw unexpected(extra, topic: topic) }
@@ -146,7 +153,11 @@ package enum CommandLineParser {
         case .events: return .events(try values.events(follow: tokens.flags.contains(.follow)))
         case .status: return .status
         case .mcp: return .mcp
-        case .main, .task, .taskRun, .completion: return .help(topic)  // unreachable: handled above
+        case .hookClaude:
+            return .hook(
+                Command.Hook(agent: .claude, timeoutSeconds: try values.timeout() ?? Command.Hook.defaultTimeoutSeconds)
+            )
+        case .main, .task, .taskRun, .completion, .hook, .hookCodex: return .help(topic)  // unreachable: handled above
         }
     }
 

@@ -15,6 +15,9 @@ extension HelpTopic {
         case .events: Self.eventsUsage
         case .status: Self.statusUsage
         case .mcp: Self.mcpUsage
+        case .hook: Self.hookUsage
+        case .hookClaude: Self.hookClaudeUsage
+        case .hookCodex: Self.hookCodexUsage
         case .completion: Self.completionUsage
         }
     }
@@ -293,6 +296,48 @@ extension HelpTopic {
         task_update, task_handover (ask the person and wait for done, refuse or stop), task_end,
         task_heartbeat, task_list, task_status. Runs until stdin ends. An MCP client starts it as a
         command; see docs/agents.md.
+
+        Options:
+
+        """ + socketOption + helpOption
+
+    private static let hookUsage = """
+        usage: aidenctl [--socket PATH] hook claude|codex [...]
+
+        Report a coding agent's hook events to the board as its session's task: the phone shows
+        what the agent does, alerts when it waits for the person, and answers its permission
+        requests. A hook never fails the agent's session: with the board away it notes so on
+        stderr and exits 0. See docs/agents.md for the agents' configuration.
+
+        Commands:
+          hook claude [--timeout SECONDS]   a Claude Code hook: reads the event on stdin
+          hook codex JSON                   Codex's notify: the event is the last argument
+
+        """
+
+    private static let hookClaudeUsage = """
+        usage: aidenctl [--socket PATH] hook claude [--timeout SECONDS]
+
+        Read one Claude Code hook event (JSON) on stdin and apply it to the session's task:
+        SessionStart starts it, UserPromptSubmit, PreToolUse and PostToolUse set its step
+        ("Bash: make test", at most one change every 2 s), Notification hands over to the person,
+        Stop and SessionEnd end it completed. PermissionRequest asks the person on the phone
+        ("Allow Bash: rm -rf build?": Done allows, Refuse denies, a stop denies and interrupts)
+        and prints Claude Code's decision; with no answer within --timeout it prints nothing, and
+        Claude Code asks in the terminal. Never approves by itself. Always exits 0.
+
+        Options:
+          --timeout SECONDS        how long a permission request waits for the person (default 50;
+                                   keep it below the hook's timeout in Claude Code's settings)
+
+        """ + socketOption + helpOption
+
+    private static let hookCodexUsage = """
+        usage: aidenctl [--socket PATH] hook codex JSON
+
+        Apply one Codex notify event, given as the last argument as Codex passes it, to the
+        thread's task: agent-turn-complete starts it when needed and hands over to the person
+        with the assistant's last message as the step. Other events are ignored. Always exits 0.
 
         Options:
 

@@ -13,6 +13,9 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
     case events
     case status
     case mcp
+    case hook
+    case hookClaude
+    case hookCodex
     case completion
 
     /// The words that name this command, e.g. `aidenctl task start`.
@@ -31,6 +34,9 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .events: "aidenctl events"
         case .status: "aidenctl status"
         case .mcp: "aidenctl mcp"
+        case .hook: "aidenctl hook"
+        case .hookClaude: "aidenctl hook claude"
+        case .hookCodex: "aidenctl hook codex"
         case .completion: "aidenctl completion"
         }
     }
@@ -50,6 +56,7 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .taskRun: "task run -- CMD"
         case .taskUpdate, .taskHeartbeat, .taskEnd, .taskShow: words.joined(separator: " ") + " R"
         case .taskWait: "task wait R --for"
+        case .hookCodex: "hook codex JSON"
         case .completion: "completion SHELL"
         default: words.joined(separator: " ")
         }
@@ -71,6 +78,9 @@ package enum HelpTopic: String, CaseIterable, Sendable, Equatable {
         case .events: "print the board's task transitions (--follow: as they happen)"
         case .status: "show aiden-board's health"
         case .mcp: "serve the task tools to an AI agent over MCP (stdio)"
+        case .hook: "report a coding agent's hook events as a task: claude or codex"
+        case .hookClaude: "a Claude Code hook: its event (stdin) to the session's task"
+        case .hookCodex: "Codex's notify: its turn (JSON argument) to the thread's task"
         case .completion: "print the bash, zsh or fish completion script"
         }
     }

@@ -88,12 +88,7 @@ package enum MCPTools {
     /// `idempotency_key` the call gives.
     static func key(_ tool: String, _ arguments: [String: JSONValue]) -> String {
         if case let .string(given)? = arguments["idempotency_key"] { return given }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, 64 bits
-        for byte in (tool + "\u{0}" + JSONText.sortedLine(.object(arguments))).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "mcp:" + String(repeating: "0", count: 16 - hex.count) + hex
+        return "mcp:" + IdempotencyKey.digest(tool + "\u{0}" + JSONText.sortedLine(.object(arguments)))
     }
 
     // MARK: The tools

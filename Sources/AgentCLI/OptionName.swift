@@ -80,7 +80,8 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .events: [.since, .follow, .json]
         case .main, .task, .taskList, .status: [.json]
         case .completion: []
-        case .mcp: []
+        case .mcp, .hook, .hookCodex: []
+        case .hookClaude: [.timeout]
         }
     }
 

@@ -93,16 +93,18 @@ struct OptionValues {
         guard let target = WaitTarget(rawValue: text) else {
             throw UsageError("--for must be one of \(names), not \(TerminalText.quoted(text))", topic: topic)
         }
-        var timeout: UInt64?
-        if let text = values[.timeout] {
-            guard let seconds = Self.unsigned(text), seconds > 0 else {
-                throw UsageError(
-                    "--timeout must be a whole number of seconds, at least 1, not \(TerminalText.quoted(text))",
-                    topic: topic)
-            }
-            timeout = seconds
+        return Command.Wait(requestID: requestID, target: target, timeoutSeconds: try timeout())
+    }
+
+    /// `--timeout SECONDS`: whole seconds, at least 1; nil when not given.
+    func timeout() throws(UsageError) -> UInt64? {
+        guard let text = values[.timeout] else { return nil }
+        guard let seconds = Self.unsigned(text), seconds > 0 else {
+            throw UsageError(
+                "--timeout must be a whole number of seconds, at least 1, not \(TerminalText.quoted(text))",
+                topic: topic)
         }
-        return Command.Wait(requestID: requestID, target: target, timeoutSeconds: timeout)
+        return seconds
     }
 
     /// The task a command names: as an argument (`task update R`), with `--id R`, or `$AIDEN_TASK_ID`.

@@ -8,8 +8,8 @@ import Glibc
 
 /// Composition root of aidenctl: the real socket, the real environment and real randomness go into the
 /// pure `AgentCLI`; its outcome is written out and becomes the exit status. `task run`, `task wait`,
-/// `events --follow` and `mcp`, which need a process, a clock or stdin, are driven here by `TaskRunner`,
-/// `TaskWaiter`, `EventsFollower` and `MCPStdio`.
+/// `events --follow`, `mcp` and `hook`, which need a process, a clock, stdin or files, are driven here by
+/// `TaskRunner`, `TaskWaiter`, `EventsFollower`, `MCPStdio` and `HookShell`.
 enum Entry {
     static func main() -> Never {
         let all = ProcessInfo.processInfo.environment
@@ -30,6 +30,8 @@ enum Entry {
                 TaskWaiter(invocation: invocation, wait: wait, transport: transport).execute()
             case let .events(events) where events.follow:
                 EventsFollower(invocation: invocation, events: events, transport: transport).execute()
+            case let .hook(hook):
+                HookShell.run(hook, invocation: invocation, key: key, transport: transport)
             case .mcp:
                 MCPStdio.serve(
                     MCPServer(socketPath: invocation.socketPath, version: BuildInfo.version, transport: transport))

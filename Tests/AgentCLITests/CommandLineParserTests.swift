@@ -69,6 +69,16 @@ struct CommandLineParserTests {
             ["task", "end", "--status", "canceled", "--id", "chat_1"],
             Invocation(command: .taskEnd(.init(requestID: "chat_1", status: .canceled)))
         ),
+        (["hook", "claude"], Invocation(command: .hook(.init(agent: .claude, timeoutSeconds: 50)))),
+        (
+            ["--socket", "/s", "hook", "claude", "--timeout", "100"],
+            Invocation(socketPath: "/s", command: .hook(.init(agent: .claude, timeoutSeconds: 100)))
+        ),
+        // Codex appends its event to the notify command as the last argument.
+        (
+            ["hook", "codex", #"{"type":"agent-turn-complete"}"#],
+            Invocation(command: .hook(.init(agent: .codex, payload: #"{"type":"agent-turn-complete"}"#)))
+        ),
     ]
 
     @Test(arguments: accepted)
@@ -106,12 +116,13 @@ struct CommandLineParserTests {
         for topic in HelpTopic.allCases {
             // `task run` prints the command's output, never aidenctl's JSON; `mcp` speaks JSON-RPC on its own;
             // `completion` prints a script and talks to no socket.
-            let json = topic == .taskRun || topic == .mcp ? "" : "[--json] "
+            let noJSON: Set<HelpTopic> = [.taskRun, .mcp, .hook, .hookClaude, .hookCodex]
+            let json = noJSON.contains(topic) ? "" : "[--json] "
             let prefix =
                 topic == .completion ? "usage: aidenctl completion " : "usage: aidenctl [--socket PATH] \(json)"
             #expect(topic.usage.hasPrefix(prefix), "\(topic)")
             #expect(
-                topic.usage.contains("--json") == (topic != .taskRun && topic != .completion && topic != .mcp),
+                topic.usage.contains("--json") == (!noJSON.contains(topic) && topic != .completion),
                 "\(topic)")
             #expect(topic.usage.hasSuffix("\n"))
             #expect(topic.usage.split(separator: "\n").allSatisfy { $0.count <= 100 }, "\(topic)")
@@ -189,6 +200,22 @@ struct CommandLineParserTests {
         (["task", "start", "-t", "T"], "unknown option '-t' (see 'aidenctl task start --help')"),
         (["status", "--json=yes"], "option --json takes no value (see 'aidenctl status --help')"),
         (["status", "extra"], "unexpected argument 'extra' (see 'aidenctl status --help')"),
+        (["hook"], "missing hook command: claude or codex (see 'aidenctl hook --help')"),
+        (["hook", "cursor"], "unknown hook command 'cursor' (see 'aidenctl hook --help')"),
+        (
+            ["hook", "codex"],
+            "missing the event: Codex passes it as the last argument (JSON) (see 'aidenctl hook codex --help')"
+        ),
+        (["hook", "codex", "{}", "{}"], "unexpected argument '{}' (see 'aidenctl hook codex --help')"),
+        (["hook", "claude", "{}"], "unexpected argument '{}' (see 'aidenctl hook claude --help')"),
+        (
+            ["hook", "claude", "--timeout", "0"],
+            "--timeout must be a whole number of seconds, at least 1, not '0' (see 'aidenctl hook claude --help')"
+        ),
+        (
+            ["hook", "codex", "--timeout", "5", "{}"],
+            "'hook codex' takes no option --timeout (see 'aidenctl hook codex --help')"
+        ),
         (["task", "list", "all"], "unexpected argument 'all' (see 'aidenctl task list --help')"),
         (
             ["task", "show"],

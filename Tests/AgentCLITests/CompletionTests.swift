@@ -18,7 +18,7 @@ struct CompletionTests {
     @Test func theCommandsAreTheParsersOwn() throws {
         #expect(
             Self.table.subcommands(of: try Self.command("")).map(\.path) == [
-                "task", "events", "status", "mcp", "completion", "help",
+                "task", "events", "status", "mcp", "hook", "completion", "help",
             ])
         #expect(
             Self.table.subcommands(of: try Self.command("task")).compactMap(\.words.last)
@@ -32,7 +32,7 @@ struct CompletionTests {
             #expect(help.command == .help(topic))
         }
         #expect(try Self.command("completion").arguments == ["bash", "zsh", "fish"])
-        #expect(try Self.command("help").arguments == ["task", "events", "status", "mcp", "completion"])
+        #expect(try Self.command("help").arguments == ["task", "events", "status", "mcp", "hook", "completion"])
         #expect(Self.table.commands.filter(\.runsCommand).map(\.path) == ["task run"])
     }
 
@@ -125,7 +125,9 @@ struct CompletionTests {
 
     /// COMP_WORDS as bash would split the line (it splits at `=`), the cursor on the last word, and COMPREPLY.
     static let bashCases: [([String], [String])] = [
-        (["aidenctl", ""], ["task", "events", "status", "mcp", "completion", "help"]),
+        (["aidenctl", ""], ["task", "events", "status", "mcp", "hook", "completion", "help"]),
+        (["aidenctl", "hook", ""], ["claude", "codex"]),
+        (["aidenctl", "hook", "claude", "--t"], ["--timeout"]),
         (["aidenctl", "task", "st"], ["start"]),
         (["aidenctl", "--socket", "/tmp/s", "task", "he"], ["heartbeat"]),
         (["aidenctl", "--json", "task", "e"], ["end"]),

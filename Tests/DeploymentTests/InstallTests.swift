@@ -46,6 +46,10 @@ import Testing
         "usr/share/fish": "drwxr-xr-x",
         "usr/share/fish/vendor_completions.d": "drwxr-xr-x",
         "usr/share/fish/vendor_completions.d/aidenctl.fish": "-rw-r--r--",
+        "usr/share/aidenbridge": "drwxr-xr-x",
+        "usr/share/aidenbridge/skills": "drwxr-xr-x",
+        "usr/share/aidenbridge/skills/aidenbridge": "drwxr-xr-x",
+        "usr/share/aidenbridge/skills/aidenbridge/SKILL.md": "-rw-r--r--",
     ]
 
     /// The man pages, installed when pandoc is there (scripts/packages.txt has it).
@@ -120,6 +124,7 @@ import Testing
             ("README.md", "usr/share/doc/aidenbridge/README.md"),
             ("docs/deployment.md", "usr/share/doc/aidenbridge/docs/deployment.md"),
             ("udev/README.md", "usr/share/doc/aidenbridge/udev/README.md"),
+            ("skills/aidenbridge/SKILL.md", "usr/share/aidenbridge/skills/aidenbridge/SKILL.md"),
         ]
         for (source, installed) in pairs {
             #expect(

@@ -23,6 +23,7 @@ struct PackageTests {
         "usr/share/bash-completion/completions/aidenctl",
         "usr/share/zsh/vendor-completions/_aidenctl",
         "usr/share/fish/vendor_completions.d/aidenctl.fish",
+        "usr/share/aidenbridge/skills/aidenbridge/SKILL.md",
         "usr/share/doc/aidenbridge-board/copyright",
         "usr/share/doc/aidenbridge-board/changelog.gz",
         "usr/share/lintian/overrides/aidenbridge-board",
