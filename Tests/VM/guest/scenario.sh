@@ -870,6 +870,30 @@ phase_mcp() {
     check mcp-task-ended "$(tail -n 2 "$OUT/mcp.txt" | tr '\n' ' '); the task: $(task_field vm-mcp-1 status)" \
         bash -c "grep '\"ended\"' '$OUT/mcp.txt' | grep -q completed && grep -q '\"code\": 0' '$OUT/mcp.txt'"
     kill -9 $agent 2> /dev/null
+
+    # Claude Code's hooks, replayed from the recorded payloads (Tests/HookFixtures): the session is a task, and its
+    # permission request a handoff the person allows with Done on the notification, then refuses with Refuse; the
+    # hook prints Claude Code's decision each time.
+    local fixtures=$REPO/Tests/HookFixtures
+    mkdir -p -m 0700 "$OUT/hook-run"
+    hook() { XDG_RUNTIME_DIR=$OUT/hook-run aidenctl --socket /run/aiden/agent.sock hook claude "$@"; }
+    hook < "$fixtures/claude-SessionStart.json" > "$OUT/hook-start.txt" 2>&1
+    local key behaviour
+    for key in done refuse; do
+        behaviour=$([ $key = done ] && echo allow || echo deny)
+        hook --timeout 60 < "$fixtures/claude-PermissionRequest.json" > "$OUT/hook-$key.txt" 2> "$OUT/hook-$key.err" &
+        local hooked=$!
+        wait_for 20 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Allow Bash: rm -rf build?' $key)\" ]"
+        id=$(notification_id 'Allow Bash: rm -rf build?' $key)
+        t=$(now)
+        as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
+            Press us "${id:-0}" $key > "$OUT/hook-press-$key.txt" 2>&1
+        wait_for 10 bash -c "! kill -0 $hooked"
+        check "hook-permission-$behaviour" "notification ${id:-none}, $key pressed: the hook printed $(head -c 300 "$OUT/hook-$key.txt") $(calc "$(now) - $t") s after the press; $(tail -n 1 "$OUT/hook-$key.err")" \
+            bash -c "! kill -0 $hooked 2> /dev/null && grep -q '\"behavior\": *\"$behaviour\"' '$OUT/hook-$key.txt'"
+        kill -9 $hooked 2> /dev/null
+    done
+    hook < "$fixtures/claude-SessionEnd.json" >> "$OUT/hook-start.txt" 2>&1
 }
 
 # ---------------------------------------------------------------------------------------------- stop
