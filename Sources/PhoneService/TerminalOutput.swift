@@ -67,7 +67,7 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
             guard drawn.renderer.options.width != width else { return nil }
             drawn.renderer = CardTextRenderer(options: .init(width: width, color: mode.color, keys: mode.keys))
             guard let card = drawn.card else { return nil }
-            drawn.lines = drawn.renderer.lines(for: card)
+            drawn.lines = drawn.renderer.lines(for: card, at: Date())
             return drawn.lines
         }
         guard let lines, mode.inPlace else { return }
@@ -85,7 +85,7 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         }
         guard case let .card(card) = event else { return }
         let (lines, changed) = drawn.withLock { drawn -> ([String], Bool) in
-            let lines = drawn.renderer.lines(for: card)
+            let lines = drawn.renderer.lines(for: card, at: date)
             defer {
                 drawn.card = card
                 drawn.lines = lines
