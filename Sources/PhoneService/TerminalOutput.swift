@@ -104,6 +104,21 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         }
     }
 
+    /// Draws the last card again as of `date`, in place, when that changes a line: the tool line's elapsed time
+    /// moves on a card that does not change. Off a terminal nothing is printed (a pipe gets each changed card).
+    package func redraw(at date: Date) {
+        guard mode.inPlace else { return }
+        let lines = drawn.withLock { drawn -> [String]? in
+            guard let card = drawn.card else { return nil }
+            let lines = drawn.renderer.lines(for: card, at: date)
+            guard lines != drawn.lines else { return nil }
+            drawn.lines = lines
+            return lines
+        }
+        guard let lines else { return }
+        screen.withLock { channel.write($0.draw(lines)) }
+    }
+
     package func deliver(_ alert: Alert) {
         let line = ">> " + AlertText.line(alert)
         if mode.inPlace {
