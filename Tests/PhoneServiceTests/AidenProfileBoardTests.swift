@@ -32,13 +32,7 @@ import Testing
                 session: PhoneSession(settings: .init(phoneID: "p1", scheduler: .init(initialBackoff: .seconds(1)))),
                 transport: HTTPBoardTransport(board: board), runtime: runtime, output: output, notifiers: [output],
                 saveRecord: { _ throws(AtomicWriteError) in }, logger: logger)
-            let client = self.client
-            try wakeSource.start { event in
-                switch event {
-                case let .value(bytes, length): client.submit(.wakeValue(bytes, fullLength: length))
-                case let .state(state, detail): client.submit(.wakeLink(state, detail: detail))
-                }
-            }
+            try wakeSource.start(into: client)
             client.submit(.started)
         }
 
