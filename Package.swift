@@ -179,7 +179,10 @@ let package = Package(
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "NetworkAddress"]),
         // The fake board both phone test targets drive.
-        .target(name: "PhoneTestSupport", dependencies: ["PhoneCore", "WireFormat"], path: "Tests/PhoneTestSupport"),
+        .target(
+            name: "PhoneTestSupport",
+            dependencies: ["PhoneCore", "WireFormat", "BoardAPI", "HTTPServer", "NetworkAddress"],
+            path: "Tests/PhoneTestSupport"),
         .testTarget(
             name: "PhoneCoreTests", dependencies: ["PhoneCore", "PhoneTestSupport", "WakeProtocol", "WireFormat"]),
         .testTarget(

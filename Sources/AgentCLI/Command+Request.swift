@@ -13,13 +13,15 @@ extension Command {
         case let .taskRun(run):
             return Self.startRequest(run.start, idempotencyKey: idempotencyKey)
         case let .taskUpdate(update):
-            let body = RequestBodies.Update(
+            var body = RequestBodies.Update(
                 taskTitle: update.title, phoneID: update.phoneID, status: update.status, phase: update.phase,
                 currentStep: update.step, currentAction: update.action, currentTarget: update.target,
                 currentApp: update.app, lastToolName: update.tool, lastError: update.error,
                 progress: update.progress, showsProgress: update.showsProgress, canStop: update.canStop,
                 requiresApp: update.requiresApp, staleAfterSeconds: update.staleAfterSeconds,
                 abandonAfterSeconds: update.abandonAfterSeconds, expectedRevision: update.expectedRevision)
+            body.fields.toolStatus = update.toolStatus
+            body.fields.locale = update.locale
             return AgentRequest(
                 method: "PATCH", path: Self.taskPath(update.requestID),
                 headers: Self.writeHeaders(key: update.idempotencyKey ?? idempotencyKey),
@@ -61,12 +63,14 @@ extension Command {
     }
 
     private static func startRequest(_ start: Start, idempotencyKey: String) -> AgentRequest {
-        let body = RequestBodies.Start(
+        var body = RequestBodies.Start(
             taskTitle: start.title, requestID: start.requestID, phoneID: start.phoneID, status: start.status,
             phase: start.phase, currentStep: start.step, currentAction: start.action, currentTarget: start.target,
             currentApp: start.app, lastToolName: start.tool, lastError: start.error, progress: start.progress,
             showsProgress: start.showsProgress, canStop: start.canStop, requiresApp: start.requiresApp,
             staleAfterSeconds: start.staleAfterSeconds, abandonAfterSeconds: start.abandonAfterSeconds)
+        body.fields.toolStatus = start.toolStatus
+        body.fields.locale = start.locale
         return AgentRequest(
             method: "POST", path: "/v1/tasks",
             headers: writeHeaders(key: start.idempotencyKey(fallback: idempotencyKey)),

@@ -41,6 +41,10 @@ package enum Command: Sendable, Equatable {
         package var target: String?
         package var app: String?
         package var tool: String?
+        /// `--tool-status`: `tool_status`, the card's tool line.
+        package var toolStatus: String?
+        /// `--locale`: a BCP 47 tag (the board checks it).
+        package var locale: String?
         package var error: String?
         package var showsProgress: Bool?
         package var canStop: Bool?
@@ -111,6 +115,8 @@ package enum Command: Sendable, Equatable {
         package var target: String?
         package var app: String?
         package var tool: String?
+        package var toolStatus: String?
+        package var locale: String?
         package var progress: Double?
         package var status: TaskStatus?
         package var expectedRevision: UInt64?

@@ -115,6 +115,9 @@ extension HelpTopic {
           --target T               what the action works on
           --app A                  the app in use on the phone
           --tool N                 the last tool the agent called
+          --tool-status TEXT       what the tool is doing now: the card's tool line, with the time
+                                   since it was set
+          --locale TAG             the language of the task's texts, a BCP 47 tag such as en-US
           --error TEXT             an error to show on the card
           --progress F             progress as a number from 0 to 1, e.g. 0.25
           --shows-progress B       true or false: whether the card shows a progress bar
@@ -179,6 +182,9 @@ extension HelpTopic {
           --target T               what the action works on
           --app A                  the app in use on the phone
           --tool N                 the last tool the agent called
+          --tool-status TEXT       the card's tool line; its timer restarts when the text changes,
+                                   "" clears it
+          --locale TAG             the language of the task's texts, a BCP 47 tag ("": not said)
           --error TEXT             an error to show on the card
           --progress F             progress as a number from 0 to 1
           --shows-progress B       true or false: whether the card shows a progress bar

@@ -107,6 +107,9 @@ package enum MCPTools {
                 "phase": phase, "progress": progress,
                 "action": text("The kind of action now, e.g. tap, type, read."),
                 "target": text("What the action is on, e.g. Wi-Fi."),
+                "tool_status": text(
+                    "What the agent's tool is doing now, e.g. Reading the screen: the card's tool line."),
+                "locale": text("The language of the task's texts, a BCP 47 tag such as en-US."),
                 "can_stop": flag("Whether the card offers the person a stop (then watch for it: task_handover)."),
                 "shows_progress": flag("Whether the card shows a progress bar."),
                 "idempotency_key": key,
@@ -115,11 +118,13 @@ package enum MCPTools {
         run: { arguments, board in
             read(arguments, "task_start").flatMap { values -> Result<JSONValue, Failure> in
                 guard let title = values.text("title") else { return .failure(.arguments("title is required")) }
-                let start = Command.Start(
+                var start = Command.Start(
                     title: title, requestID: values.text("request_id"), phoneID: values.text("phone_id"),
                     step: values.text("step"), phase: values.phase(), progress: values.number("progress"),
                     action: values.text("action"), target: values.text("target"),
                     showsProgress: values.flag("shows_progress"), canStop: values.flag("can_stop"))
+                start.toolStatus = values.text("tool_status")
+                start.locale = values.text("locale")
                 return board.task(.taskStart(start), key: start.idempotencyKey(fallback: key("task_start", arguments)))
             }
         })
@@ -127,7 +132,7 @@ package enum MCPTools {
     static let update = Tool(
         name: "task_update", title: "Update a task",
         description:
-            "Changes a running task's step, phase, progress, action or target on the card: call it as the work "
+            "Changes a running task's step, phase, progress, action, target or tool line on the card: call it as the work "
             + "moves. Only the fields given change. An identical call is taken for a retry and changes nothing "
             + "again; pass idempotency_key to repeat one deliberately.",
         inputSchema: object(
@@ -137,18 +142,25 @@ package enum MCPTools {
                 "phase": phase, "progress": progress,
                 "action": text("The kind of action now, e.g. tap, type, read."),
                 "target": text("What the action is on."),
+                "tool_status": text(
+                    "What the agent's tool is doing now (the card's tool line, timed from when it changed); "
+                        + "empty clears it."),
                 "idempotency_key": key,
             ], required: ["request_id"]),
         outputSchema: taskOutput,
         run: { arguments, board in
             read(arguments, "task_update").flatMap { values -> Result<JSONValue, Failure> in
-                let update = Command.Update(
+                var update = Command.Update(
                     requestID: values.text("request_id") ?? "", step: values.text("step"), phase: values.phase(),
                     action: values.text("action"), target: values.text("target"), progress: values.number("progress"))
+                update.toolStatus = values.text("tool_status")
                 guard
                     update.step != nil || update.phase != nil || update.action != nil || update.target != nil
-                        || update.progress != nil
-                else { return .failure(.arguments("give at least one of step, phase, progress, action, target")) }
+                        || update.progress != nil || update.toolStatus != nil
+                else {
+                    return .failure(
+                        .arguments("give at least one of step, phase, progress, action, target, tool_status"))
+                }
                 return board.task(.taskUpdate(update), key: key("task_update", arguments))
             }
         })

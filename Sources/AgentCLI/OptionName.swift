@@ -19,6 +19,9 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
     case target
     case app
     case tool
+    /// `tool_status`: the card's tool line (`--tool` is `last_tool_name`).
+    case toolStatus = "tool-status"
+    case locale
     case error
     case progress
     case showsProgress = "shows-progress"
@@ -54,14 +57,14 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
 
     /// The snapshot fields a start sets, in the order `--help` lists them.
     static let startFields: [OptionName] = [
-        .requestID, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .error, .progress,
-        .showsProgress, .canStop, .requiresApp, .staleAfter, .abandonAfter,
+        .requestID, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .toolStatus, .locale, .error,
+        .progress, .showsProgress, .canStop, .requiresApp, .staleAfter, .abandonAfter,
     ]
 
     /// The snapshot fields an update changes; at least one must be given.
     static let updateFields: [OptionName] = [
-        .title, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .error, .progress, .showsProgress,
-        .canStop, .requiresApp, .staleAfter, .abandonAfter,
+        .title, .phoneID, .status, .phase, .step, .action, .target, .app, .tool, .toolStatus, .locale, .error,
+        .progress, .showsProgress, .canStop, .requiresApp, .staleAfter, .abandonAfter,
     ]
 
     /// The options every command takes.
@@ -127,6 +130,8 @@ enum OptionName: String, CaseIterable, Sendable, CommandLineOption {
         case .target: "what the action works on"
         case .app: "the app in use on the phone"
         case .tool: "the last tool the agent called"
+        case .toolStatus: "what the tool is doing now (the card's tool line; empty clears it)"
+        case .locale: "the language of the task's texts, a BCP 47 tag such as en-US"
         case .error: "an error to show on the card"
         case .progress: "progress from 0 to 1"
         case .showsProgress: "whether the card shows a progress bar"

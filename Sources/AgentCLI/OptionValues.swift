@@ -17,7 +17,7 @@ struct OptionValues {
     }
 
     func start() throws(UsageError) -> Command.Start {
-        Command.Start(
+        var start = Command.Start(
             title: try required(.title), requestID: try nonEmpty(.requestID),
             phoneID: values[.phoneID], step: values[.step], phase: try phase(),
             progress: try progress(), status: try activeStatus(), action: values[.action], target: values[.target],
@@ -25,10 +25,13 @@ struct OptionValues {
             showsProgress: try flag(.showsProgress), canStop: try flag(.canStop), requiresApp: try flag(.requiresApp),
             staleAfterSeconds: try seconds(.staleAfter), abandonAfterSeconds: try seconds(.abandonAfter),
             idempotencyKey: try idempotencyKey())
+        start.toolStatus = values[.toolStatus]
+        start.locale = values[.locale]
+        return start
     }
 
     func update(positional: String?) throws(UsageError) -> Command.Update {
-        let update = Command.Update(
+        var update = Command.Update(
             requestID: try requestID(positional: positional), step: values[.step], phase: try phase(),
             action: values[.action], target: values[.target], app: values[.app], tool: values[.tool],
             progress: try progress(), status: try activeStatus(), expectedRevision: try expectedRevision(),
@@ -36,6 +39,8 @@ struct OptionValues {
             showsProgress: try flag(.showsProgress), canStop: try flag(.canStop), requiresApp: try flag(.requiresApp),
             staleAfterSeconds: try seconds(.staleAfter), abandonAfterSeconds: try seconds(.abandonAfter),
             idempotencyKey: try idempotencyKey())
+        update.toolStatus = values[.toolStatus]
+        update.locale = values[.locale]
         let changing = OptionName.updateFields
         guard changing.contains(where: { values[$0] != nil }) else {
             throw UsageError(

@@ -41,6 +41,9 @@ package enum OutputFormatter {
         case .currentApp: snapshot.currentApp
         case .lastToolName: snapshot.lastToolName
         case .lastError: snapshot.lastError
+        case .toolStatus: snapshot.toolStatus
+        case .toolStartedAt: snapshot.toolStartedAt
+        case .locale: snapshot.locale
         case .progress: snapshot.progress.map { "\(number($0)) (\(percent($0)))" }
         case .showsProgress: snapshot.showsProgress.map(String.init)
         case .canStop: snapshot.canStop.map(String.init)

@@ -17,6 +17,8 @@ enum RequestBodies {
         var currentApp: String?
         var lastToolName: String?
         var lastError: String?
+        var toolStatus: String?
+        var locale: String?
         var progress: Double?
         var showsProgress: Bool?
         var canStop: Bool?
@@ -36,6 +38,8 @@ enum RequestBodies {
             try container.encodeIfPresent(currentApp, forKey: .currentApp)
             try container.encodeIfPresent(lastToolName, forKey: .lastToolName)
             try container.encodeIfPresent(lastError, forKey: .lastError)
+            try container.encodeIfPresent(toolStatus, forKey: .toolStatus)
+            try container.encodeIfPresent(locale, forKey: .locale)
             try container.encodeIfPresent(progress, forKey: .progress)
             try container.encodeIfPresent(showsProgress, forKey: .showsProgress)
             try container.encodeIfPresent(canStop, forKey: .canStop)

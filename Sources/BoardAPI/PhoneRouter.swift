@@ -125,7 +125,9 @@ package struct PhoneRouter: Sendable {
                 return Responses.invalidParameter("request_id", IdentifierRule.expectation())
             }
             guard let snapshot = board.store.task(id: id) else {
-                return board.json(404, JSONBody.notFound, request: request)
+                // 200, as `current` says it and as an Aiden-profile board does: a phone tells "no such task"
+                // from "no such path" (a 404, a board without it), docs/http-api.md.
+                return board.json(200, JSONBody.notFound, request: request)
             }
             return board.json(200, board.liveActivityBody(snapshot), request: request)
         default:  // events

@@ -19,6 +19,9 @@ package struct TaskDraft: Sendable, Hashable {
     package var currentApp: String?
     package var lastToolName: String?
     package var lastError: String?
+    /// The tool line; empty clears it. The store stamps `tool_started_at` when it changes.
+    package var toolStatus: String?
+    package var locale: String?
     package var progress: Double?
     package var showsProgress: Bool?
     package var canStop: Bool?
@@ -30,7 +33,8 @@ package struct TaskDraft: Sendable, Hashable {
         taskTitle: String, requestID: String? = nil, phoneID: String? = nil, status: TaskStatus? = nil,
         phase: TaskPhase? = nil, currentStep: String? = nil, currentAction: String? = nil,
         currentTarget: String? = nil, currentApp: String? = nil, lastToolName: String? = nil,
-        lastError: String? = nil, progress: Double? = nil, showsProgress: Bool? = nil, canStop: Bool? = nil,
+        lastError: String? = nil, toolStatus: String? = nil, locale: String? = nil,
+        progress: Double? = nil, showsProgress: Bool? = nil, canStop: Bool? = nil,
         requiresApp: Bool? = nil, staleAfterSeconds: Int? = nil, abandonAfterSeconds: Int? = nil
     ) {
         self.taskTitle = taskTitle
@@ -44,6 +48,8 @@ package struct TaskDraft: Sendable, Hashable {
         self.currentApp = currentApp
         self.lastToolName = lastToolName
         self.lastError = lastError
+        self.toolStatus = toolStatus
+        self.locale = locale
         self.progress = progress
         self.showsProgress = showsProgress
         self.canStop = canStop
@@ -69,6 +75,8 @@ package struct TaskDraft: Sendable, Hashable {
         draft.currentApp = try body.string(.currentApp)
         draft.lastToolName = try body.string(.lastToolName)
         draft.lastError = try body.string(.lastError)
+        draft.toolStatus = try body.string(.toolStatus)
+        draft.locale = try body.string(.locale)
         draft.progress = try body.progress()
         draft.showsProgress = try body.bool(.showsProgress)
         draft.canStop = try body.bool(.canStop)
@@ -84,7 +92,7 @@ package struct TaskDraft: Sendable, Hashable {
         let texts: [(TaskField, String?)] = [
             (.requestID, requestID), (.phoneID, phoneID), (.taskTitle, taskTitle), (.currentStep, currentStep),
             (.currentAction, currentAction), (.currentTarget, currentTarget), (.currentApp, currentApp),
-            (.lastToolName, lastToolName), (.lastError, lastError),
+            (.lastToolName, lastToolName), (.lastError, lastError), (.toolStatus, toolStatus), (.locale, locale),
         ]
         for case let (field, text?) in texts {
             try field.check(text)
@@ -111,7 +119,9 @@ package struct TaskDraft: Sendable, Hashable {
             requestID: requestID, phoneID: phoneID ?? "", status: status ?? .running, phase: phase ?? .planning,
             taskTitle: taskTitle, currentStep: currentStep ?? "", currentAction: currentAction ?? "",
             currentTarget: currentTarget ?? "", currentApp: currentApp ?? "", lastToolName: lastToolName ?? "",
-            lastError: lastError ?? "", progress: progress ?? 0, showsProgress: showsProgress ?? (progress != nil),
+            lastError: lastError ?? "", toolStatus: toolStatus ?? "",
+            toolStartedAt: (toolStatus ?? "").isEmpty ? nil : now, locale: locale ?? "", progress: progress ?? 0,
+            showsProgress: showsProgress ?? (progress != nil),
             canStop: canStop ?? false, requiresApp: requiresApp ?? false,
             staleAfterSeconds: staleAfterSeconds ?? TaskLimits.defaultStaleAfterSeconds,
             abandonAfterSeconds: abandonAfterSeconds
@@ -135,6 +145,8 @@ extension TaskDraft: Encodable {
         try container.encodeIfPresent(currentApp, forKey: TaskField.currentApp.key)
         try container.encodeIfPresent(lastToolName, forKey: TaskField.lastToolName.key)
         try container.encodeIfPresent(lastError, forKey: TaskField.lastError.key)
+        try container.encodeIfPresent(toolStatus, forKey: TaskField.toolStatus.key)
+        try container.encodeIfPresent(locale, forKey: TaskField.locale.key)
         try container.encodeIfPresent(progress, forKey: TaskField.progress.key)
         try container.encodeIfPresent(showsProgress, forKey: TaskField.showsProgress.key)
         try container.encodeIfPresent(canStop, forKey: TaskField.canStop.key)

@@ -8,6 +8,14 @@ extension TaskField {
             try checkIdentifier(value, allowEmpty: allowEmpty)
         case .text(let maxLength, let required, let multiline)?:
             try checkText(value, maxLength: maxLength, required: required, multiline: multiline)
+        case .languageTag?:
+            guard LanguageTag.isValid(value) else {
+                // A character no tag holds is named by its code point, never echoed (it may be a bidi control).
+                if let stray = value.unicodeScalars.first(where: { !LanguageTag.isTagCharacter($0) }) {
+                    throw error(LanguageTag.expectation + ", found \(Self.codePoint(stray))")
+                }
+                throw error(LanguageTag.expectation + ", got \(TaskValidationError.quoted(value))")
+            }
         case nil:
             break
         }

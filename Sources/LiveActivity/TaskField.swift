@@ -17,6 +17,8 @@ package enum TaskField: Sendable, CaseIterable {
     case currentApp
     case lastToolName
     case lastError
+    case toolStatus
+    case locale
     case progress
     case showsProgress
     case canStop
@@ -40,6 +42,8 @@ package enum TaskField: Sendable, CaseIterable {
         case .currentApp: JSONKey(SnapshotKey.currentApp)
         case .lastToolName: JSONKey(SnapshotKey.lastToolName)
         case .lastError: JSONKey(SnapshotKey.lastError)
+        case .toolStatus: JSONKey(SnapshotKey.toolStatus)
+        case .locale: JSONKey(SnapshotKey.locale)
         case .progress: JSONKey(SnapshotKey.progress)
         case .showsProgress: JSONKey(SnapshotKey.showsProgress)
         case .canStop: JSONKey(SnapshotKey.canStop)
@@ -61,8 +65,9 @@ package enum TaskField: Sendable, CaseIterable {
         case .phoneID: .identifier(allowEmpty: true)
         case .taskTitle: .text(maxLength: TaskLimits.maxTitleLength, required: true, multiline: false)
         case .currentStep: .text(maxLength: TaskLimits.maxStepLength, required: false, multiline: false)
-        case .currentAction, .currentTarget, .currentApp, .lastToolName:
+        case .currentAction, .currentTarget, .currentApp, .lastToolName, .toolStatus:
             .text(maxLength: TaskLimits.maxShortTextLength, required: false, multiline: false)
+        case .locale: .languageTag
         case .lastError: .text(maxLength: TaskLimits.maxErrorLength, required: false, multiline: true)
         case .status, .phase, .progress, .showsProgress, .canStop, .requiresApp, .staleAfterSeconds,
             .abandonAfterSeconds, .dismissAfterSeconds, .expectedRevision:
@@ -83,4 +88,7 @@ enum TextRule: Sendable {
     /// tab, line feed and carriage return) and no bidi controls (U+061C, U+200E/F, U+202A–U+202E,
     /// U+2066–U+2069), so no reader of a task is driven or misled by its text.
     case text(maxLength: Int, required: Bool, multiline: Bool)
+    /// Empty, or a BCP 47 language tag in its common shape (`LanguageTag`): a phone may pick words and formats
+    /// by it, so it is kept to letters, digits and hyphens.
+    case languageTag
 }

@@ -16,6 +16,9 @@ package struct TaskPatch: Sendable, Hashable {
     package var currentApp: String?
     package var lastToolName: String?
     package var lastError: String?
+    /// The tool line; empty clears it. The store stamps `tool_started_at` when it changes.
+    package var toolStatus: String?
+    package var locale: String?
     package var progress: Double?
     package var showsProgress: Bool?
     package var canStop: Bool?
@@ -28,7 +31,8 @@ package struct TaskPatch: Sendable, Hashable {
         phoneID: String? = nil, status: TaskStatus? = nil, phase: TaskPhase? = nil, taskTitle: String? = nil,
         currentStep: String? = nil, currentAction: String? = nil, currentTarget: String? = nil,
         currentApp: String? = nil, lastToolName: String? = nil, lastError: String? = nil,
-        progress: Double? = nil, showsProgress: Bool? = nil, canStop: Bool? = nil, requiresApp: Bool? = nil,
+        toolStatus: String? = nil, locale: String? = nil, progress: Double? = nil, showsProgress: Bool? = nil,
+        canStop: Bool? = nil, requiresApp: Bool? = nil,
         staleAfterSeconds: Int? = nil, abandonAfterSeconds: Int? = nil, expectedRevision: UInt64? = nil
     ) {
         self.phoneID = phoneID
@@ -41,6 +45,8 @@ package struct TaskPatch: Sendable, Hashable {
         self.currentApp = currentApp
         self.lastToolName = lastToolName
         self.lastError = lastError
+        self.toolStatus = toolStatus
+        self.locale = locale
         self.progress = progress
         self.showsProgress = showsProgress
         self.canStop = canStop
@@ -64,6 +70,8 @@ package struct TaskPatch: Sendable, Hashable {
         patch.currentApp = try body.string(.currentApp)
         patch.lastToolName = try body.string(.lastToolName)
         patch.lastError = try body.string(.lastError)
+        patch.toolStatus = try body.string(.toolStatus)
+        patch.locale = try body.string(.locale)
         patch.progress = try body.progress()
         patch.showsProgress = try body.bool(.showsProgress)
         patch.canStop = try body.bool(.canStop)
@@ -79,7 +87,7 @@ package struct TaskPatch: Sendable, Hashable {
         let texts: [(TaskField, String?)] = [
             (.phoneID, phoneID), (.taskTitle, taskTitle), (.currentStep, currentStep),
             (.currentAction, currentAction), (.currentTarget, currentTarget), (.currentApp, currentApp),
-            (.lastToolName, lastToolName), (.lastError, lastError),
+            (.lastToolName, lastToolName), (.lastError, lastError), (.toolStatus, toolStatus), (.locale, locale),
         ]
         for case let (field, text?) in texts {
             try field.check(text)
@@ -111,6 +119,8 @@ package struct TaskPatch: Sendable, Hashable {
         result.currentApp = currentApp ?? result.currentApp
         result.lastToolName = lastToolName ?? result.lastToolName
         result.lastError = lastError ?? result.lastError
+        result.toolStatus = toolStatus ?? result.toolStatus
+        result.locale = locale ?? result.locale
         result.progress = progress ?? result.progress
         result.showsProgress = showsProgress ?? result.showsProgress
         result.canStop = canStop ?? result.canStop
@@ -135,6 +145,8 @@ extension TaskPatch: Encodable {
         try container.encodeIfPresent(currentApp, forKey: TaskField.currentApp.key)
         try container.encodeIfPresent(lastToolName, forKey: TaskField.lastToolName.key)
         try container.encodeIfPresent(lastError, forKey: TaskField.lastError.key)
+        try container.encodeIfPresent(toolStatus, forKey: TaskField.toolStatus.key)
+        try container.encodeIfPresent(locale, forKey: TaskField.locale.key)
         try container.encodeIfPresent(progress, forKey: TaskField.progress.key)
         try container.encodeIfPresent(showsProgress, forKey: TaskField.showsProgress.key)
         try container.encodeIfPresent(canStop, forKey: TaskField.canStop.key)

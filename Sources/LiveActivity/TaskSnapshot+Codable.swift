@@ -2,9 +2,9 @@ import FoundationEssentials
 import WireFormat
 
 /// The JSON of docs/protocol.md §4.1: snake_case keys, dates as ISO-8601 UTC strings, `ended_at` always present
-/// (`null` while the task runs), `stale_since` likewise (`null` while the task has news), `answer` and
+/// (`null` while the task runs), `tool_started_at` likewise (`null` while no tool line is set), `stale_since` likewise (`null` while the task has news), `answer` and
 /// `dismissed_at` likewise (`null` until the person answers or dismisses). Decoding ignores
-/// unknown keys, and takes the defaults for the staleness, dismissal and answer members a store written before them lacks; it is for trusted input (the state file,
+/// unknown keys, and takes the defaults for the tool line, locale, staleness, dismissal and answer members a store written before them lacks; it is for trusted input (the state file,
 /// the board's own answers); agent input goes through `TaskDraft`/`TaskPatch`/`TaskEnd`, which validate.
 /// The member names are `SnapshotKey`'s, which the phone's and aidenctl's `SnapshotView` read too.
 extension TaskSnapshot: Codable {
@@ -21,6 +21,14 @@ extension TaskSnapshot: Codable {
         currentApp = try container.decode(String.self, forKey: .currentApp)
         lastToolName = try container.decode(String.self, forKey: .lastToolName)
         lastError = try container.decode(String.self, forKey: .lastError)
+        // The tool line and the locale are absent from a store written before them.
+        toolStatus = try container.decodeIfPresent(String.self, forKey: .toolStatus) ?? ""
+        if container.contains(.toolStartedAt), try !container.decodeNil(forKey: .toolStartedAt) {
+            toolStartedAt = try container.decodeTimestamp(forKey: .toolStartedAt)
+        } else {
+            toolStartedAt = nil
+        }
+        locale = try container.decodeIfPresent(String.self, forKey: .locale) ?? ""
         progress = try container.decode(Double.self, forKey: .progress)
         showsProgress = try container.decode(Bool.self, forKey: .showsProgress)
         canStop = try container.decode(Bool.self, forKey: .canStop)
@@ -65,6 +73,14 @@ extension TaskSnapshot: Codable {
             case .currentApp: try container.encode(currentApp, forKey: key)
             case .lastToolName: try container.encode(lastToolName, forKey: key)
             case .lastError: try container.encode(lastError, forKey: key)
+            case .toolStatus: try container.encode(toolStatus, forKey: key)
+            case .toolStartedAt:
+                if let toolStartedAt {
+                    try container.encode(Timestamp.format(toolStartedAt), forKey: key)
+                } else {
+                    try container.encodeNil(forKey: key)
+                }
+            case .locale: try container.encode(locale, forKey: key)
             case .progress: try container.encode(progress, forKey: key)
             case .showsProgress: try container.encode(showsProgress, forKey: key)
             case .canStop: try container.encode(canStop, forKey: key)

@@ -16,6 +16,12 @@ package struct TaskSnapshot: Sendable, Hashable {
     package var currentApp: String
     package var lastToolName: String
     package var lastError: String
+    /// What the agent's tool is doing now (the card's tool line); empty: none.
+    package var toolStatus: String
+    /// When `toolStatus` became what it says; set by the store only, nil exactly when `toolStatus` is empty.
+    package var toolStartedAt: Date?
+    /// A BCP 47 language tag for the task's texts; empty: not said.
+    package var locale: String
     /// 0...1.
     package var progress: Double
     package var showsProgress: Bool
@@ -48,7 +54,8 @@ package struct TaskSnapshot: Sendable, Hashable {
     package init(
         requestID: String, phoneID: String = "", status: TaskStatus = .running, phase: TaskPhase = .planning,
         taskTitle: String, currentStep: String = "", currentAction: String = "", currentTarget: String = "",
-        currentApp: String = "", lastToolName: String = "", lastError: String = "", progress: Double = 0,
+        currentApp: String = "", lastToolName: String = "", lastError: String = "", toolStatus: String = "",
+        toolStartedAt: Date? = nil, locale: String = "", progress: Double = 0,
         showsProgress: Bool = false, canStop: Bool = false, requiresApp: Bool = false,
         staleAfterSeconds: Int = TaskLimits.defaultStaleAfterSeconds,
         abandonAfterSeconds: Int = TaskLimits.defaultAbandonAfterSeconds, staleSince: Date? = nil,
@@ -66,6 +73,9 @@ package struct TaskSnapshot: Sendable, Hashable {
         self.currentApp = currentApp
         self.lastToolName = lastToolName
         self.lastError = lastError
+        self.toolStatus = toolStatus
+        self.toolStartedAt = toolStartedAt
+        self.locale = locale
         self.progress = progress
         self.showsProgress = showsProgress
         self.canStop = canStop

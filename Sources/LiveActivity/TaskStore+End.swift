@@ -50,6 +50,13 @@ extension TaskStore {
         candidate.endedAt = time
         candidate.dismissAfterSeconds = end.dismissAfterSeconds
         candidate.answer = nil  // an ended task waits for no answer
+        // What an ended card says (as the Aiden profile publishes it): nothing left to stop, no bar, done
+        // with the work, and no tool running.
+        candidate.canStop = false
+        candidate.showsProgress = false
+        candidate.progress = 1
+        candidate.toolStatus = ""
+        candidate.toolStartedAt = nil
         candidate.revision = revision + 1
         try Self.checkEncodedSize(candidate)
 

@@ -57,6 +57,10 @@ extension TaskStore {
             return TaskChange(snapshot: current, durability: .unchanged)
         }
         candidate.updatedAt = Timestamp.normalized(now)
+        // The tool line's timer counts from when the line became what it says; a repeat keeps it running.
+        if candidate.toolStatus != current.toolStatus {
+            candidate.toolStartedAt = candidate.toolStatus.isEmpty ? nil : candidate.updatedAt
+        }
         candidate.revision = revision + 1
         try Self.checkEncodedSize(candidate)
         lastNews[id] = candidate.updatedAt

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import WireFormat
 
 /// Renders a `Card` as a few terminal lines for people. Pure: the shell decides the width and
@@ -33,14 +34,15 @@ package struct CardTextRenderer: Sendable {
         self.options = options
     }
 
-    /// The card as one string, lines separated by `\n`, no trailing newline.
-    package func render(_ card: Card) -> String {
-        lines(for: card).joined(separator: "\n")
+    /// The card as one string, lines separated by `\n`, no trailing newline. `wall`: the phone's clock as the
+    /// card is drawn, for the tool line's elapsed time (nil: the line without it).
+    package func render(_ card: Card, at wall: Date? = nil) -> String {
+        lines(for: card, at: wall).joined(separator: "\n")
     }
 
-    package func lines(for card: Card) -> [String] {
+    package func lines(for card: Card, at wall: Date? = nil) -> [String] {
         var lines = [header(for: card)]
-        lines += body(for: card).map(fit)
+        lines += body(for: card, at: wall).map(fit)
         if card.snapshot != nil, let others = card.extras.others?.cardLine { lines.append(fit(others)) }
         if options.keys, case let answers = PersonAnswer.available(on: card), !answers.isEmpty {
             lines.append(fit("Keys: " + answers.map { "\($0.key) \($0.verb.lowercased())" }.joined(separator: ", ")))
@@ -69,7 +71,7 @@ package struct CardTextRenderer: Sendable {
         return left + padding + paint(badge, .state(card.state))
     }
 
-    private func body(for card: Card) -> [String] {
+    private func body(for card: Card, at wall: Date?) -> [String] {
         let snapshot = card.snapshot
         var lines: [String] = []
         switch card.state {
@@ -93,6 +95,7 @@ package struct CardTextRenderer: Sendable {
             } else {
                 lines += field("Phase", snapshot?.phase.map { Self.humanize($0.rawValue) })
             }
+            if let tool = ToolLine.text(of: snapshot, at: wall) { lines.append(tool) }
             // The person's answer, while the agent has not acted on it yet.
             if let recorded = card.extras.answer { lines.append(recorded.cardLine) }
             if snapshot?.showsProgress == true, let progress = snapshot?.progress {

@@ -86,6 +86,11 @@ package struct DesktopCard: Sendable, Equatable {
             lines += [BoardText.line(task.currentStep, limit: Alert.stepLimit)].compactMap { $0 }
         case .running, .needsApp:
             lines += [BoardText.line(task.currentStep, limit: Alert.stepLimit)].compactMap { $0 }
+            // The start, not a count: a notification is replaced only when it changes, so a ticking time
+            // would go stale (or re-send it every second).
+            if let tool = ToolLine.text(of: task, at: nil) {
+                lines.append(tool + (ToolLine.since(task.toolStartedAt).map { " · since \($0)" } ?? ""))
+            }
         case .failed:
             lines += [BoardText.line(task.lastError, limit: Alert.errorLimit)].compactMap { $0 }
         case .completed, .canceled, .standby, .disconnected:

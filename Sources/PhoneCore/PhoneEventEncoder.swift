@@ -153,6 +153,11 @@ package struct PhoneEventEncoder: Sendable {
         case .next(let missed):
             object["verdict"] = "new"
             object["missed"] = JSONValue(missed)
+        case .restarted(let previous):
+            object["verdict"] = "restarted"
+            object["previous_seq"] = JSONValue(previous)
+        case .repeated:
+            object["verdict"] = "repeated"
         case .duplicate:
             object["verdict"] = "duplicate"
         }

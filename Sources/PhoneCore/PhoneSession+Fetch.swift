@@ -56,6 +56,12 @@ extension PhoneSession {
     }
 
     private mutating func statusAnswered(status: Int, body: [UInt8], _ effects: inout [Effect]) {
+        if status == 404 {
+            // A board without /status (one that speaks only the Aiden profile): name nothing rather than
+            // ask on every fetch; it is asked again once the board was unreachable.
+            boardConnectionID = boardConnectionID ?? ""
+            return
+        }
         // Not fatal: the current read says what is wrong (403, …); /status is read again next time.
         guard status == 200 else { return }
         let instance: String
@@ -105,6 +111,11 @@ extension PhoneSession {
         // The card follows the current answer even if the events read fails next.
         problem = nil
         showCard(&effects)
+        if boardHasNoEvents {
+            // A board without the ring: the snapshot is all there is; every Wake fetches it again.
+            finishFetch(problem: nil, at: now, &effects)
+            return
+        }
         fetchStep = .events(rereads: 0)
         effects.append(.send(.events(policy.cursor)))
     }
@@ -113,6 +124,18 @@ extension PhoneSession {
         status: Int, body: [UInt8], rereads: Int, at now: Duration,
         _ effects: inout [Effect]
     ) {
+        if status == 404, rereads == 0 {
+            // The board has no events endpoint (it speaks the Aiden profile, docs/aiden-compatibility.md): not a
+            // broken board to back off from. Remembered until the board is unreachable; every Wake reads `current`.
+            boardHasNoEvents = true
+            effects.append(
+                .log(
+                    .notice,
+                    "the board has no /api/live-activity/events (404): following its current task on every Wake, "
+                        + "without transition alerts"))
+            finishFetch(problem: nil, at: now, &effects)
+            return
+        }
         let events: EventsAnswer
         switch BoardAnswer.events(status: status, body: body) {
         case let .success(answer):
@@ -176,6 +199,8 @@ extension PhoneSession {
         guard reachability != .unreachable else { return }
         reachability = .unreachable
         etag = nil
+        // What comes back may be another board (or this one upgraded): ask it for its ring again.
+        boardHasNoEvents = false
         guard boardConnectionID != nil else { return }
         boardConnectionID = nil
         if !usb.isUp, link.connectionID != nil {

@@ -142,6 +142,9 @@ package struct PhoneSession: Sendable {
     var reportedProblem: BoardProblem?
     var shownCard: Card?
     var reachability = Reachability.unknown
+    /// The board answered `404` to the events read: it has no transition ring (an Aiden-profile board), so a
+    /// fetch is the `current` read alone. Forgotten when the board becomes unreachable.
+    package internal(set) var boardHasNoEvents = false
     /// `board-<instance_id>` once read from `/status`, while the board stays reachable.
     var boardConnectionID: String?
     var fetchStep: FetchStep?

@@ -1,7 +1,11 @@
-/// Decides whether a received Wake is new (docs/protocol.md §2.5): new iff `epoch != lastEpoch || seq > lastSeq`.
+/// Decides whether a received Wake is new (docs/protocol.md §2.5): a duplicate only when it repeats the last
+/// epoch and sequence of a board that has an epoch (nonzero); every other Wake is new.
 ///
 /// BlueZ re-arms notify sessions and a read echoes the last notify, so the same Wake often arrives
-/// twice; only new ones should cost a fetch. The filter also counts what it saw, so a client can
+/// twice; only new ones should cost a fetch. A sequence that went back within the epoch is new: no board
+/// sends one but after a restart that kept its epoch (a board without one, epoch 0, starts again at 1), and
+/// dropping it would lose the change it announces. With epoch 0 even an equal sequence may be a restarted
+/// board's first Wake, so it is new too: the fetch scheduler still folds any number into one fetch. The filter also counts what it saw, so a client can
 /// tell "the board sent 40 Wakes and we got 38" from "we got them all". Codable, so a restarted
 /// client keeps dropping Wakes it already acted on.
 package struct WakeFilter: Sendable, Equatable, Codable {
@@ -13,7 +17,14 @@ package struct WakeFilter: Sendable, Equatable, Codable {
         /// A larger sequence in the same epoch: fetch. `missed` Wakes between the two were never received
         /// (harmless, a Wake is only a hint, but worth counting).
         case next(missed: UInt64)
-        /// Same epoch, sequence not larger than the last one: already acted on, drop it.
+        /// Same epoch, a smaller sequence than the last one: the board restarted without a new epoch (a board
+        /// with none, epoch 0, counts from 1 again in every process). Fetch; the events answer says whether
+        /// the ring was reset.
+        case restarted(previous: UInt64)
+        /// Epoch 0 (a board that keeps no epoch) and the same sequence as the last Wake: an echo, or the first
+        /// Wake of a board that restarted and counted to it again. Fetch: only a fetch can tell.
+        case repeated
+        /// Same nonzero epoch and the same sequence as the last Wake: already acted on, drop it.
         case duplicate
 
         /// Whether the client should fetch.
@@ -30,8 +41,25 @@ package struct WakeFilter: Sendable, Equatable, Codable {
         package var missed: UInt64 = 0
         /// Epoch changes after the first Wake.
         package var epochChanges: UInt64 = 0
+        /// Sequences that went back within an epoch (`Verdict.restarted`): board restarts without a new epoch.
+        package var restarts: UInt64 = 0
 
         package init() {}
+
+        private enum CodingKeys: String, CodingKey {
+            case received, accepted, duplicates, missed, epochChanges, restarts
+        }
+
+        /// `restarts` is absent from a filter saved before it was counted.
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            received = try container.decode(UInt64.self, forKey: .received)
+            accepted = try container.decode(UInt64.self, forKey: .accepted)
+            duplicates = try container.decode(UInt64.self, forKey: .duplicates)
+            missed = try container.decode(UInt64.self, forKey: .missed)
+            epochChanges = try container.decode(UInt64.self, forKey: .epochChanges)
+            restarts = try container.decodeIfPresent(UInt64.self, forKey: .restarts) ?? 0
+        }
     }
 
     private struct Position: Sendable, Equatable, Codable {
@@ -54,14 +82,20 @@ package struct WakeFilter: Sendable, Equatable, Codable {
         counters.received += 1
         let verdict: Verdict
         if let last, last.epoch == epoch {
-            guard sequence > last.sequence else {
+            if sequence > last.sequence {
+                let missed = sequence - last.sequence - 1
+                let (sum, overflow) = counters.missed.addingReportingOverflow(missed)
+                counters.missed = overflow ? .max : sum
+                verdict = .next(missed: missed)
+            } else if sequence < last.sequence {
+                counters.restarts += 1
+                verdict = .restarted(previous: last.sequence)
+            } else if epoch == 0 {
+                verdict = .repeated
+            } else {
                 counters.duplicates += 1
                 return .duplicate
             }
-            let missed = sequence - last.sequence - 1
-            let (sum, overflow) = counters.missed.addingReportingOverflow(missed)
-            counters.missed = overflow ? .max : sum
-            verdict = .next(missed: missed)
         } else {
             if last != nil { counters.epochChanges += 1 }
             verdict = .newEpoch(previous: last?.epoch)

@@ -211,10 +211,20 @@ package enum PhoneDaemon {
             terminal?.mode.keys == true && startKeys(keyReader, client: client, runtime: runtime, terminal: terminal)
         // From here on the status says what the phone follows (systemctl status aiden-phone).
         client.reportStatus { Systemd.notifyStatus($0) }
+        if let terminal, terminal.mode.inPlace { redrawEverySecond(terminal, runtime: runtime) }
         return Wiring(
             client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher,
             configuration: configuration,
             phoneID: identity.id, keyReader: readingKeys ? keyReader : nil)
+    }
+
+    /// The card on a terminal, drawn again each second as of then: its tool line counts the time since the tool
+    /// began (`TerminalOutput.redraw(at:)` writes only when a line changed).
+    private static func redrawEverySecond(_ terminal: TerminalOutput, runtime: SerialRuntime) {
+        _ = runtime.schedule(after: .seconds(1)) {
+            terminal.redraw(at: runtime.wallNow())
+            redrawEverySecond(terminal, runtime: runtime)
+        }
     }
 
     /// The card's keys: each byte goes to the executor, where `AnswerPrompt` decides against the card

@@ -67,7 +67,7 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
             guard drawn.renderer.options.width != width else { return nil }
             drawn.renderer = CardTextRenderer(options: .init(width: width, color: mode.color, keys: mode.keys))
             guard let card = drawn.card else { return nil }
-            drawn.lines = drawn.renderer.lines(for: card)
+            drawn.lines = drawn.renderer.lines(for: card, at: Date())
             return drawn.lines
         }
         guard let lines, mode.inPlace else { return }
@@ -85,7 +85,7 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         }
         guard case let .card(card) = event else { return }
         let (lines, changed) = drawn.withLock { drawn -> ([String], Bool) in
-            let lines = drawn.renderer.lines(for: card)
+            let lines = drawn.renderer.lines(for: card, at: date)
             defer {
                 drawn.card = card
                 drawn.lines = lines
@@ -102,6 +102,21 @@ package final class TerminalOutput: PhoneOutput, AlertNotifier {
         } else {
             channel.write(lines.joined(separator: "\n") + "\n\n")
         }
+    }
+
+    /// Draws the last card again as of `date`, in place, when that changes a line: the tool line's elapsed time
+    /// moves on a card that does not change. Off a terminal nothing is printed (a pipe gets each changed card).
+    package func redraw(at date: Date) {
+        guard mode.inPlace else { return }
+        let lines = drawn.withLock { drawn -> [String]? in
+            guard let card = drawn.card else { return nil }
+            let lines = drawn.renderer.lines(for: card, at: date)
+            guard lines != drawn.lines else { return nil }
+            drawn.lines = lines
+            return lines
+        }
+        guard let lines else { return }
+        screen.withLock { channel.write($0.draw(lines)) }
     }
 
     package func deliver(_ alert: Alert) {

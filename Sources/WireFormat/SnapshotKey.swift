@@ -14,6 +14,13 @@ package enum SnapshotKey: String, CodingKey, CaseIterable, Sendable {
     case currentApp = "current_app"
     case lastToolName = "last_tool_name"
     case lastError = "last_error"
+    /// What the agent's tool is doing now, in words (the card's tool line); empty: no tool running.
+    case toolStatus = "tool_status"
+    /// When `tool_status` last changed to what it says (the card's elapsed timer); the board stamps it, null
+    /// while `tool_status` is empty.
+    case toolStartedAt = "tool_started_at"
+    /// The language the agent writes the task's texts in, a BCP 47 tag (`en-US`); empty: not said.
+    case locale
     case progress
     case showsProgress = "shows_progress"
     case canStop = "can_stop"

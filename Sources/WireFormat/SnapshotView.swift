@@ -17,6 +17,10 @@ package struct SnapshotView: Sendable, Hashable {
     package var currentApp: String?
     package var lastToolName: String?
     package var lastError: String?
+    /// The tool line, and when it began (as the board wrote it); nil from a board that sends neither.
+    package var toolStatus: String?
+    package var toolStartedAt: String?
+    package var locale: String?
     /// Finite when present (0...1 from a well-behaved board; shown as sent otherwise).
     package var progress: Double?
     package var showsProgress: Bool?
@@ -91,6 +95,9 @@ extension SnapshotView: Codable {
             case .currentApp: currentApp = text(key)
             case .lastToolName: lastToolName = text(key)
             case .lastError: lastError = text(key)
+            case .toolStatus: toolStatus = text(key)
+            case .toolStartedAt: toolStartedAt = text(key)
+            case .locale: locale = text(key)
             case .progress: progress = container.lenient(Double.self, forKey: key).flatMap { $0.isFinite ? $0 : nil }
             case .showsProgress: showsProgress = flag(key)
             case .canStop: canStop = flag(key)
@@ -124,6 +131,9 @@ extension SnapshotView: Codable {
             case .currentApp: try container.encodeIfPresent(currentApp, forKey: key)
             case .lastToolName: try container.encodeIfPresent(lastToolName, forKey: key)
             case .lastError: try container.encodeIfPresent(lastError, forKey: key)
+            case .toolStatus: try container.encodeIfPresent(toolStatus, forKey: key)
+            case .toolStartedAt: try container.encodeIfPresent(toolStartedAt, forKey: key)
+            case .locale: try container.encodeIfPresent(locale, forKey: key)
             case .progress: try container.encodeIfPresent(progress, forKey: key)
             case .showsProgress: try container.encodeIfPresent(showsProgress, forKey: key)
             case .canStop: try container.encodeIfPresent(canStop, forKey: key)

@@ -109,7 +109,7 @@ struct CommandLineParserTests {
     }
 
     static let updateFields =
-        "--title, --phone-id, --status, --phase, --step, --action, --target, --app, --tool, --error, --progress, "
+        "--title, --phone-id, --status, --phase, --step, --action, --target, --app, --tool, --tool-status, --locale, --error, --progress, "
         + "--shows-progress, --can-stop, --requires-app, --stale-after, --abandon-after"
 
     @Test func everyTopicHasUsageNamingItsCommand() {

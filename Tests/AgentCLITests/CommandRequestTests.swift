@@ -50,6 +50,24 @@ struct CommandRequestTests {
                 ]))
     }
 
+    /// `--tool-status` and `--locale` on a start and an update, parsed and sent under the snapshot's names.
+    @Test func theToolLineAndTheLocaleAreParsedAndSent() throws {
+        let start = try CommandLineParser.parse([
+            "task", "start", "--title", "T", "--tool-status", "Taking a screenshot", "--locale", "de-CH",
+        ]).command
+        let sent = try body(start.request(idempotencyKey: "k"))
+        #expect(
+            sent
+                == .object([
+                    "task_title": .string("T"), "tool_status": .string("Taking a screenshot"),
+                    "locale": .string("de-CH"),
+                ]))
+        let update = try CommandLineParser.parse(["task", "update", "r", "--tool-status", ""]).command
+        let request = try #require(update.request(idempotencyKey: "k"))
+        #expect(request.method == "PATCH")
+        #expect(try body(request) == .object(["tool_status": .string("")]), "an empty line clears it")
+    }
+
     /// The key a start is sent with: given > derived from the request id > fresh.
     @Test func aStartWithARequestIDDerivesItsKeySoRunningItTwiceIsOneTask() {
         let fresh = Command.taskStart(.init(title: "T")).request(idempotencyKey: "fresh")

@@ -162,7 +162,8 @@ import WakeProtocol
             board.phone("GET", "/api/live-activity/status", query: [("request_id", id)]).status == 200, "ended at 1 s")
         board.runtime.advance(by: .seconds(11))
         #expect(
-            board.phone("GET", "/api/live-activity/status", query: [("request_id", id)]).status == 404, "gone at 41 s")
+            board.phone("GET", "/api/live-activity/status", query: [("request_id", id)]).text
+                == #"{"status":"not_found"}"#, "gone at 41 s")
     }
 
     /// The phone's time stamps while the board's clock reads 1970; `/status` says so.

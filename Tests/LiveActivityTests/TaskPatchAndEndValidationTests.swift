@@ -20,6 +20,19 @@ import Testing
         Rejection(
             #"{"last_tool_name":"\u009d"}"#, "last_tool_name", "must not contain control characters, found U+009D"),
         Rejection(#"{"progress":1.0000001}"#, "progress", "must be a number between 0 and 1, got 1.0000001"),
+        Rejection(#"{"tool_status":"\#(text("x", 201))"}"#, "tool_status", "must be at most 200 characters, got 201"),
+        Rejection(
+            #"{"tool_status":"Reading\u202e"}"#, "tool_status",
+            "must not contain bidi control characters, found U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        Rejection(#"{"tool_status":"a\u001bb"}"#, "tool_status", "must not contain control characters, found U+001B"),
+        Rejection(#"{"locale":"en_US"}"#, "locale", LanguageTag.expectation + ", found U+005F"),
+        Rejection(#"{"locale":"e"}"#, "locale", LanguageTag.expectation + #", got "e""#),
+        Rejection(#"{"locale":"en-"}"#, "locale", LanguageTag.expectation + #", got "en-""#),
+        Rejection(#"{"locale":"en-\u202eSU"}"#, "locale", LanguageTag.expectation + ", found U+202E"),
+        Rejection(
+            #"{"locale":"en-\#(String(repeating: "a1b2c3d4-", count: 4))x"}"#, "locale",
+            LanguageTag.expectation + #", got "en-a1b2c3d4-a1b2c3d4-a1b2c3d4-a1b2c3d4-x""#),
+        Rejection(#"{"locale":7}"#, "locale", "must be a string, got 7"),
         Rejection(#"{"expected_revision":-1}"#, "expected_revision", "must be a non-negative integer, got -1"),
         Rejection(#"{"expected_revision":1.5}"#, "expected_revision", "must be a non-negative integer, got 1.5"),
         Rejection(#"{"expected_revision":"3"}"#, "expected_revision", #"must be a non-negative integer, got "3""#),

@@ -14,7 +14,7 @@ import WireFormat
           "phase": "observing",
           "task_title": "Open Settings", "current_step": "Checking the current screen",
           "current_action": "observe_screen", "current_target": "", "current_app": "",
-          "last_tool_name": "screenshot", "last_error": "",
+          "last_tool_name": "screenshot", "last_error": "", "tool_status": "", "tool_started_at": null, "locale": "",
           "progress": 0.21, "shows_progress": true, "can_stop": true, "requires_app": false,
           "stale_after_seconds": 300, "abandon_after_seconds": 3600, "stale_since": null,
           "started_at": "2026-06-12T07:00:00Z", "updated_at": "2026-06-12T07:00:02Z",
@@ -35,10 +35,10 @@ import WireFormat
             + #""current_app":"","current_step":"Checking the current screen","current_target":"","#
             + #""dismiss_after_seconds":null,"#
             + #""dismissed_at":null,"ended_at":null,"#
-            + #""last_error":"","last_tool_name":"screenshot","phase":"observing","phone_id":"","progress":0.21,"#
+            + #""last_error":"","last_tool_name":"screenshot","locale":"","phase":"observing","phone_id":"","progress":0.21,"#
             + #""request_id":"chat_7f3a","requires_app":false,"revision":42,"shows_progress":true,"#
             + #""stale_after_seconds":300,"stale_since":null,"started_at":"2026-06-12T07:00:00Z","status":"running","task_title":"Open Settings","#
-            + #""updated_at":"2026-06-12T07:00:02Z"}"#
+            + #""tool_started_at":null,"tool_status":"","updated_at":"2026-06-12T07:00:02Z"}"#
         #expect(String(decoding: json, as: UTF8.self) == golden)
     }
 

@@ -1,5 +1,6 @@
-import FoundationEssentials
+import Foundation
 import Testing
+import WireFormat
 
 @testable import LiveActivity
 
@@ -145,5 +146,65 @@ import Testing
         let snapshot = TaskDraft(taskTitle: "a/b/c").snapshot(requestID: "r", now: at(0), revision: 1)
         let plain = (try? LiveActivityJSON.makeEncoder().encode(snapshot).count) ?? 0
         #expect(snapshot.encodedByteCount == plain + 2)
+    }
+}
+
+/// The Aiden profile's members: the tool line with the board's stamp, the locale, and how an end is published.
+@Suite struct TaskStoreToolLineTests {
+    func start(_ store: inout TaskStore, _ draft: TaskDraft, at time: Date) throws -> TaskChange {
+        var generator = SeededGenerator(state: 1)
+        return try store.start(draft, idempotencyKey: nil, now: time, using: &generator)
+    }
+
+    @Test func theToolLineIsStampedWhenItChangesKeptOnARepeatAndClearedWithIt() throws {
+        var store = TaskStore(generation: "g1")
+        let started = try start(&store, TaskDraft(taskTitle: "T", toolStatus: "Planning", locale: "de-CH"), at: at(0))
+        #expect(started.snapshot.toolStartedAt == at(0) && started.snapshot.locale == "de-CH")
+        let rows: [(Double, TaskPatch, String, Date?)] = [
+            (1, TaskPatch(currentStep: "Step"), "Planning", at(0)),  // another member: the timer runs on
+            (2, TaskPatch(toolStatus: "Taking a screenshot"), "Taking a screenshot", at(2)),
+            (3, TaskPatch(currentStep: "Again", toolStatus: "Taking a screenshot"), "Taking a screenshot", at(2)),
+            (4, TaskPatch(toolStatus: ""), "", nil),
+            (5, TaskPatch(toolStatus: "Typing"), "Typing", at(5)),
+        ]
+        for (index, (seconds, patch, status, since)) in rows.enumerated() {
+            let task = try store.update(id: started.snapshot.requestID, patch: patch, now: at(seconds)).snapshot
+            #expect(task.toolStatus == status, "row \(index)")
+            #expect(task.toolStartedAt == since, "row \(index)")
+        }
+    }
+
+    @Test func aStartWithoutAToolLineHasNoStamp() throws {
+        var store = TaskStore(generation: "g1")
+        let task = try start(&store, TaskDraft(taskTitle: "T"), at: at(0)).snapshot
+        #expect(task.toolStatus.isEmpty && task.toolStartedAt == nil && task.locale.isEmpty)
+    }
+
+    /// An ended card claims nothing it cannot do: no stop, no bar, the work done, no tool running.
+    @Test(arguments: [TaskStatus.completed, .failed, .canceled])
+    func anEndIsPublishedWithoutStopProgressOrToolLine(status: TaskStatus) throws {
+        var store = TaskStore(generation: "g1")
+        let id = try start(
+            &store, TaskDraft(taskTitle: "T", toolStatus: "Typing", progress: 0.4, showsProgress: true, canStop: true),
+            at: at(0)
+        ).snapshot.requestID
+        let ended = try store.end(id: id, TaskEnd(status: status), now: at(1)).snapshot
+        #expect(ended.canStop == false && ended.showsProgress == false && ended.progress == 1)
+        #expect(ended.toolStatus.isEmpty && ended.toolStartedAt == nil)
+        let repeated = try store.end(id: id, TaskEnd(status: status), now: at(2))
+        #expect(repeated.durability == .unchanged)
+    }
+
+    @Test func aStoreWrittenBeforeTheToolLineStillLoads() throws {
+        let old = TaskSnapshotCodingTests.contractExample.replacingOccurrences(
+            of: #" "tool_status": "", "tool_started_at": null, "locale": "","#, with: "")
+        #expect(!old.contains("tool_status"))
+        let task = try JSONDecoder().decode(TaskSnapshot.self, from: Data(old.utf8))
+        #expect(task.toolStatus.isEmpty && task.toolStartedAt == nil && task.locale.isEmpty)
+    }
+
+    @Test(arguments: ["", "en", "en-US", "de-CH", "zh-Hant-TW", "sr-Latn-RS", "es-419", "x-private"])
+    func languageTagsInTheirCommonShapeAreTaken(tag: String) {
+        #expect(LanguageTag.isValid(tag) == (tag != "x-private"))
     }
 }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 import WireFormat
 
@@ -326,6 +327,31 @@ extension CardTextRendererTests {
                 #expect(line.count <= width, "\(name): \(line)")
             }
         }
+    }
+
+    /// The tool line and the time since the board stamped it, at the phone's clock as the card is drawn.
+    @Test func theToolLineShowsItsElapsedTime() throws {
+        var task = Fixtures.running
+        task.toolStatus = "Taking a screenshot"
+        task.toolStartedAt = "2026-06-12T07:00:02.500Z"
+        let card = Self.card(.snapshot(task))
+        let renderer = CardTextRenderer(options: .init(width: 48))
+        let at = { (text: String) in try Date(text, strategy: .iso8601) }
+        #expect(
+            renderer.lines(for: card, at: try at("2026-06-12T07:00:44Z")).contains("Tool: Taking a screenshot · 41s"))
+        #expect(
+            renderer.lines(for: card, at: try at("2026-06-12T07:01:08Z")).contains("Tool: Taking a screenshot · 1m 05s")
+        )
+        #expect(
+            renderer.lines(for: card, at: try at("2026-06-12T09:03:03Z")).contains("Tool: Taking a screenshot · 2h 03m")
+        )
+        // A stamp ahead of the phone's clock, or no clock: the line without a time.
+        #expect(renderer.lines(for: card, at: try at("2026-06-12T07:00:00Z")).contains("Tool: Taking a screenshot"))
+        #expect(renderer.lines(for: card).contains("Tool: Taking a screenshot"))
+        // Ended: no tool line.
+        var ended = Fixtures.ended(.completed)
+        ended.toolStatus = "Taking a screenshot"
+        #expect(!renderer.render(Self.card(.snapshot(ended))).contains("Tool:"))
     }
 
     @Test func theWidthHasAFloor() {

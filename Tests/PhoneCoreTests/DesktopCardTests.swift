@@ -64,6 +64,18 @@ import WireFormat
         #expect(stopped.buttons == [.open], "a recorded stop is not offered again")
     }
 
+    /// The tool line with its start, not a running count: a notification is replaced only when it changes.
+    @Test func aRunningCardShowsItsToolLineWithItsStart() throws {
+        var task = Fixtures.running
+        task.toolStatus = "Taking a screenshot"
+        task.toolStartedAt = "2026-06-12T07:00:02Z"
+        let card = try #require(DesktopCard(Self.card(task)))
+        #expect(
+            card.body == "Open Settings\nChecking the current screen\nTool: Taking a screenshot · since 07:00:02 UTC")
+        task.toolStatus = ""
+        #expect(try #require(DesktopCard(Self.card(task))).body == "Open Settings\nChecking the current screen")
+    }
+
     /// The board's words never reach the summary, and control characters never reach either.
     @Test func boardTextOnlyInTheBodyAndClean() throws {
         var snapshot = Fixtures.ended(.failed, error: "<a href=\"x\">tap</a> & retry\u{1B}[2J")

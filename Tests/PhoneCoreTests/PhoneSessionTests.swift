@@ -51,7 +51,7 @@ import WireFormat
         let fetches = driver.session.counters.fetchesStarted
         driver.clearEffects()
         driver.wake(seq: 5)
-        driver.wake(seq: 4)
+        driver.wake(seq: 5)
         #expect(driver.session.counters.fetchesStarted == fetches)
         #expect(driver.events.count == 2)
         #expect(

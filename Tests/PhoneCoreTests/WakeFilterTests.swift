@@ -14,25 +14,27 @@ import Testing
             (7, 10, .duplicate),  // notify re-armed
             (7, 11, .next(missed: 0)),
             (7, 11, .duplicate),  // read echoes the notify
-            (7, 9, .duplicate),  // older: also dropped
-            (7, 15, .next(missed: 3)),  // 12, 13, 14 never arrived
+            (7, 9, .restarted(previous: 11)),  // went back: the board restarted without a new epoch
+            (7, 9, .duplicate),
+            (7, 15, .next(missed: 5)),  // 10 to 14 never arrived from the restarted board
             (9, 0, .newEpoch(previous: 7)),  // board state reset: seq 0 is new
             (9, 0, .duplicate),
             (9, 1, .next(missed: 0)),
             (7, 16, .newEpoch(previous: 9)),  // any other epoch is new, even a former one
-            (7, 3, .duplicate),
+            (7, 3, .restarted(previous: 16)),
         ]
         for (index, (epoch, sequence, verdict)) in table.enumerated() {
             #expect(filter.receive(epoch: epoch, sequence: sequence) == verdict, "row \(index)")
         }
         #expect(filter.lastEpoch == 7)
-        #expect(filter.lastSequence == 16)
+        #expect(filter.lastSequence == 3)
         var counters = WakeFilter.Counters()
-        counters.received = 11
-        counters.accepted = 6
-        counters.duplicates = 5
-        counters.missed = 3
+        counters.received = 12
+        counters.accepted = 8
+        counters.duplicates = 4
+        counters.missed = 5
         counters.epochChanges = 2
+        counters.restarts = 2
         #expect(filter.counters == counters)
     }
 
@@ -57,7 +59,43 @@ import Testing
         #expect(filter.lastEpoch == 3 && filter.lastSequence == 2)
     }
 
+    /// A board that keeps no epoch (the Aiden profile: bytes 2–3 are 0) counts from 1 again in every process.
+    /// Each restart's Wakes are new, the first one included, even when it repeats the last sequence seen (only
+    /// a fetch can tell an echo from a restart there); a nonzero epoch's repeat stays a duplicate.
+    @Test func aBoardWithoutAnEpochLosesNoWakeAcrossItsRestarts() {
+        var filter = WakeFilter()
+        let table: [(UInt16, UInt64, Verdict)] = [
+            (0, 1, .newEpoch(previous: nil)),
+            (0, 2, .next(missed: 0)),
+            (0, 3, .next(missed: 0)),
+            (0, 1, .restarted(previous: 3)),  // the board process restarted
+            (0, 2, .next(missed: 0)),
+            (0, 1, .restarted(previous: 2)),  // and again, before it passed the old maximum
+            (0, 1, .repeated),  // an echo, or a restart's first Wake: fetched
+            (0, 2, .next(missed: 0)),
+            (0, 2, .repeated),
+            (5, 1, .newEpoch(previous: 0)),  // a board with an epoch
+            (5, 1, .duplicate),
+        ]
+        for (index, (epoch, sequence, verdict)) in table.enumerated() {
+            #expect(filter.receive(epoch: epoch, sequence: sequence) == verdict, "row \(index)")
+        }
+        #expect(filter.counters.restarts == 2)
+        #expect(filter.counters.duplicates == 1)
+        #expect(filter.counters.accepted == 10)
+    }
+
+    @Test func aFilterSavedBeforeRestartsWereCountedStillLoads() throws {
+        let old =
+            #"{"counters":{"received":3,"accepted":2,"duplicates":1,"missed":0,"epochChanges":0},"last":{"epoch":7,"sequence":2}}"#
+        var filter = try JSONDecoder().decode(WakeFilter.self, from: Data(old.utf8))
+        #expect(filter.counters.restarts == 0)
+        #expect(filter.receive(epoch: 7, sequence: 2) == .duplicate)
+    }
+
     @Test func onlyDuplicatesSkipTheFetch() {
+        #expect(Verdict.restarted(previous: 9).isNew)
+        #expect(Verdict.repeated.isNew)
         #expect(Verdict.newEpoch(previous: nil).isNew)
         #expect(Verdict.next(missed: 4).isNew)
         #expect(!Verdict.duplicate.isNew)

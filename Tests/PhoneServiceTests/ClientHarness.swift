@@ -55,6 +55,16 @@ final class FakeWakeSource: WakeSource, @unchecked Sendable {  // guarded by `lo
         deliver?(event)
     }
 
+    /// Starts the source into `client`, as the daemon wires a real one.
+    func start(into client: PhoneClient) throws {
+        try start { event in
+            switch event {
+            case let .value(bytes, length): client.submit(.wakeValue(bytes, fullLength: length))
+            case let .state(state, detail): client.submit(.wakeLink(state, detail: detail))
+            }
+        }
+    }
+
     func wake(seq: UInt64, epoch: UInt16 = 1234) {
         inject(.value(WakeEnvelope(reason: .liveActivity, epoch: epoch, sequence: seq).bytes, fullLength: 12))
     }
@@ -145,13 +155,7 @@ struct ClientHarness {
 
     /// Starts the Wake source into the client, then the client.
     func start() throws {
-        let client = self.client
-        try wakeSource.start { event in
-            switch event {
-            case let .value(bytes, length): client.submit(.wakeValue(bytes, fullLength: length))
-            case let .state(state, detail): client.submit(.wakeLink(state, detail: detail))
-            }
-        }
+        try wakeSource.start(into: client)
         client.submit(.started)
     }
 }

@@ -3,6 +3,7 @@ import PhoneCore
 import Platform
 import Synchronization
 import Testing
+import WireFormat
 
 @testable import PhoneService
 
@@ -67,6 +68,32 @@ import Testing
         let at40 = CardTextRenderer(options: .init(width: 40, color: false)).render(card)
         let at30 = CardTextRenderer(options: .init(width: 30, color: false)).render(card)
         #expect(text == at40 + "\n" + at30 + "\n", "drawn at 40, then again at 30 with nothing erased")
+    }
+
+    /// The tool line's time moves on a card that does not change: drawn again in place when a line changes, and
+    /// not at all when none does.
+    @Test func aRedrawMovesTheToolLinesTimeOnAndNothingElse() throws {
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let output = TerminalOutput(
+            channel: OutputChannel(descriptor: descriptors[1]), mode: .init(inPlace: true, color: false, width: 48))
+        let task = SnapshotView(
+            requestID: "chat_1", status: .known(.running), taskTitle: "Open Settings", currentStep: "Reading")
+        var running = task
+        running.toolStatus = "Taking a screenshot"
+        running.toolStartedAt = "2026-06-12T07:00:00Z"
+        let card = Card(state: .running, snapshot: running, link: LinkState(usb: .unmonitored, wake: .connected))
+        let start = try Date("2026-06-12T07:00:05Z", strategy: .iso8601)
+        output.emit(.card(card), at: start)
+        output.redraw(at: start.addingTimeInterval(0.4))  // the same second: nothing to draw
+        output.redraw(at: start.addingTimeInterval(60))
+        output.flush()
+        close(descriptors[1])
+        let data = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true).readDataToEndOfFile()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.components(separatedBy: "Tool: Taking a screenshot").count == 3, "drawn twice: \(text)")
+        #expect(text.contains("Tool: Taking a screenshot · 5s"))
+        #expect(text.contains("Tool: Taking a screenshot · 1m 05s"))
     }
 
     @Test func withoutATerminalEachChangedCardIsPrintedWholeWithABlankLine() throws {

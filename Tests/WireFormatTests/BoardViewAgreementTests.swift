@@ -12,6 +12,7 @@ import WireFormat
         requestID: "chat_7f3a", phoneID: "phone_1", status: .failed, phase: .verifying, taskTitle: "Open Settings",
         currentStep: "Checking the current screen", currentAction: "observe_screen", currentTarget: "Wi-Fi row",
         currentApp: "Settings", lastToolName: "screenshot", lastError: "Settings crashed\non launch",
+        toolStatus: "Reading the screen", toolStartedAt: Date(timeIntervalSince1970: 1_781_247_601), locale: "de-CH",
         progress: 0.25, showsProgress: true, canStop: true, requiresApp: true,
         startedAt: Date(timeIntervalSince1970: 1_781_247_600), updatedAt: Date(timeIntervalSince1970: 1_781_247_602),
         endedAt: Date(timeIntervalSince1970: 1_781_247_660), dismissAfterSeconds: 30,
@@ -46,6 +47,9 @@ import WireFormat
                 case .currentApp: view.currentApp == board.currentApp
                 case .lastToolName: view.lastToolName == board.lastToolName
                 case .lastError: view.lastError == board.lastError
+                case .toolStatus: view.toolStatus == board.toolStatus
+                case .toolStartedAt: view.toolStartedAt == board.toolStartedAt.map(Timestamp.format)
+                case .locale: view.locale == board.locale
                 case .progress: view.progress == board.progress
                 case .showsProgress: view.showsProgress == board.showsProgress
                 case .canStop: view.canStop == board.canStop

@@ -7,8 +7,8 @@ import WakeProtocol
 ///
 /// The input is a series of values, each a length byte (its low 5 bits: 0...31) and that many bytes.
 /// Beyond not crashing: a value decodes exactly when it is 12 bytes and encodes back to the same bytes; the
-/// session drops every other length and says so; its verdict on each Wake is docs/protocol.md §2.5's (new iff another
-/// epoch or a larger sequence); the filter's counters add up and survive its JSON persistence.
+/// session drops every other length and says so; its verdict on each Wake is docs/protocol.md §2.5's (a duplicate only
+/// when it repeats a nonzero epoch's last sequence); the filter's counters add up and survive its JSON persistence.
 package enum WakeEnvelopeHarness: FuzzHarness {
     package static let name = "wake-envelope"
 
@@ -44,7 +44,9 @@ package enum WakeEnvelopeHarness: FuzzHarness {
             if let last, last.epoch == envelope.epoch {
                 expected =
                     envelope.sequence > last.sequence
-                    ? .next(missed: envelope.sequence - last.sequence - 1) : .duplicate
+                    ? .next(missed: envelope.sequence - last.sequence - 1)
+                    : envelope.sequence < last.sequence
+                        ? .restarted(previous: last.sequence) : envelope.epoch == 0 ? .repeated : .duplicate
             } else {
                 expected = .newEpoch(previous: last?.epoch)
             }

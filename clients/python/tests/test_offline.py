@@ -104,7 +104,9 @@ class OfflineTests(unittest.TestCase):
     def test_requests_carry_the_contract_names_and_keys(self) -> None:
         client, server = self.scripted([(201, SNAPSHOT), (200, SNAPSHOT), (200, SNAPSHOT), (200, SNAPSHOT)])
         client.start("T", request_id="chat_1", step="S", progress=0, can_stop=True, stale_after_seconds=60)
-        client.update("chat_1", tool="tap", progress=1, expected_revision=3, idempotency_key="u-1")
+        client.update(
+            "chat_1", tool="tap", progress=1, expected_revision=3, idempotency_key="u-1", tool_status="Tapping OK",
+            locale="de-CH")
         client.heartbeat("chat_1")
         client.end("chat_1", "failed", "boom")
         (m1, p1, h1, b1), (m2, p2, h2, b2), (m3, p3, h3, b3), (m4, p4, h4, b4) = server.requests
@@ -117,7 +119,13 @@ class OfflineTests(unittest.TestCase):
             },
         )
         self.assertEqual((m2, p2, h2["idempotency-key"]), ("PATCH", "/v1/tasks/chat_1", "u-1"))
-        self.assertEqual(json.loads(b2), {"last_tool_name": "tap", "progress": 1.0, "expected_revision": 3})
+        self.assertEqual(
+            json.loads(b2),
+            {
+                "last_tool_name": "tap", "tool_status": "Tapping OK", "locale": "de-CH", "progress": 1.0,
+                "expected_revision": 3,
+            },
+        )
         self.assertEqual((m3, p3, b3), ("POST", "/v1/tasks/chat_1/heartbeat", b""))
         self.assertNotIn("idempotency-key", h3)
         self.assertNotIn("content-type", h3)

@@ -50,6 +50,8 @@ _TEXT_FIELDS = {
     "target": "current_target",
     "app": "current_app",
     "tool": "last_tool_name",
+    "tool_status": "tool_status",
+    "locale": "locale",
     "error": "last_error",
 }
 _FLAG_FIELDS = {"shows_progress": "shows_progress", "can_stop": "can_stop", "requires_app": "requires_app"}
@@ -147,6 +149,7 @@ class Client:
         shows_progress: Optional[bool] = None, can_stop: Optional[bool] = None,
         requires_app: Optional[bool] = None, stale_after_seconds: Optional[int] = None,
         abandon_after_seconds: Optional[int] = None, idempotency_key: Optional[str] = None,
+        tool_status: Optional[str] = None, locale: Optional[str] = None,
         on_stop: Optional[Callable[[Dict[str, Any]], Any]] = None,
     ) -> "Task":
         """Starts a task and returns it. The start is idempotent: sent with ``idempotency_key``, else
@@ -155,6 +158,9 @@ class Client:
 
         With no news (an update or a heartbeat) for ``stale_after_seconds`` (board default 300) the card
         says so; after ``abandon_after_seconds`` (default 3600) the board ends the task ``failed``.
+
+        ``tool_status``: the card's tool line (what the tool does now); the board times it from when it
+        changes. ``locale``: a BCP 47 tag for the task's texts (``"en-US"``), checked by the board.
 
         ``on_stop``: called once, from a background thread, with the ``stop_requested`` event when the
         person asks from the phone to stop the task (``can_stop`` defaults to true with it). It raises
@@ -171,6 +177,7 @@ class Client:
                 action=action, target=target, app=app, tool=tool, error=error, progress=progress,
                 shows_progress=shows_progress, can_stop=can_stop, requires_app=requires_app,
                 stale_after_seconds=stale_after_seconds, abandon_after_seconds=abandon_after_seconds,
+                tool_status=tool_status, locale=locale,
             ),
             ACTIVE_STATUSES,
         )
@@ -189,7 +196,7 @@ class Client:
         shows_progress: Optional[bool] = None, can_stop: Optional[bool] = None,
         requires_app: Optional[bool] = None, stale_after_seconds: Optional[int] = None,
         abandon_after_seconds: Optional[int] = None, expected_revision: Optional[int] = None,
-        idempotency_key: Optional[str] = None,
+        idempotency_key: Optional[str] = None, tool_status: Optional[str] = None, locale: Optional[str] = None,
     ) -> Dict[str, Any]:
         """Changes the fields given of a running task and returns its snapshot. An empty string clears
         a text field. With ``expected_revision`` the board refuses (ConflictError) if the task moved on."""
@@ -198,7 +205,7 @@ class Client:
                 title=title, phone_id=phone_id, status=status, phase=phase, step=step, action=action,
                 target=target, app=app, tool=tool, error=error, progress=progress, shows_progress=shows_progress,
                 can_stop=can_stop, requires_app=requires_app, stale_after_seconds=stale_after_seconds,
-                abandon_after_seconds=abandon_after_seconds,
+                abandon_after_seconds=abandon_after_seconds, tool_status=tool_status, locale=locale,
             ),
             ACTIVE_STATUSES,
         )
