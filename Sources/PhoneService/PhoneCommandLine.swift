@@ -17,6 +17,9 @@ package enum PhoneCommand: Equatable, Sendable {
     /// for (the board refuses it as stale if the task started again or asked again since); nil: the current
     /// task's revision when no ID is given, else none.
     case answer(PersonAnswer, requestID: String?, configPath: String?, revision: UInt64? = nil)
+    /// `aiden-phone status [--follow] [--json]`: the running client's card as one line for a status bar
+    /// (`PhoneStatusCommand`), once or one line per change; `json`: waybar's object instead of the text.
+    case status(follow: Bool, json: Bool)
     case help
     case version
 }
@@ -28,7 +31,7 @@ package struct PhoneUsageError: Error, Equatable, Sendable, CustomStringConverti
 
 /// Every `--option` aiden-phone knows.
 enum PhoneOption: String, CaseIterable, CommandLineOption {
-    case config, json, help, version, revision
+    case config, json, help, version, revision, follow
 
     var takesValue: Bool { self == .config || self == .revision }
 }
@@ -38,6 +41,7 @@ package enum PhoneCommandLine {
         usage: aiden-phone [--config FILE] [--json]
                aiden-phone doctor [--json] [--config FILE]
                aiden-phone stop|done|refuse|dismiss [ID] [--revision N] [--config FILE]
+               aiden-phone status [--follow] [--json]
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
@@ -48,6 +52,10 @@ package enum PhoneCommandLine {
         'stop', 'done', 'refuse' and 'dismiss' answer task ID (default: the card's current task)
         once, print one line, and exit 0 when the board recorded it, 1 when it refused (its error
         is printed), 3 when there is no current task, 69 when the board did not answer.
+        'status' prints the running client's card as one line for a status bar (the task that needs
+        you, else the one running, and how many others run and wait) and exits 0, or 69 when no client
+        answers; with --follow, one more line per change (waybar, i3blocks); with --json, waybar's
+        object (text, tooltip, class, percentage) instead of the text.
         On the card the keys are s (stop), d (done), r (refuse), x (dismiss), each confirmed with y.
         The answer is for the task's revision it was shown at (--revision; without an ID, the current
         task's): the board refuses it (stale_revision) if the task started again or asked again since.
@@ -57,6 +65,7 @@ package enum PhoneCommandLine {
                           /etc/aiden/phone.toml; none there means the built-in defaults
           --json          one JSON event per line on stdout (card, alert, connection, wake, error)
           --revision N    with stop|done|refuse|dismiss: the task's revision the answer is for
+          --follow        with status: one line per change, until stopped
 
         Signals: SIGTERM/SIGINT report the app "inactive" and exit; SIGUSR1 reports "foreground",
         SIGUSR2 "background". Environment: LIVE_ACTIVITY_PHONE_ID overrides [phone] id; NO_COLOR
@@ -78,6 +87,14 @@ package enum PhoneCommandLine {
         if let repeated = tokens.firstRepeated { throw PhoneUsageError(message: "\(repeated.spelling) given twice") }
         if tokens.flags.contains(.version) { return .version }
         var words = tokens.words[...]
+        if words.first == "status" {
+            if let word = words.dropFirst().first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
+            for option in [PhoneOption.config, .revision] where tokens.value(option) != nil {
+                throw PhoneUsageError(message: "status takes no \(option.spelling)")
+            }
+            return .status(follow: tokens.flags.contains(.follow), json: tokens.flags.contains(.json))
+        }
+        if tokens.flags.contains(.follow) { throw PhoneUsageError(message: "--follow goes with status") }
         let doctor = words.first == "doctor"
         if doctor { words = words.dropFirst() }
         let config = tokens.value(.config)

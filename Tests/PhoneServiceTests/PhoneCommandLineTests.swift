@@ -29,6 +29,9 @@ import Testing
         (["stop", "--help"], .help),
         (["done", "chat_1", "--revision", "17"], .answer(.done, requestID: "chat_1", configPath: nil, revision: 17)),
         (["--revision=0", "stop"], .answer(.stop, requestID: nil, configPath: nil, revision: 0)),
+        (["status"], .status(follow: false, json: false)),
+        (["status", "--follow"], .status(follow: true, json: false)),
+        (["--json", "status", "--follow"], .status(follow: true, json: true)),
     ]
 
     @Test(arguments: valid)
@@ -58,6 +61,11 @@ import Testing
         (["stop", "a/b"], "task id 'a/b' must be 1 to 128 characters from A-Z a-z 0-9 . _ : -"),
         (["done", "--json"], "done takes no --json"),
         (["cancel"], "unexpected argument 'cancel'"),
+        (["status", "now"], "unexpected argument 'now'"),
+        (["status", "--config", "p.toml"], "status takes no --config"),
+        (["--follow"], "--follow goes with status"),
+        (["doctor", "--follow"], "--follow goes with status"),
+        (["status", "--follow=yes"], "--follow takes no value"),
     ]
 
     @Test(arguments: invalid)
