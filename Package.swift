@@ -187,7 +187,7 @@ let package = Package(
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
                 "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBus", "DBusModel",
-                "Doctor", "Logging", "WireFormat", "BoardAPI",
+                "Doctor", "Logging", "WireFormat", "BoardAPI", "CommandLineSyntax",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),

@@ -20,6 +20,8 @@ package enum PhoneCommand: Equatable, Sendable {
     /// `aiden-phone status [--follow] [--json]`: the running client's card as one line for a status bar
     /// (`PhoneStatusCommand`), once or one line per change; `json`: waybar's object instead of the text.
     case status(follow: Bool, json: Bool)
+    /// `aiden-phone completion bash|zsh|fish`: the shell's completion script (`PhoneCommandLine.completions`).
+    case completion(CompletionShell)
     case help
     case version
 }
@@ -42,6 +44,7 @@ package enum PhoneCommandLine {
                aiden-phone doctor [--json] [--config FILE]
                aiden-phone stop|done|refuse|dismiss [ID] [--revision N] [--config FILE]
                aiden-phone status [--follow] [--json]
+               aiden-phone completion bash|zsh|fish
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
@@ -56,6 +59,7 @@ package enum PhoneCommandLine {
         you, else the one running, and how many others run and wait) and exits 0, or 69 when no client
         answers; with --follow, one more line per change (waybar, i3blocks); with --json, waybar's
         object (text, tooltip, class, percentage) instead of the text.
+        'completion' prints the shell's completion script (bash, zsh or fish).
         On the card the keys are s (stop), d (done), r (refuse), x (dismiss), each confirmed with y.
         The answer is for the task's revision it was shown at (--revision; without an ID, the current
         task's): the board refuses it (stale_revision) if the task started again or asked again since.
@@ -87,6 +91,20 @@ package enum PhoneCommandLine {
         if let repeated = tokens.firstRepeated { throw PhoneUsageError(message: "\(repeated.spelling) given twice") }
         if tokens.flags.contains(.version) { return .version }
         var words = tokens.words[...]
+        if words.first == "completion" {
+            let shell = words.dropFirst().first
+            guard let shell, let known = CompletionShell(rawValue: shell) else {
+                throw PhoneUsageError(
+                    message: shell.map { "completion '\($0)' must be bash, zsh or fish" }
+                        ?? "completion needs a shell: bash, zsh or fish")
+            }
+            if let word = words.dropFirst(2).first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
+            if let option = PhoneOption.allCases.first(where: { tokens.flags.contains($0) || tokens.value($0) != nil })
+            {
+                throw PhoneUsageError(message: "completion takes no \(option.spelling)")
+            }
+            return .completion(known)
+        }
         if words.first == "status" {
             if let word = words.dropFirst().first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
             for option in [PhoneOption.config, .revision] where tokens.value(option) != nil {
@@ -126,4 +144,31 @@ package enum PhoneCommandLine {
         }
         return .run(configPath: config, json: tokens.flags.contains(.json))
     }
+
+    /// What completes aiden-phone's command line: the commands and options `parse` takes, each option only
+    /// where it goes.
+    package static let completions: CompletionTable = {
+        typealias Command = CompletionTable.Command
+        typealias Option = CompletionTable.Option
+        let config = Option(name: "config", value: .file, summary: "the configuration file")
+        let json = Option(name: "json", value: .none, summary: "JSON instead of text")
+        let revision = Option(name: "revision", value: .text, summary: "the task revision the answer is for")
+        let follow = Option(name: "follow", value: .none, summary: "one more line per change")
+        let help = Option(name: "help", letter: "h", value: .none, summary: "print the usage")
+        let version = Option(name: "version", value: .none, summary: "print the version")
+        let answers = PersonAnswer.allCases.map { answer in
+            Command(words: [answer.rawValue], summary: answer.verb + " a task", options: [revision, config, help])
+        }
+        return CompletionTable(
+            program: "aiden-phone",
+            commands: [
+                Command(words: [], summary: "follow the board's tasks", options: [config, json, help, version]),
+                Command(words: ["doctor"], summary: "check this host's side", options: [json, config, help]),
+            ] + answers + [
+                Command(words: ["status"], summary: "the card as one line for a bar", options: [follow, json, help]),
+                Command(
+                    words: ["completion"], summary: "a shell completion script", options: [help],
+                    arguments: CompletionShell.allCases.map(\.rawValue)),
+            ])
+    }()
 }

@@ -43,6 +43,9 @@ enum Entry {
                 OutputChannel.standardError.flush()
             }
             exit(result.status)
+        case let .completion(shell):
+            print(shell.script(for: PhoneCommandLine.completions), terminator: "")
+            exit(0)
         case let .status(follow, json):
             let status = PhoneStatusCommand.run(
                 follow: follow, json: json, environment: ProcessEnvironment.current(),

@@ -1,3 +1,4 @@
+import CommandLineSyntax
 import Testing
 
 @testable import PhoneService
@@ -32,6 +33,8 @@ import Testing
         (["status"], .status(follow: false, json: false)),
         (["status", "--follow"], .status(follow: true, json: false)),
         (["--json", "status", "--follow"], .status(follow: true, json: true)),
+        (["completion", "bash"], .completion(.bash)),
+        (["completion", "fish"], .completion(.fish)),
     ]
 
     @Test(arguments: valid)
@@ -66,7 +69,26 @@ import Testing
         (["--follow"], "--follow goes with status"),
         (["doctor", "--follow"], "--follow goes with status"),
         (["status", "--follow=yes"], "--follow takes no value"),
+        (["completion"], "completion needs a shell: bash, zsh or fish"),
+        (["completion", "tcsh"], "completion 'tcsh' must be bash, zsh or fish"),
+        (["completion", "bash", "zsh"], "unexpected argument 'zsh'"),
+        (["completion", "zsh", "--json"], "completion takes no --json"),
     ]
+
+    /// The completions offer exactly what the parser takes: every command word, every option where it goes.
+    @Test func theCompletionsOfferWhatTheParserTakes() throws {
+        let table = PhoneCommandLine.completions
+        for command in table.commands {
+            for option in command.options where option.value == .none && option.name != "help" {
+                let arguments = command.words + [option.spelling]
+                #expect(throws: Never.self, "\(arguments)") { try PhoneCommandLine.parse(arguments) }
+            }
+        }
+        #expect(table.commands.map(\.path).contains("status"))
+        let bash = CompletionShell.bash.script(for: table)
+        #expect(bash.contains("--follow"))
+        #expect(bash.contains("aiden-phone"))
+    }
 
     @Test(arguments: invalid)
     func rejects(_ arguments: [String], _ message: String) {
