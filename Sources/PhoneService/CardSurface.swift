@@ -1,7 +1,7 @@
 import PhoneCore
 
 /// A place that shows the session's task cards, one per task, beside the terminal card: the desktop's
-/// notifications (`DesktopCardSurface`) and the bar status (`StatusSocket`) now; a tray icon (StatusNotifierItem), a
+/// notifications (`DesktopCardSurface`), the bar status (`StatusSocket`) and the tray item (`TraySurface`) now; a
 /// KDE job view or a launcher entry would be more. `PhoneClient` calls `show` after each step that changed the cards,
 /// the session's own card or gave alerts, on its serial executor, after the step's alert record was handed to the
 /// writer; it must not block (hand slow work to your own queue). What a surface shows is decided from these cards

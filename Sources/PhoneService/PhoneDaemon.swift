@@ -155,6 +155,8 @@ package enum PhoneDaemon {
         let notifiers: [any AlertNotifier]
         // One notification per task, kept on the session bus for the client's whole life.
         let desktop = DesktopCardSurface(runtime: runtime, logger: logger.child("notify"))
+        // The tray item (StatusNotifierItem), on the session bus when a watcher is there.
+        let tray = TraySurface(runtime: runtime, logger: logger.child("tray"))
         // The card as one line for status bars (aiden-phone status), in the person's runtime directory.
         let bar = StatusSocket(runtime: runtime, logger: logger.child("bar"))
         let statusSocket = PhonePaths.resolve(isRoot: geteuid() == 0, environment: ProcessEnvironment.current())
@@ -178,7 +180,7 @@ package enum PhoneDaemon {
             record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board),
-            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar],
+            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray],
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
@@ -194,6 +196,16 @@ package enum PhoneDaemon {
             opened: { _ in client.submit(.appState(.foreground)) },
             serverFound: { client.submit(.returnEntryOffered(.notification)) })
         desktop.start(environment: ProcessEnvironment.current())
+        tray.onEvents(
+            answered: { answer, requestID, revision in
+                var random = SystemRandomNumberGenerator()
+                client.submit(
+                    .personAnswered(
+                        answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
+                        revision: revision))
+            },
+            opened: { _ in client.submit(.appState(.foreground)) })
+        tray.start(environment: ProcessEnvironment.current())
         if let statusSocket {
             bar.start(path: statusSocket)
         } else {
