@@ -19,6 +19,7 @@ package final class TraySurface: CardSurface {
 
     private struct State: Sendable {
         var plan = TrayPlan()
+        var launcher = LauncherEntry()
         var bus: (any BusConnection)?
         var answered: (@Sendable (PersonAnswer, String, UInt64?) -> Void)?
         var opened: (@Sendable (String) -> Void)?
@@ -31,6 +32,8 @@ package final class TraySurface: CardSurface {
     package static let menuPath: DBusObjectPath = "/MenuBar"
     package static let watcherName = "org.kde.StatusNotifierWatcher"
     package static let watcherPath: DBusObjectPath = "/StatusNotifierWatcher"
+    package static let launcherInterface = "com.canonical.Unity.LauncherEntry"
+    package static let launcherPath: DBusObjectPath = "/com/canonical/unity/launcherentry/aiden_phone"
 
     private let state = Mutex(State())
     private let runtime: any Runtime
@@ -70,7 +73,12 @@ package final class TraySurface: CardSurface {
                     guard let self else { throw .failed("the tray is gone") }
                     try bus.export(item(), at: Self.itemPath)
                     try bus.export(menu(), at: Self.menuPath)
-                    state.withLock { $0.bus = bus }
+                    try bus.export(launcher(), at: Self.launcherPath)
+                    let entry = state.withLock { state in
+                        state.bus = bus
+                        return state.launcher
+                    }
+                    try? bus.emit(Self.update(entry))
                     let watch = try await bus.watchNameOwner(Self.watcherName) { [weak self] owner in
                         guard owner != nil, let self else { return }
                         runtime.spawn { await self.register(bus) }
@@ -82,6 +90,7 @@ package final class TraySurface: CardSurface {
                     self?.state.withLock { $0.bus = nil }
                     link.bus.unexport(Self.itemPath)
                     link.bus.unexport(Self.menuPath)
+                    link.bus.unexport(Self.launcherPath)
                     await link.bus.removeMatch(link.watch)
                 },
                 changed: { [weak self] event in
@@ -114,8 +123,15 @@ package final class TraySurface: CardSurface {
     }
 
     package func show(_ cards: [Card], current: Card?, alerts: [Alert]) {
-        let (effects, bus) = state.withLock { state in (state.plan.show(cards, current: current), state.bus) }
+        let entry = LauncherEntry(cards: cards, current: current)
+        let (effects, bus, launcherChanged) = state.withLock { state in
+            defer { state.launcher = entry }
+            return (state.plan.show(cards, current: current), state.bus, state.launcher != entry)
+        }
         guard let bus else { return }
+        if launcherChanged {
+            do { try bus.emit(Self.update(entry)) } catch { logger.debug("launcher entry not sent: \(error)") }
+        }
         for effect in effects {
             do {
                 switch effect {
@@ -201,6 +217,41 @@ package final class TraySurface: CardSurface {
             )
         }
         if let requestID { opened?(requestID) }
+    }
+
+    // MARK: The launcher entry
+
+    /// `Update(app_uri, properties)`: what a dock shows on aiden-phone's launcher.
+    static func update(_ entry: LauncherEntry) -> DBusMessage {
+        .signal(
+            path: launcherPath, interface: launcherInterface, member: "Update",
+            body: [.string(LauncherEntry.appURI), properties(entry)])
+    }
+
+    static func properties(_ entry: LauncherEntry) -> DBusValue {
+        .vardict(
+            entry.properties.mapValues { value -> DBusValue in
+                switch value {
+                case let .integer(number): .int64(number)
+                case let .flag(flag): .boolean(flag)
+                case let .number(number): .double(number)
+                }
+            })
+    }
+
+    /// `Query`, which a dock that starts later asks: the entry as it is.
+    private func launcher() -> DBusExportedObject {
+        DBusExportedObject(interfaces: [
+            DBusInterface(
+                Self.launcherInterface,
+                methods: [
+                    DBusMethod("Query", outputs: "sa{sv}") { [weak self] _ throws(DBusError) in
+                        let entry = self?.state.withLock { $0.launcher } ?? LauncherEntry()
+                        return [.string(LauncherEntry.appURI), Self.properties(entry)]
+                    }
+                ],
+                signals: [DBusSignalDescription("Update", arguments: "sa{sv}")])
+        ])
     }
 
     // MARK: The menu

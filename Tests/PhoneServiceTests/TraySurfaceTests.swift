@@ -78,8 +78,27 @@ import WireFormat
         _ = try await host.addMatch(
             DBusMatchRule(type: .signal, interface: TraySurface.itemInterface, member: "NewStatus"),
             handler: { signal in statuses.put(signal.body.first?.stringValue ?? "?") })
+        let launcher = Mailbox<[String: DBusValue]>()
+        _ = try await host.addMatch(
+            DBusMatchRule(type: .signal, interface: TraySurface.launcherInterface, member: "Update"),
+            handler: { signal in
+                guard signal.body.first?.stringValue == "application://aiden-phone.desktop" else { return }
+                launcher.put(signal.body[1].vardict ?? [:])
+            })
         tray.show([Self.card(handoff: true)], current: nil, alerts: [])
         #expect(try await statuses.next(within: 5, "NewStatus") == "NeedsAttention")
+        // The dock's launcher entry: one task waits, urgent; no progress shown.
+        let update = try await launcher.next(within: 5, "the launcher entry's Update")
+        #expect(update["count"]?.int64Value == 1)
+        #expect(update["count-visible"]?.boolValue == true)
+        #expect(update["urgent"]?.boolValue == true)
+        #expect(update["progress-visible"]?.boolValue == false)
+        let query = try await host.call(
+            destination: service, path: TraySurface.launcherPath, interface: TraySurface.launcherInterface,
+            member: "Query", expecting: "sa{sv}")
+        #expect(query[1].vardict?["count"]?.int64Value == 1)
+        // The same cards again: no second Update.
+        tray.show([Self.card(handoff: true)], current: nil, alerts: [])
         #expect(try await property("Status").stringValue == "NeedsAttention")
         #expect(try await property("IconName").stringValue == "dialog-question")
         let tooltip = try #require(try await property("ToolTip").structureMembers)
@@ -94,13 +113,15 @@ import WireFormat
             destination: service, path: TraySurface.menuPath, interface: TraySurface.menuInterface, member: "Event",
             [.int32(done.0), .string("clicked"), .variant(.string("")), .uint32(0)])
         #expect(try await answers.next(within: 5, "the answer") == "done chat_1 7")
+        tray.show([], current: nil, alerts: [])
+        #expect(try await launcher.next(within: 5, "the cleared entry")["count-visible"]?.boolValue == false)
 
         // The watcher crashes and another takes its name: the item registers again, as it is.
         watcher.stop()
         let again = try await FakeStatusNotifierWatcher.start(on: bus.address, registered: registered)
         defer { again.stop() }
         #expect(try await registered.next(within: 10, "the registration with the new watcher").service == service)
-        #expect(try await property("Status").stringValue == "NeedsAttention")
+        #expect(try await property("Status").stringValue == "Passive")
         await tray.stop()
     }
 
