@@ -89,7 +89,7 @@ let package = Package(
             dependencies: [
                 "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging", "CommandLineSyntax",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
-                "ServiceManager", "Doctor",
+                "ServiceManager", "Doctor", "HTTPServer", "BoardAPI",
             ],
             swiftSettings: strict),
 
@@ -190,7 +190,7 @@ let package = Package(
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
                 "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBus", "DBusModel",
-                "Doctor", "Logging", "WireFormat",
+                "Doctor", "Logging", "WireFormat", "BoardAPI", "CommandLineSyntax",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),

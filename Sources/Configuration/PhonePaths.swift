@@ -23,6 +23,10 @@ package struct PhonePaths: Equatable, Sendable {
     /// nil: nowhere to keep state (not root, and neither `$XDG_STATE_HOME` nor `$HOME` is an
     /// absolute path); `[state] directory` must then name one.
     package var stateDirectory: String?
+    /// Where the running client serves the bar status (`aiden-phone status`):
+    /// `$XDG_RUNTIME_DIR/aiden-phone/status.sock`, in the person's own runtime directory (gone at logout; the user
+    /// unit's `RuntimeDirectory=`); nil without one (the system unit, a shell with no session): no bar status.
+    package var statusSocket: String?
 
     package static let systemConfigurationFile = "/etc/aiden/phone.toml"
     package static let systemStateDirectory = "/var/lib/aiden-phone"
@@ -30,10 +34,13 @@ package struct PhonePaths: Equatable, Sendable {
     package static let configurationName = "aiden/phone.toml"
     /// The state directory's name under a state directory (`/var/lib`, `$XDG_STATE_HOME`).
     package static let stateName = "aiden-phone"
+    /// The bar status socket's path under `$XDG_RUNTIME_DIR`.
+    package static let statusSocketName = "aiden-phone/status.sock"
 
-    package init(configurationFiles: [String], stateDirectory: String?) {
+    package init(configurationFiles: [String], stateDirectory: String?, statusSocket: String? = nil) {
         self.configurationFiles = configurationFiles
         self.stateDirectory = stateDirectory
+        self.statusSocket = statusSocket
     }
 
     /// `isRoot`: the effective user id is 0. `environment`: the process environment.
@@ -58,7 +65,9 @@ package struct PhonePaths: Equatable, Sendable {
             let base = absolute(environment["XDG_STATE_HOME"]) ?? home.map { joined($0, ".local/state") }
             stateDirectory = base.map { joined($0, stateName) }
         }
-        return PhonePaths(configurationFiles: configurationFiles, stateDirectory: stateDirectory)
+        return PhonePaths(
+            configurationFiles: configurationFiles, stateDirectory: stateDirectory,
+            statusSocket: absolute(environment["XDG_RUNTIME_DIR"]).map { joined($0, statusSocketName) })
     }
 
     /// The value if it is an absolute path (trailing slashes dropped, `/` kept); nil when unset,

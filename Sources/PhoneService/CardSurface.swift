@@ -1,12 +1,15 @@
 import PhoneCore
 
 /// A place that shows the session's task cards, one per task, beside the terminal card: the desktop's
-/// notifications (`DesktopCardSurface`) now; a tray icon (StatusNotifierItem), a KDE job view or a launcher entry
-/// would be more. `PhoneClient` calls `show` after each step that changed the cards or gave alerts, on its serial
-/// executor, after the step's alert record was handed to the writer; it must not block (hand slow work to your
-/// own queue). What a surface shows is decided from these cards alone, as the terminal card is from `Card`.
+/// notifications (`DesktopCardSurface`), the bar status (`StatusSocket`) and the tray item (`TraySurface`) now; a
+/// KDE job view or a launcher entry would be more. `PhoneClient` calls `show` after each step that changed the cards,
+/// the session's own card or gave alerts, on its serial executor, after the step's alert record was handed to the
+/// writer; it must not block (hand slow work to your own queue). What a surface shows is decided from these cards
+/// alone, as the terminal card is from `Card`.
 package protocol CardSurface: Sendable {
     /// `cards`: every task the session has seen that may still be on the board (`PhoneSession.taskCards`);
-    /// `alerts`: the alerts this step gave, once each, which a surface shows as urgent updates of their cards.
-    func show(_ cards: [Card], alerts: [Alert])
+    /// `current`: the session's own card (`PhoneSession.card`: standby, disconnected, or the task shown first; nil
+    /// before it starts); `alerts`: the alerts this step gave, once each, which a surface shows as urgent updates of
+    /// their cards.
+    func show(_ cards: [Card], current: Card?, alerts: [Alert])
 }

@@ -119,7 +119,7 @@ package final class DesktopCardSurface: CardSurface {
         await supervisor.stop()
     }
 
-    package func show(_ cards: [Card], alerts: [Alert]) {
+    package func show(_ cards: [Card], current: Card?, alerts: [Alert]) {
         feed(.cards(cards, alerts: alerts))
     }
 

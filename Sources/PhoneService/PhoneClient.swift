@@ -26,6 +26,7 @@ package final class PhoneClient: Sendable {
         var lastStatus: String?
         /// The task cards the surfaces were last given.
         var surfacedCards: [Card] = []
+        var surfacedCurrent: Card?
         /// Alerts given during the fetch under way, for the surfaces when it ends.
         var surfaceAlerts: [Alert] = []
         /// An update that carries alerts waits for their record's write (once means once); cards that
@@ -36,6 +37,7 @@ package final class PhoneClient: Sendable {
     /// The newest cards and the alerts waiting to be surfaced, and how many record writes they still wait for.
     private struct HeldSurfaceUpdate: Sendable {
         var cards: [Card]
+        var current: Card?
         var alerts: [Alert] = []
         var waits = 0
     }
@@ -109,21 +111,26 @@ package final class PhoneClient: Sendable {
     /// steps' effects, and an update with alerts is shown only once that record is written.
     private func surface(alerts: [Alert]) {
         guard !surfaces.isEmpty else { return }
-        let due = state.withLock { state -> ([Card], [Alert])? in
+        let due = state.withLock { state -> ([Card], Card?, [Alert])? in
             state.surfaceAlerts += alerts
             guard !state.session.isFetching else { return nil }
             let cards = state.session.taskCards
+            let current = state.session.card
             let alerts = state.surfaceAlerts
-            guard cards != state.surfacedCards || !alerts.isEmpty else { return nil }
+            guard cards != state.surfacedCards || current != state.surfacedCurrent || !alerts.isEmpty else {
+                return nil
+            }
             state.surfacedCards = cards
+            state.surfacedCurrent = current
             state.surfaceAlerts = []
-            return (cards, alerts)
+            return (cards, current, alerts)
         }
-        guard let (cards, alerts) = due else { return }
+        guard let (cards, current, alerts) = due else { return }
         let held = state.withLock { state -> (hold: Bool, wait: Bool) in
             guard !alerts.isEmpty || state.heldSurface != nil else { return (false, false) }
-            var update = state.heldSurface ?? HeldSurfaceUpdate(cards: cards)
+            var update = state.heldSurface ?? HeldSurfaceUpdate(cards: cards, current: current)
             update.cards = cards
+            update.current = current
             update.alerts += alerts
             if !alerts.isEmpty { update.waits += 1 }
             state.heldSurface = update
@@ -132,7 +139,7 @@ package final class PhoneClient: Sendable {
         if held.wait {
             recordWriter.afterWritten { [self] in releaseHeldSurface() }
         } else if !held.hold {
-            for surface in surfaces { surface.show(cards, alerts: alerts) }
+            for surface in surfaces { surface.show(cards, current: current, alerts: alerts) }
         }
     }
 
@@ -149,7 +156,7 @@ package final class PhoneClient: Sendable {
             return update
         }
         guard let update = due else { return }
-        for surface in surfaces { surface.show(update.cards, alerts: update.alerts) }
+        for surface in surfaces { surface.show(update.cards, current: update.current, alerts: update.alerts) }
     }
 
     /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now and after each step that

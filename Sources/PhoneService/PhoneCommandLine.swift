@@ -17,6 +17,11 @@ package enum PhoneCommand: Equatable, Sendable {
     /// for (the board refuses it as stale if the task started again or asked again since); nil: the current
     /// task's revision when no ID is given, else none.
     case answer(PersonAnswer, requestID: String?, configPath: String?, revision: UInt64? = nil)
+    /// `aiden-phone status [--follow] [--json]`: the running client's card as one line for a status bar
+    /// (`PhoneStatusCommand`), once or one line per change; `json`: waybar's object instead of the text.
+    case status(follow: Bool, json: Bool)
+    /// `aiden-phone completion bash|zsh|fish`: the shell's completion script (`PhoneCommandLine.completions`).
+    case completion(CompletionShell)
     case help
     case version
 }
@@ -28,7 +33,7 @@ package struct PhoneUsageError: Error, Equatable, Sendable, CustomStringConverti
 
 /// Every `--option` aiden-phone knows.
 enum PhoneOption: String, CaseIterable, CommandLineOption {
-    case config, json, help, version, revision
+    case config, json, help, version, revision, follow
 
     var takesValue: Bool { self == .config || self == .revision }
 }
@@ -38,6 +43,8 @@ package enum PhoneCommandLine {
         usage: aiden-phone [--config FILE] [--json]
                aiden-phone doctor [--json] [--config FILE]
                aiden-phone stop|done|refuse|dismiss [ID] [--revision N] [--config FILE]
+               aiden-phone status [--follow] [--json]
+               aiden-phone completion bash|zsh|fish
                aiden-phone --version | --help
 
         Shows the board's current task as a card and alerts once per high-value transition.
@@ -48,6 +55,11 @@ package enum PhoneCommandLine {
         'stop', 'done', 'refuse' and 'dismiss' answer task ID (default: the card's current task)
         once, print one line, and exit 0 when the board recorded it, 1 when it refused (its error
         is printed), 3 when there is no current task, 69 when the board did not answer.
+        'status' prints the running client's card as one line for a status bar (the task that needs
+        you, else the one running, and how many others run and wait) and exits 0, or 69 when no client
+        answers; with --follow, one more line per change (waybar, i3blocks); with --json, waybar's
+        object (text, tooltip, class, percentage) instead of the text.
+        'completion' prints the shell's completion script (bash, zsh or fish).
         On the card the keys are s (stop), d (done), r (refuse), x (dismiss), each confirmed with y.
         The answer is for the task's revision it was shown at (--revision; without an ID, the current
         task's): the board refuses it (stale_revision) if the task started again or asked again since.
@@ -57,6 +69,7 @@ package enum PhoneCommandLine {
                           /etc/aiden/phone.toml; none there means the built-in defaults
           --json          one JSON event per line on stdout (card, alert, connection, wake, error)
           --revision N    with stop|done|refuse|dismiss: the task's revision the answer is for
+          --follow        with status: one line per change, until stopped
 
         Signals: SIGTERM/SIGINT report the app "inactive" and exit; SIGUSR1 reports "foreground",
         SIGUSR2 "background". Environment: LIVE_ACTIVITY_PHONE_ID overrides [phone] id; NO_COLOR
@@ -78,6 +91,28 @@ package enum PhoneCommandLine {
         if let repeated = tokens.firstRepeated { throw PhoneUsageError(message: "\(repeated.spelling) given twice") }
         if tokens.flags.contains(.version) { return .version }
         var words = tokens.words[...]
+        if words.first == "completion" {
+            let shell = words.dropFirst().first
+            guard let shell, let known = CompletionShell(rawValue: shell) else {
+                throw PhoneUsageError(
+                    message: shell.map { "completion '\($0)' must be bash, zsh or fish" }
+                        ?? "completion needs a shell: bash, zsh or fish")
+            }
+            if let word = words.dropFirst(2).first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
+            if let option = PhoneOption.allCases.first(where: { tokens.flags.contains($0) || tokens.value($0) != nil })
+            {
+                throw PhoneUsageError(message: "completion takes no \(option.spelling)")
+            }
+            return .completion(known)
+        }
+        if words.first == "status" {
+            if let word = words.dropFirst().first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
+            for option in [PhoneOption.config, .revision] where tokens.value(option) != nil {
+                throw PhoneUsageError(message: "status takes no \(option.spelling)")
+            }
+            return .status(follow: tokens.flags.contains(.follow), json: tokens.flags.contains(.json))
+        }
+        if tokens.flags.contains(.follow) { throw PhoneUsageError(message: "--follow goes with status") }
         let doctor = words.first == "doctor"
         if doctor { words = words.dropFirst() }
         let config = tokens.value(.config)
@@ -109,4 +144,31 @@ package enum PhoneCommandLine {
         }
         return .run(configPath: config, json: tokens.flags.contains(.json))
     }
+
+    /// What completes aiden-phone's command line: the commands and options `parse` takes, each option only
+    /// where it goes.
+    package static let completions: CompletionTable = {
+        typealias Command = CompletionTable.Command
+        typealias Option = CompletionTable.Option
+        let config = Option(name: "config", value: .file, summary: "the configuration file")
+        let json = Option(name: "json", value: .none, summary: "JSON instead of text")
+        let revision = Option(name: "revision", value: .text, summary: "the task revision the answer is for")
+        let follow = Option(name: "follow", value: .none, summary: "one more line per change")
+        let help = Option(name: "help", letter: "h", value: .none, summary: "print the usage")
+        let version = Option(name: "version", value: .none, summary: "print the version")
+        let answers = PersonAnswer.allCases.map { answer in
+            Command(words: [answer.rawValue], summary: answer.verb + " a task", options: [revision, config, help])
+        }
+        return CompletionTable(
+            program: "aiden-phone",
+            commands: [
+                Command(words: [], summary: "follow the board's tasks", options: [config, json, help, version]),
+                Command(words: ["doctor"], summary: "check this host's side", options: [json, config, help]),
+            ] + answers + [
+                Command(words: ["status"], summary: "the card as one line for a bar", options: [follow, json, help]),
+                Command(
+                    words: ["completion"], summary: "a shell completion script", options: [help],
+                    arguments: CompletionShell.allCases.map(\.rawValue)),
+            ])
+    }()
 }

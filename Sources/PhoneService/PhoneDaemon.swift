@@ -75,6 +75,8 @@ package enum PhoneDaemon {
         let output: any PhoneOutput
         let wakeSource: any WakeSource
         let watcher: USBHotplugWatcher?
+        /// The bar status socket, removed at exit.
+        let bar: StatusSocket
         let configuration: PhoneConfiguration
         let phoneID: String
         /// Reading keys (the terminal's mode is restored at exit), nil when the card takes none.
@@ -153,6 +155,12 @@ package enum PhoneDaemon {
         let notifiers: [any AlertNotifier]
         // One notification per task, kept on the session bus for the client's whole life.
         let desktop = DesktopCardSurface(runtime: runtime, logger: logger.child("notify"))
+        // The tray item (StatusNotifierItem), on the session bus when a watcher is there.
+        let tray = TraySurface(runtime: runtime, logger: logger.child("tray"))
+        // The card as one line for status bars (aiden-phone status), in the person's runtime directory.
+        let bar = StatusSocket(runtime: runtime, logger: logger.child("bar"))
+        let statusSocket = PhonePaths.resolve(isRoot: geteuid() == 0, environment: ProcessEnvironment.current())
+            .statusSocket
         if let terminal {
             output = terminal
             notifiers = [terminal]
@@ -172,7 +180,7 @@ package enum PhoneDaemon {
             record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board),
-            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop],
+            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray],
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
@@ -188,6 +196,21 @@ package enum PhoneDaemon {
             opened: { _ in client.submit(.appState(.foreground)) },
             serverFound: { client.submit(.returnEntryOffered(.notification)) })
         desktop.start(environment: ProcessEnvironment.current())
+        tray.onEvents(
+            answered: { answer, requestID, revision in
+                var random = SystemRandomNumberGenerator()
+                client.submit(
+                    .personAnswered(
+                        answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
+                        revision: revision))
+            },
+            opened: { _ in client.submit(.appState(.foreground)) })
+        tray.start(environment: ProcessEnvironment.current())
+        if let statusSocket {
+            bar.start(path: statusSocket)
+        } else {
+            logger.info("no XDG_RUNTIME_DIR: no bar status for aiden-phone status")
+        }
 
         do {
             try wakeSource.start { event in
@@ -213,7 +236,7 @@ package enum PhoneDaemon {
         client.reportStatus { Systemd.notifyStatus($0) }
         if let terminal, terminal.mode.inPlace { redrawEverySecond(terminal, runtime: runtime) }
         return Wiring(
-            client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher,
+            client: client, runtime: runtime, output: output, wakeSource: wakeSource, watcher: watcher, bar: bar,
             configuration: configuration,
             phoneID: identity.id, keyReader: readingKeys ? keyReader : nil)
     }
@@ -351,6 +374,7 @@ package enum PhoneDaemon {
             wiring.keyReader?.restore()
             wiring.wakeSource.stop()
             wiring.watcher?.stop()
+            wiring.bar.stop()
             // No new inputs now; let the executor finish what is queued, then write out what it
             // produced: the newest alert record, the last card, the last log lines.
             wiring.runtime.perform {}

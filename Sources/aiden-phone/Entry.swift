@@ -43,6 +43,22 @@ enum Entry {
                 OutputChannel.standardError.flush()
             }
             exit(result.status)
+        case let .completion(shell):
+            print(shell.script(for: PhoneCommandLine.completions), terminator: "")
+            exit(0)
+        case let .status(follow, json):
+            let status = PhoneStatusCommand.run(
+                follow: follow, json: json, environment: ProcessEnvironment.current(),
+                write: { line in
+                    // A bar reads a pipe: each line goes out at once.
+                    OutputChannel.standardOutput.write(line + "\n")
+                    OutputChannel.standardOutput.flush()
+                },
+                complain: { line in
+                    OutputChannel.standardError.write(line + "\n")
+                    OutputChannel.standardError.flush()
+                })
+            exit(status)
         case let .run(configPath, json):
             let status = PhoneDaemon.run(
                 configPath: configPath, json: json, environment: ProcessEnvironment.current())

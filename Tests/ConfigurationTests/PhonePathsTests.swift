@@ -92,6 +92,18 @@ import Testing
         #expect(paths.stateDirectory == row.stateDirectory)
     }
 
+    @Test(arguments: [
+        (["XDG_RUNTIME_DIR": "/run/user/1000"], "/run/user/1000/aiden-phone/status.sock"),
+        (["XDG_RUNTIME_DIR": "/run/user/1000/"], "/run/user/1000/aiden-phone/status.sock"),
+        (["XDG_RUNTIME_DIR": "run/user/1000"], nil),
+        (["XDG_RUNTIME_DIR": ""], nil),
+        (["HOME": "/home/ana"], nil),
+    ])
+    func theBarStatusSocketIsInTheRuntimeDirectoryOnly(environment: [String: String], socket: String?) {
+        #expect(PhonePaths.resolve(isRoot: false, environment: environment).statusSocket == socket)
+        #expect(PhonePaths.resolve(isRoot: true, environment: environment).statusSocket == socket)
+    }
+
     /// The configuration's own default leaves the choice to PhonePaths, and `""` says the same.
     @Test func theStateDirectoryDefaultsToTheStandardPlace() throws {
         #expect(PhoneConfiguration.defaults.state.directory == nil)

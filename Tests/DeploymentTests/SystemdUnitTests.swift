@@ -255,7 +255,17 @@ import Testing
         let state = try #require(paths.stateDirectory)
         #expect(state == "/home/ana/.local/state/aiden-phone")
         #expect(unit.value("Service", "ExecStartPre").map(expanded) == "+/bin/mkdir -p \(state)")
-        #expect(unit.words("Service", "BindPaths").map(expanded) == [state])
+        let socket = try #require(
+            PhonePaths.resolve(
+                isRoot: false,
+                environment: environment.merging(["XDG_RUNTIME_DIR": "/run/user/1000"]) {
+                    $1
+                }
+            ).statusSocket)
+        #expect(unit.words("Service", "BindPaths").map(expanded) == [state, "/run/user/1000/aiden-phone"])
+        // The bar status socket is in the runtime directory the unit makes and shows through the hidden /run/user.
+        #expect(socket == "/run/user/1000/" + (unit.value("Service", "RuntimeDirectory") ?? "") + "/status.sock")
+        #expect(unit.value("Service", "RuntimeDirectoryMode") == "0700")
         let shown = unit.words("Service", "BindReadOnlyPaths").map(expanded)
         #expect(shown == ["-/home/ana/.config/aiden", "-/run/user/1000/bus", "/run/user/1000/systemd/notify"])
         #expect(paths.configurationFiles == ["/home/ana/.config/aiden/phone.toml", "/etc/aiden/phone.toml"])

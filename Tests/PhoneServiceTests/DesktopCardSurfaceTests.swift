@@ -105,7 +105,7 @@ struct DesktopCardSurfaceTests {
         surface.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         #expect(try await found.next(within: 10, "the server found"))
 
-        surface.show([Self.card()], alerts: [])
+        surface.show([Self.card()], current: nil, alerts: [])
         let first = try await calls.next(within: 10, "the first post")
         #expect(first.replacesID == 0)
         #expect(first.summary == "Task running")
@@ -114,12 +114,14 @@ struct DesktopCardSurfaceTests {
         #expect(first.progress == 20)
         #expect(first.tag == "aiden-phone-chat_1")
         #expect(first.expire == 0)
-        surface.show([Self.card(progress: 0.6, revision: 6)], alerts: [])
+        surface.show([Self.card(progress: 0.6, revision: 6)], current: nil, alerts: [])
         let second = try await calls.next(within: 10, "the update")
         #expect(second.replacesID == 1, "replaced in place")
         #expect(second.urgency == 0)
         #expect(second.progress == 60)
-        surface.show([Self.card("handoff", revision: 7)], alerts: [Alert(transition: .handoff, requestID: "chat_1")])
+        surface.show(
+            [Self.card("handoff", revision: 7)], current: nil,
+            alerts: [Alert(transition: .handoff, requestID: "chat_1")])
         let asked = try await calls.next(within: 10, "the handoff")
         #expect(asked.replacesID == 1)
         #expect(asked.urgency == 2)
@@ -140,7 +142,7 @@ struct DesktopCardSurfaceTests {
         let runtime = SerialRuntime(label: "test.surface")
         let surface = DesktopCardSurface(runtime: runtime, logger: Logger(component: "test") { _, _ in })
         surface.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        surface.show([Self.card("handoff")], alerts: [Alert(transition: .handoff, requestID: "chat_1")])
+        surface.show([Self.card("handoff")], current: nil, alerts: [Alert(transition: .handoff, requestID: "chat_1")])
         let calls = Mailbox<Call>()
         let server = try await Self.server(on: bus.address, calls)
         let late = try await calls.next(within: 10, "the card once the server is there")
@@ -153,7 +155,7 @@ struct DesktopCardSurfaceTests {
         #expect(again.replacesID == 0)
         #expect(again.urgency == 0, "a re-post is routine")
         #expect(again.tag == "aiden-phone-chat_1")
-        surface.show([Self.card("handoff", revision: 8)], alerts: [])
+        surface.show([Self.card("handoff", revision: 8)], current: nil, alerts: [])
         #expect(try await calls.next(within: 10, "the next update").replacesID == 100)
     }
 
@@ -176,7 +178,7 @@ struct DesktopCardSurfaceTests {
         ended.dismissAfterSeconds = 1
         surface.show(
             [Card(state: .completed, snapshot: ended, link: LinkState(usb: .unmonitored, wake: .connected))],
-            alerts: [Alert(transition: .completed, requestID: "chat_1")])
+            current: nil, alerts: [Alert(transition: .completed, requestID: "chat_1")])
         let posted = try await calls.next(within: 10, "the ended card")
         #expect(posted.summary == "Task completed")
         #expect(posted.actions == ["default", "Open", "dismiss", "Dismiss"])

@@ -1,3 +1,4 @@
+import CommandLineSyntax
 import Testing
 
 @testable import PhoneService
@@ -29,6 +30,11 @@ import Testing
         (["stop", "--help"], .help),
         (["done", "chat_1", "--revision", "17"], .answer(.done, requestID: "chat_1", configPath: nil, revision: 17)),
         (["--revision=0", "stop"], .answer(.stop, requestID: nil, configPath: nil, revision: 0)),
+        (["status"], .status(follow: false, json: false)),
+        (["status", "--follow"], .status(follow: true, json: false)),
+        (["--json", "status", "--follow"], .status(follow: true, json: true)),
+        (["completion", "bash"], .completion(.bash)),
+        (["completion", "fish"], .completion(.fish)),
     ]
 
     @Test(arguments: valid)
@@ -58,7 +64,31 @@ import Testing
         (["stop", "a/b"], "task id 'a/b' must be 1 to 128 characters from A-Z a-z 0-9 . _ : -"),
         (["done", "--json"], "done takes no --json"),
         (["cancel"], "unexpected argument 'cancel'"),
+        (["status", "now"], "unexpected argument 'now'"),
+        (["status", "--config", "p.toml"], "status takes no --config"),
+        (["--follow"], "--follow goes with status"),
+        (["doctor", "--follow"], "--follow goes with status"),
+        (["status", "--follow=yes"], "--follow takes no value"),
+        (["completion"], "completion needs a shell: bash, zsh or fish"),
+        (["completion", "tcsh"], "completion 'tcsh' must be bash, zsh or fish"),
+        (["completion", "bash", "zsh"], "unexpected argument 'zsh'"),
+        (["completion", "zsh", "--json"], "completion takes no --json"),
     ]
+
+    /// The completions offer exactly what the parser takes: every command word, every option where it goes.
+    @Test func theCompletionsOfferWhatTheParserTakes() throws {
+        let table = PhoneCommandLine.completions
+        for command in table.commands {
+            for option in command.options where option.value == .none && option.name != "help" {
+                let arguments = command.words + [option.spelling]
+                #expect(throws: Never.self, "\(arguments)") { try PhoneCommandLine.parse(arguments) }
+            }
+        }
+        #expect(table.commands.map(\.path).contains("status"))
+        let bash = CompletionShell.bash.script(for: table)
+        #expect(bash.contains("--follow"))
+        #expect(bash.contains("aiden-phone"))
+    }
 
     @Test(arguments: invalid)
     func rejects(_ arguments: [String], _ message: String) {

@@ -503,6 +503,12 @@ phase_phone() {
         bash -c "[ $doctor = 0 ] && grep -q 'bonded with the board' '$OUT/doctor.txt'"
     check phone-log-not-doubled "no BLE state line logged twice" \
         bash -c '! journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep -q "wake central: "'
+    # The bar status: the unit serves it in its runtime directory, which the person's session sees.
+    runuser -u $PERSON -- env HOME=/home/$PERSON XDG_RUNTIME_DIR=/run/user/$PERSON_UID aiden-phone status --json > "$OUT/bar-status.txt" 2>&1
+    local bar=$?
+    local sock=/run/user/$PERSON_UID/aiden-phone/status.sock
+    check phone-bar-status "exit $bar: $(head -c 200 "$OUT/bar-status.txt"); $(stat -c '%n %a %U' $sock 2>&1)" \
+        bash -c "[ $bar = 0 ] && grep -q '\"class\":' '$OUT/bar-status.txt' && [ \"\$(stat -c %a%U $sock)\" = 600$PERSON ]"
 }
 
 # ---------------------------------------------------------------------------------------------- the task
