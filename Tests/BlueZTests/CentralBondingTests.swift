@@ -466,7 +466,8 @@ struct CentralBondingTests {
         var second = CentralLifecycle(settings: patient)
         _ = second.bluezOwnerChanged(":1.0", at: .zero)
         _ = second.discovered(Self.tree(paired: true), round: 1, at: .zero)
-        #expect(failLinks(&second, 2).last == .report(.reconnecting(retryIn: .seconds(2))), "below the setting: backed off")
+        #expect(
+            failLinks(&second, 2).last == .report(.reconnecting(retryIn: .seconds(2))), "below the setting: backed off")
         var noCable = CentralLifecycle(settings: .init(adapter: "hci0"))
         _ = noCable.bluezOwnerChanged(":1.0", at: .zero)
         _ = noCable.discovered(Self.tree(paired: true), round: 1, at: .zero)
