@@ -46,6 +46,8 @@ import Testing
         "usr/share/fish": "drwxr-xr-x",
         "usr/share/fish/vendor_completions.d": "drwxr-xr-x",
         "usr/share/fish/vendor_completions.d/aidenctl.fish": "-rw-r--r--",
+        "usr/share/applications": "drwxr-xr-x",
+        "usr/share/applications/aiden-phone.desktop": "-rw-r--r--",
         "usr/share/aidenbridge": "drwxr-xr-x",
         "usr/share/aidenbridge/skills": "drwxr-xr-x",
         "usr/share/aidenbridge/skills/aidenbridge": "drwxr-xr-x",
@@ -125,6 +127,7 @@ import Testing
             ("docs/deployment.md", "usr/share/doc/aidenbridge/docs/deployment.md"),
             ("udev/README.md", "usr/share/doc/aidenbridge/udev/README.md"),
             ("skills/aidenbridge/SKILL.md", "usr/share/aidenbridge/skills/aidenbridge/SKILL.md"),
+            ("desktop/aiden-phone.desktop", "usr/share/applications/aiden-phone.desktop"),
         ]
         for (source, installed) in pairs {
             #expect(

@@ -37,6 +37,7 @@ struct PackageTests {
         "lib/systemd/network/70-aiden-board.network",
         "etc/aiden/phone.toml",
         "usr/share/man/man1/aiden-phone.1.gz",
+        "usr/share/applications/aiden-phone.desktop",
         "usr/share/doc/aidenbridge-phone/copyright",
         "usr/share/doc/aidenbridge-phone/changelog.gz",
         "usr/share/lintian/overrides/aidenbridge-phone",
