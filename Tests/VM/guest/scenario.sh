@@ -105,7 +105,10 @@ phase_install() {
     rm -f /usr/sbin/policy-rc.d
     # man-db's trigger rebuilds the index of every manual page on the host's root, over 9p under TCG: minutes.
     # The index is a cache (`man -w` and `man` find a page without it); the lab skips it.
+    # The trigger reads the flag file man-db's config script keeps in step with that question; the host's
+    # has it, so it goes from the guest's overlay too.
     echo "man-db man-db/auto-update boolean false" | debconf-set-selections
+    rm -f /var/lib/man-db/auto-update
     check install-clean-root "no AidenBridge files before the install" \
         bash -c '! ls /usr/bin/aiden-board /usr/bin/aidenctl /etc/aiden /usr/lib/systemd/system/aiden-board.service 2> /dev/null | grep -q .'
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
