@@ -719,6 +719,10 @@ bumble_wakes_resume() {
 }
 phase_bumble() {
     usystemctl stop aiden-phone.service
+    # A capture of its own, in /run: the phase reads it at its end (the whole run's capture on /vm-out ended
+    # early in runs here, its last frames minutes before the phase).
+    systemd-run --unit=vm-btmon-bumble --description="btmon capture, phase bumble" -p StandardOutput=null \
+        /usr/bin/btmon -w /run/btmon-bumble.snoop > /dev/null 2>&1
     ls /sys/class/bluetooth > /run/bt-before
     local before; before=$(paste -sd' ' /run/bt-before)
     local phone_id; phone_id=$(cat /proc/sys/kernel/random/uuid)
@@ -786,9 +790,19 @@ phase_bumble() {
     sleep 1
     local lens; lens=$(bumble_q lengths)
     check bumble-wakes-12-bytes "lengths of the $(bumble_q count wake) values notified: ${lens:-none}" test "$lens" = 12
-    check bumble-bond-once "the phone: $(bumble_q count pairing_start) pairing(s) started, $(bumble_q count pairing) made, over $(bumble_q count connected) links (the board's side: phase privacy)" \
+    check bumble-bond-once "the phone: $(bumble_q count pairing_start) pairing(s) started, $(bumble_q count pairing) made, over $(bumble_q count connected) links" \
         test "$(bumble_q count pairing_start)$(bumble_q count pairing)" = 11
     kill "$BUMBLE"; wait "$BUMBLE" 2>/dev/null
+    # What the board sent on that controller, and its side of "bonded once": the pairing requests it saw.
+    timeout 30 systemctl stop vm-btmon-bumble.service
+    cp /run/btmon-bumble.snoop "$OUT/btmon-bumble.snoop"
+    btmon -r "$OUT/btmon-bumble.snoop" > "$OUT/btmon-bumble.txt" 2>&1
+    python3 "$(dirname "$0")/air_check.py" --controller "$BUMBLE_HCI" --sent "$OUT/btmon-bumble.snoop" "$OUT/btmon-bumble.txt" \
+        "Bumble check" "Burst 12" > "$OUT/air-check-bumble.txt" 2>&1
+    check air-privacy-bumble "$BUMBLE_HCI: $(tail -n 1 "$OUT/air-check-bumble.txt")" grep -q '^ok' "$OUT/air-check-bumble.txt"
+    local requests; requests=$(sed -n 's/^SMP pairing requests: //p' "$OUT/air-check-bumble.txt")
+    check bumble-bond-once-board "the board's controller $BUMBLE_HCI saw ${requests:-no} SMP pairing request(s) (the phone started $(bumble_q count pairing_start))" \
+        test "${requests:-0}" = 1
     # Back as before: the board on hci0, the person's phone running again.
     cp /run/board.toml.bumble /etc/aiden/board.toml
     timeout 90 systemctl restart aiden-board.service
@@ -944,15 +958,6 @@ phase_privacy() {
         "Open Settings" "Opening Settings" "Tapping Wi-Fi" "Enter the Wi-Fi password" "Joining the network" \
         "Recovery check" "After the restart" > "$OUT/air-check.txt" 2>&1
     check air-privacy "$(tail -n 1 "$OUT/air-check.txt")" grep -q '^ok' "$OUT/air-check.txt"
-    [ -n "${BUMBLE_HCI:-}" ] || return 0
-    # The Bumble phase's controller: only what the board's host sent there (Bumble's own GATT server answers
-    # the board's bluetoothd with values of its own), and its pairing requests seen from the board's side.
-    python3 "$REPO/Tests/VM/guest/air_check.py" --controller "$BUMBLE_HCI" --sent "$OUT/btmon.snoop" "$OUT/btmon.txt" \
-        "Bumble check" "Burst 12" > "$OUT/air-check-bumble.txt" 2>&1
-    check air-privacy-bumble "$BUMBLE_HCI: $(tail -n 1 "$OUT/air-check-bumble.txt")" grep -q '^ok' "$OUT/air-check-bumble.txt"
-    local requests; requests=$(sed -n 's/^SMP pairing requests: //p' "$OUT/air-check-bumble.txt")
-    check bumble-bond-once-board "the board's controller $BUMBLE_HCI saw ${requests:-no} SMP pairing request(s) (the phone started $(bumble_q count pairing_start))" \
-        test "${requests:-0}" = 1
 }
 
 # ---------------------------------------------------------------------------------------------- purge
