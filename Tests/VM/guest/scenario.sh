@@ -1057,11 +1057,11 @@ phase_purge() {
 }
 
 say "scenario starts"
-# A step that hangs must not take the whole run with it: after AIDEN_VM_GUARD seconds (default 1200) the
+# A step that hangs must not take the whole run with it: after AIDEN_VM_GUARD seconds (default 1800) the
 # guard ends the step and the script, and the EXIT trap still collects the journals.
 trap 'exit 1' TERM
 MAIN=$$
-( sleep "${AIDEN_VM_GUARD:-1200}"; echo "FAIL guard the scenario overran ${AIDEN_VM_GUARD:-1200} s" >> "$RESULT"
+( sleep "${AIDEN_VM_GUARD:-1800}"; echo "FAIL guard the scenario overran ${AIDEN_VM_GUARD:-1800} s" >> "$RESULT"
   pkill -TERM -P "$MAIN"; kill -TERM "$MAIN" ) &
 # What the guest is busy with, every 10 s: the first thing to read when a run stalls.
 ( while sleep 10; do
