@@ -136,33 +136,15 @@ final class TmuxServer {
         if FileManager.default.fileExists(atPath: socket) { _ = try? tmux(["kill-server"]) }
     }
 
-    /// Runs the tmux command that starts the server with posix_spawn rather than `Process`: the
+    /// Runs the tmux command that starts the server with `cleanSpawn` rather than `Process`: the
     /// server would keep the descriptor by which `Process` learns that its child ended (so waiting
     /// for the client would wait for the server), and inherit the signal mask of the test's
     /// thread, which blocks nearly every signal (the server reaps its windows' programs on SIGCHLD).
     private func spawnServer(_ arguments: [String]) throws {
         let log = configuration + ".log"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let words: [String] = [Self.binary, "-u", "-S", socket, "-f", configuration] + arguments
-        let variables: [String] = ["LANG=C.UTF-8", "PATH=/usr/bin:/bin"]
-        let argv = words.map { strdup($0) } + [nil]
-        let environment = variables.map { strdup($0) } + [nil]
-        defer { (argv + environment).forEach { free($0) } }
-        var pid = pid_t()
-        let failure = posix_spawn(&pid, Self.binary, &actions, &attributes, argv, environment)
-        guard failure == 0 else { throw IntegrationError("tmux: posix_spawn: \(String(cString: strerror(failure)))") }
+        let pid = try cleanSpawn(
+            [Self.binary, "-u", "-S", socket, "-f", configuration] + arguments,
+            environment: ["LANG=C.UTF-8", "PATH=/usr/bin:/bin"], log: log)
         var status: Int32 = 0
         let deadline = Date().addingTimeInterval(10)
         while waitpid(pid, &status, WNOHANG) == 0 {

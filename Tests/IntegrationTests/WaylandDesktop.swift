@@ -4,7 +4,7 @@ import Foundation
 /// bus (`dbus-run-session`), a headless sway (wlroots' headless backend, the pixman renderer, no input
 /// devices) and Debian's mako in it as the notification server, started by sway as a session starts it.
 ///
-/// Started with `posix_spawn` and an empty signal mask, in a process group of its own: the test's threads block
+/// Started with `cleanSpawn` (an empty signal mask), in a process group of its own: the test's threads block
 /// nearly every signal, and a desktop started with that mask never reaps what it `exec`s (SIGCHLD) and mako
 /// stopped answering its bus calls; the group lets `stop()` end the bus, sway and mako together.
 final class WaylandDesktop {
@@ -47,13 +47,13 @@ final class WaylandDesktop {
         exec \(Self.mako)
         exec sh -c 'printf %s "$DBUS_SESSION_BUS_ADDRESS" > \(busFile).new && mv \(busFile).new \(busFile)'
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        group = try Self.spawn(
+        group = try cleanSpawn(
             Self.asNobody + [Self.dbusRunSession, "--", Self.sway, "-c", config],
             environment: [
-                "HOME": home, "XDG_RUNTIME_DIR": runtimeDirectory, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-                "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
+                "HOME=\(home)", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+                "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1",
             ],
-            log: scratch.path + "/sway.log")
+            log: scratch.path + "/sway.log", newGroup: true)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if busAddress.isEmpty, let address = try? String(contentsOfFile: busFile, encoding: .utf8) {
@@ -119,33 +119,5 @@ final class WaylandDesktop {
     func press(_ id: Int, _ action: String) throws {
         let result = try makoctl(["invoke", "-n", String(id), action])
         guard result.status == 0 else { throw IntegrationError("makoctl invoke: \(result.error)") }
-    }
-
-    /// Starts `argv` (absolute path first) with exactly `environment`, stdin from /dev/null and output to `log`, in
-    /// a new process group, with no signal blocked; returns its pid (the group's id).
-    private static func spawn(_ argv: [String], environment: [String: String], log: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-        let words = argv.map { strdup($0) } + [nil]
-        let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (words + variables).forEach { free($0) } }
-        var pid = pid_t()
-        let failure = posix_spawn(&pid, argv[0], &actions, &attributes, words, variables)
-        guard failure == 0 else {
-            throw IntegrationError("\(argv[0]): posix_spawn: \(String(cString: strerror(failure)))")
-        }
-        return pid
     }
 }
