@@ -982,7 +982,8 @@ phase_mcp() {
     wait_for 15 bash -c "grep -q '\"started\"' '$OUT/mcp.txt'"
     check mcp-initialized "$(head -n 2 "$OUT/mcp.txt" | tr '\n' ' ')" \
         bash -c "grep -q '\"protocol\": \"2025-06-18\"' '$OUT/mcp.txt' && grep '\"tools\"' '$OUT/mcp.txt' | grep -q task_handover"
-    local t; t=$(mcp_at started)
+    local t; t=$(mcp_at start)  # stamped before the call: the card can be up before its answer is read
+    [ -n "$(mcp_at started)" ] || t=
     if [ -n "$t" ]; then card_within mcp-task-card "[RUNNING]" "$t" 10; else fail mcp-task-card "task_start: $(tail -n 1 "$OUT/mcp.txt")"; fi
     wait_for 15 bash -c "grep -q '\"handover\"' '$OUT/mcp.txt'"
     t=$(mcp_at handover)

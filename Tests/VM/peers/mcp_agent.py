@@ -68,6 +68,7 @@ def main():
         tools = call("tools/list", {})["tools"]
         note("tools", names=sorted(t["name"] for t in tools))
 
+        note("start")  # before the call: the card may be up before the answer is read
         started = tool("task_start", {
             "title": "Deploy the site", "request_id": request_id, "step": "Building the pages",
             "phase": "acting", "can_stop": True,
