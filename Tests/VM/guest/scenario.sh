@@ -798,7 +798,13 @@ phase_bumble() {
     cp /run/board.toml.bumble /etc/aiden/board.toml
     timeout 90 systemctl restart aiden-board.service
     wait_for 60 board_adapter_is hci0
+    local back; back=$(now)
     usystemctl start aiden-phone.service
+    # Settled before the next phase: stopped in the middle of linking, it took 7.6 s to stop in one run.
+    wait_for 60 bash -c "$(declare -f journal_at); [ -n \"\$(journal_at 'subscribed to' $back)\" ]"
+    local t; t=$(journal_at 'subscribed to' "$back")
+    check bumble-phone-back "the person's aiden-phone subscribed to the board on hci0 again $( [ -n "$t" ] && calc "$t - $back" || echo never) s after it started" \
+        test -n "$t"
 }
 
 watchdog_moved() { # watchdog_moved UNIT: its last WATCHDOG=1 is more than 5 s after it became active
