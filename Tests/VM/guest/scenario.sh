@@ -201,6 +201,14 @@ phase_login() {
     wait_for 60 bash -c "$owned | grep -q true"
     check login-notification-server "org.freedesktop.Notifications owned on $PERSON's session bus: $($owned 2>&1)" \
         bash -c "$owned | grep -q true"
+    # And a system tray: a StatusNotifierWatcher with its host (peers/tray_host.py), as a panel runs them.
+    : > "$OUT/tray.jsonl"; chmod 666 "$OUT/tray.jsonl"
+    runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$PERSON_UID/bus \
+        systemd-run --user --unit=vm-tray python3 "$PEERS/tray_host.py" "$OUT/tray.jsonl" > /dev/null 2>&1
+    local tray="runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.kde.StatusNotifierWatcher"
+    wait_for 60 bash -c "$tray | grep -q true"
+    check login-tray-host "org.kde.StatusNotifierWatcher owned on $PERSON's session bus: $($tray 2>&1)" \
+        bash -c "$tray | grep -q true"
 }
 
 # ---------------------------------------------------------------------------------------------- gadget
@@ -973,6 +981,28 @@ PY
     check answer-notification-stop "notification ${id:-none}: task run $(kill -0 $run 2> /dev/null && echo still running || echo exited) $(calc "$(now) - $t") s after the press, task $ended" \
         test "$ended" = canceled
     card_within answer-notification-stop-card "[CANCELED]" "$t" 10
+    kill -9 $run 2> /dev/null
+
+    # Stop chosen in the tray's menu: the phone registered its StatusNotifierItem with the session's watcher
+    # (peers/tray_host.py) when it started, and the host clicks the task's Stop entry as a panel does
+    # (dbusmenu GetLayout, then Event "clicked"); the agent's `task run` hears it and the card shows it.
+    local registered; registered=$(grep -m1 '"registered"' "$OUT/tray.jsonl")
+    check tray-item-registered "${registered:-no item registered with the watcher}" \
+        bash -c "grep '\"registered\"' '$OUT/tray.jsonl' | grep -q '\"Menu\": \"/MenuBar\"'"
+    aidenctl --socket /run/aiden/agent.sock task run --title "Weekly report" --request-id vm-run-3 -- sleep 600 \
+        > "$OUT/task-run-3.txt" 2>&1 &
+    run=$!
+    wait_for 15 bash -c "$(declare -f as_person); PERSON=$PERSON PERSON_UID=$PERSON_UID; as_person busctl --user call org.kde.StatusNotifierWatcher /StatusNotifierWatcher org.aidenbridge.VMTray Layout 2> /dev/null | grep -q 'Weekly report: running.*Stop'"
+    as_person busctl --user call org.kde.StatusNotifierWatcher /StatusNotifierWatcher org.aidenbridge.VMTray Layout \
+        > "$OUT/tray-layout.txt" 2>&1
+    t=$(now)
+    as_person busctl --user call org.kde.StatusNotifierWatcher /StatusNotifierWatcher org.aidenbridge.VMTray \
+        Press ss "Weekly report" Stop > "$OUT/press-tray-stop.txt" 2>&1
+    wait_for 10 bash -c "! kill -0 $run"
+    ended=$(task_field vm-run-3 status)
+    check answer-tray-stop "menu $(head -c 200 "$OUT/tray-layout.txt"); pressed: $(cat "$OUT/press-tray-stop.txt"); task run $(kill -0 $run 2> /dev/null && echo still running || echo exited) $(calc "$(now) - $t") s after the press, task $ended" \
+        test "$ended" = canceled
+    card_within answer-tray-stop-card "[CANCELED]" "$t" 10
     kill -9 $run 2> /dev/null
 }
 
