@@ -83,11 +83,20 @@ extension CentralLifecycle {
 
     /// The cable did not open the window (no USB link, the board refused, no Bluetooth on the board). Asked
     /// whether a bond is lost, the board gave no word: the bond stays, and the link is tried again.
-    package mutating func windowFailed(_ why: String, link: UInt64, at now: Duration) -> [Action] {
+    ///
+    /// A board cooling down between windows says for how long (`retryAfter`): the next try waits that out
+    /// instead of being refused again, but never longer than `longestRetryAfter`, so a board that names an
+    /// absurd time cannot silence bonding (plugging the cable in again still tries at once).
+    package mutating func windowFailed(
+        _ why: String, retryAfter: Duration? = nil, link: UInt64, at now: Duration
+    ) -> [Action] {
         guard link == self.link, case .bonding(_, let step) = phase else { return [] }
         switch step {
         case .openingWindow:
-            return bondFailed("the board's pairing window could not be opened over USB: \(why)", at: now)
+            let asked = min(retryAfter ?? .zero, Self.longestRetryAfter)
+            return bondFailed(
+                "the board's pairing window could not be opened over USB: \(why)", at: now,
+                wait: max(settings.bondRetry, asked))
         case .askingBoard(let suspicion):
             return fail(
                 "\(suspicion); the board could not be asked over USB (\(why)), so this host keeps its bond",
@@ -237,12 +246,18 @@ extension CentralLifecycle {
         return bondFailed("the board's device object went away while pairing", at: now)
     }
 
-    /// An automatic bond failed: say why, and wait `bondRetry` or for the cable.
-    mutating func bondFailed(_ why: String, at now: Duration) -> [Action] {
+    /// An automatic bond failed: say why, and wait `wait` (`bondRetry` unless the board named longer) or for
+    /// the cable.
+    mutating func bondFailed(_ why: String, at now: Duration, wait: Duration? = nil) -> [Action] {
+        let wait = wait ?? settings.bondRetry
         lastProblem = why
         forgetSightings()
-        phase = .waiting(until: now + settings.bondRetry, bondProblem: true)
+        phase = .waiting(until: now + wait, bondProblem: true)
         let who = cableAddress ?? boardAddress ?? "the board"
-        return [.problem(why)] + report(.pairingFailed(address: who, reason: why, retryIn: settings.bondRetry))
+        return [.problem(why)] + report(.pairingFailed(address: who, reason: why, retryIn: wait))
     }
+
+    /// The longest cool-down a board is believed: its cool-down lasts as long as its last window was open,
+    /// and a window is never longer than 300 s (docs/http-api.md).
+    package static let longestRetryAfter: Duration = .seconds(300)
 }

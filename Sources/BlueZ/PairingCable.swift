@@ -17,9 +17,13 @@ package protocol PairingCable: Sendable {
 /// Why the board's pairing window could not be opened over the cable, in words for the card and the log.
 package struct PairingCableError: Error, Sendable, Equatable, CustomStringConvertible {
     package var message: String
+    /// How long the board asked not to be asked again (`429` with `Retry-After`: its pairing window is cooling
+    /// down), nil when it named no time.
+    package var retryAfter: Duration?
 
-    package init(_ message: String) {
+    package init(_ message: String, retryAfter: Duration? = nil) {
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     package var description: String { message }

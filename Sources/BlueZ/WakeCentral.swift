@@ -215,7 +215,9 @@ package final class WakeCentral: Sendable {
                     let address = try await cable.openPairingWindow(hostAddress: hostAddress)
                     post { lifecycle, now in lifecycle.windowOpened(boardAddress: address, link: link, at: now) }
                 } catch {
-                    post { lifecycle, now in lifecycle.windowFailed(error.message, link: link, at: now) }
+                    post { lifecycle, now in
+                        lifecycle.windowFailed(error.message, retryAfter: error.retryAfter, link: link, at: now)
+                    }
                 }
             }
         case .confirmBondLost(let link, let hostAddress):

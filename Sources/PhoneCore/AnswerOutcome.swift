@@ -32,16 +32,16 @@ package struct AnswerOutcome: Sendable, Equatable {
         switch response {
         case let .failed(detail):
             result = .refused(.unreachable(detail: detail), code: nil)
-        case let .answered(200, _, body):
+        case let .answered(200, _, body, _):
             do throws(BoardAnswerError) {
                 result = .recorded(try BoardAnswer.answered(from: body))
             } catch {
                 result = .refused(.malformed(error), code: nil)
             }
-        case let .answered(403, _, body):
+        case let .answered(403, _, body, _):
             result = .refused(
                 .forbidden(message: BoardAnswer.errorMessage(in: body)), code: BoardAnswer.errorCode(in: body))
-        case let .answered(status, _, body):
+        case let .answered(status, _, body, _):
             result = .refused(
                 .httpStatus(status, message: BoardAnswer.errorMessage(in: body)), code: BoardAnswer.errorCode(in: body))
         }

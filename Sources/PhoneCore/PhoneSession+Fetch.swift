@@ -30,7 +30,7 @@ extension PhoneSession {
             // Alerts waiting for a task read are given with what the card knows (`finishFetch`).
             finishFetch(problem: .unreachable(detail: detail), at: now, &effects)
             return
-        case let .answered(code, tag, bytes):
+        case let .answered(code, tag, bytes, _):
             (status, responseETag, body) = (code, tag, bytes)
         }
         reachability = .reachable

@@ -69,7 +69,7 @@ extension PhoneSession {
         appStateInFlight = nil
         let state = report.state
         switch response {
-        case let .answered(status, _, _) where (200..<300).contains(status):
+        case let .answered(status, _, _, _) where (200..<300).contains(status):
             reportedAppState = report
             effects.append(
                 .log(
@@ -78,7 +78,7 @@ extension PhoneSession {
                         + (report.returnEntry?.rawValue ?? "none")))
             // Another state was asked for meanwhile.
             sendAppStateIfNeeded(&effects)
-        case let .answered(status, _, body):
+        case let .answered(status, _, body, _):
             let message = BoardAnswer.current(status: status, body: body)
             let detail = if case let .failure(problem) = message { problem.description } else { "HTTP \(status)" }
             effects.append(.log(.warning, "app state \(state.rawValue) not accepted: \(detail)"))

@@ -34,7 +34,7 @@ package final class BoardPairingCable: PairingCable {
         case .success(.open): return address
         case .success(.bondKept):
             throw PairingCableError("the board answered that it keeps a bond it was not asked about")
-        case let .failure(problem): throw PairingCableError(Self.words(problem))
+        case let .failure(error): throw error
         }
     }
 
@@ -47,7 +47,7 @@ package final class BoardPairingCable: PairingCable {
         switch await ask(request, BoardPairingAnswer.windowOpened) {
         case .success(.open): return true
         case .success(.bondKept): return false
-        case let .failure(problem): throw PairingCableError(Self.words(problem))
+        case let .failure(error): throw error
         }
     }
 
@@ -59,25 +59,26 @@ package final class BoardPairingCable: PairingCable {
     private func boardAddressOrThrow() async throws(PairingCableError) -> String {
         switch await ask(.bluetoothStatus, BoardPairingAnswer.boardAddress) {
         case let .success(address): return address
-        case let .failure(problem): throw PairingCableError(Self.words(problem))
+        case let .failure(error): throw error
         }
     }
 
-    /// Sends `request`, again after `pause` while the board is unreachable, and reads the answer with `read`.
+    /// Sends `request`, again after `pause` while the board is unreachable, and reads the answer with `read`;
+    /// a refusal keeps the board's `Retry-After` (a cooling-down window) for the next try's wait.
     private func ask<Answer>(
         _ request: BoardRequest, _ read: (Int, [UInt8]) -> Result<Answer, BoardProblem>
-    ) async -> Result<Answer, BoardProblem> {
+    ) async -> Result<Answer, PairingCableError> {
         var last = BoardProblem.unreachable(detail: "not asked")
         for attempt in 1...attempts {
             switch await send(request) {
-            case let .answered(status, _, body):
-                return read(status, body)
+            case let .answered(status, _, body, retryAfter):
+                return read(status, body).mapError { PairingCableError(Self.words($0), retryAfter: retryAfter) }
             case let .failed(detail):
                 last = .unreachable(detail: detail)
                 if attempt < attempts { await sleep(pause) }
             }
         }
-        return .failure(last)
+        return .failure(PairingCableError(Self.words(last)))
     }
 
     private func send(_ request: BoardRequest) async -> BoardResponse {

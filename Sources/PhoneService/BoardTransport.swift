@@ -50,7 +50,9 @@ package final class HTTPBoardTransport: BoardTransport {
             headers: request.headers, body: request.body, timeout: timeout, localAddress: localInterface)
         do {
             let response = try client.perform(http)
-            return .answered(status: response.status, etag: response.headers["etag"], body: response.body)
+            return .answered(
+                status: response.status, etag: response.headers["etag"], body: response.body,
+                retryAfter: BoardResponse.retryAfter(response.headers["retry-after"]))
         } catch {
             return .failed(detail: "\(board.authority): \(error)")
         }

@@ -46,7 +46,7 @@ package enum PhoneAnswerCommand {
             switch response {
             case let .failed(detail):
                 return Result(line: "aiden-phone: board unreachable: \(detail)", status: ExitStatus.unavailable)
-            case let .answered(status, _, body):
+            case let .answered(status, _, body, _):
                 switch BoardAnswer.current(status: status, body: body) {
                 case let .success(.snapshot(task)):
                     taskID = task.requestID

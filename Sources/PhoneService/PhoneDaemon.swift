@@ -390,9 +390,9 @@ package enum PhoneDaemon {
         // Stopped, the client offers no way back to the task.
         let inactive = BoardRequest.appState(.inactive, returnEntry: nil, phoneID: wiring.phoneID)
         switch transport.perform(inactive.stamped(at: wiring.runtime.wallNow())) {
-        case let .answered(status, _, _) where (200..<300).contains(status):
+        case let .answered(status, _, _, _) where (200..<300).contains(status):
             logger.info("reported app state inactive")
-        case let .answered(status, _, _):
+        case let .answered(status, _, _, _):
             logger.warning("app state inactive not accepted: HTTP \(status)")
         case let .failed(detail):
             logger.info("app state inactive not reported: board unreachable: \(detail)")

@@ -50,7 +50,7 @@ extension PhoneDoctor {
                     fix: "bluetoothctl power on (and AutoEnable=true in /etc/bluetooth/main.conf)"))
         }
         let answer = board.flatMap { response -> BoardBluetoothAnswer? in
-            guard case let .answered(200, _, body) = response else { return nil }
+            guard case let .answered(200, _, body, _) = response else { return nil }
             return BoardBluetoothAnswer(body: body)
         }
         if let transport = answer?.transport, transport != "bluez" {

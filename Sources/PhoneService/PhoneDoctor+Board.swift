@@ -17,7 +17,7 @@ extension PhoneDoctor {
                 fix: "check the cable and the link (above), and that this host's address toward the board is in the "
                     + "board's [http] allowed_subnets and its unit's IPAddressAllow=; on the "
                     + "board: 'systemctl status aiden-board', 'journalctl -u aiden-board' and 'aiden-board doctor'")
-        case let .answered(code, _, bytes):
+        case let .answered(code, _, bytes, _):
             (status, body) = (code, bytes)
         }
         switch BoardAnswer.status(status: status, body: body) {

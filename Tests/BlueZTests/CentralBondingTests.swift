@@ -101,6 +101,34 @@ struct CentralBondingTests {
             ])
     }
 
+    /// A board cooling down names when it opens again (`Retry-After`): the next try waits that out, never less
+    /// than the usual 30 s and never more than the longest cool-down a board has (300 s).
+    @Test(arguments: [
+        (Duration?.none, Duration.seconds(30)), (.seconds(10), .seconds(30)), (.seconds(95), .seconds(95)),
+        (.seconds(1_000_000), CentralLifecycle.longestRetryAfter),
+    ])
+    func aCoolingDownBoardIsAskedAgainWhenItSaid(retryAfter: Duration?, wait: Duration) {
+        var machine = CentralLifecycle(settings: Self.settings())
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: false), round: 1, at: .zero)
+        #expect(
+            machine.searchStarted(round: 1, at: .zero).contains(
+                .openPairingWindow(link: 1, hostAddress: Self.hostAddress)))
+        let why = "the board refused (HTTP 429): a new one may open in 95 s"
+        let said = "the board's pairing window could not be opened over USB: \(why)"
+        Self.run(
+            &machine,
+            [
+                (
+                    .seconds(1), { $0.windowFailed(why, retryAfter: retryAfter, link: 1, at: $1) },
+                    [.problem(said), .report(.pairingFailed(address: Self.address, reason: said, retryIn: wait))],
+                    .seconds(1) + wait
+                ),
+                // Plugged in again: at once, whatever the board said.
+                (.seconds(2), { $0.cableArrived(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+            ])
+    }
+
     /// A bonded board needs no window: the cable is asked for nothing.
     @Test func aBondedBoardLinksWithoutTheCable() {
         var machine = CentralLifecycle(settings: Self.settings())

@@ -68,6 +68,20 @@ import Testing
         #expect(board.requests.count == 2, "a refusal is not asked again")
     }
 
+    /// A window cooling down: the board's `Retry-After` goes with the refusal, for the central's next wait.
+    @Test func aCoolingDownBoardSaysWhenToAskAgain() async {
+        let board = FakeBoard()
+        board.bluetoothAddress = "00:AA:01:00:12:34"
+        board.pairingRefusal = (429, "a new one may open in 95 s")
+        board.pairingRetryAfter = .seconds(95)
+        await #expect(
+            throws: PairingCableError(
+                "the board refused (HTTP 429): a new one may open in 95 s", retryAfter: .seconds(95))
+        ) {
+            try await Self.cable(board).openPairingWindow(hostAddress: nil)
+        }
+    }
+
     @Test func aBoardWithoutAnAddressOpensNoWindow() async {
         let board = FakeBoard()
         board.bluetoothAddress = nil

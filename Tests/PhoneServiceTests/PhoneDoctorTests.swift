@@ -273,7 +273,7 @@ import USBLink
         #expect(finding.severity == severity, "\(finding)")
         #expect(finding.message.contains(phrase), "\(finding)")
         Self.expectFixes([finding])
-        if case .answered(403, _, _) = response {
+        if case .answered(403, _, _, _) = response {
             #expect(finding.fix?.contains("192.168.42.2/24") == true)
         }
     }

@@ -36,6 +36,8 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
     package var bluetoothAddress: String?
     /// Set: `POST /api/bluetooth/pairing/start` is refused with this status and message.
     package var pairingRefusal: (status: Int, message: String)?
+    /// The refusal's `Retry-After` (a cooling-down window's `429`), as the transport reads it.
+    package var pairingRetryAfter: Duration?
     /// Whether the board still holds the asking phone's bond (what `phone_bonded` requests hear).
     package var holdsPhoneBond = false
     package private(set) var requests: [BoardRequest] = []
@@ -189,7 +191,7 @@ package final class FakeBoard: @unchecked Sendable {  // used from one test thre
             if let (status, message) = pairingRefusal {
                 let body = ["status": "error", "error": ["code": "forbidden", "message": message]] as [String: Any]
                 let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
-                return .answered(status: status, etag: nil, body: Array(data))
+                return .answered(status: status, etag: nil, body: Array(data), retryAfter: pairingRetryAfter)
             }
             return json(["status": "ok", "pairing": ["open": true, "seconds": seconds]])
         case let .answer(id, answer, answerID, phoneID, shown):
