@@ -26,7 +26,8 @@ package struct DesktopCardPlan: Sendable, Equatable {
 
         package init(name: String) {
             self.name = name
-            self.takesProgress = name != "xfce4-notifyd"
+            // Debian 12's xfce4-notifyd (0.7.3) calls itself "Xfce Notify Daemon".
+            self.takesProgress = !["xfce4-notifyd", "Xfce Notify Daemon"].contains(name)
             self.replacesByTag = name == "mako"
         }
     }

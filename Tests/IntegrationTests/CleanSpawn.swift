@@ -33,3 +33,13 @@ func cleanSpawn(_ argv: [String], environment: [String], log: String, newGroup: 
     guard failure == 0 else { throw IntegrationError("\(argv[0]): posix_spawn: \(String(cString: strerror(failure)))") }
     return pid
 }
+
+/// Ends a process group `cleanSpawn(…, newGroup: true)` started (SIGKILL to all of it) and reaps its leader; sets
+/// `group` to 0, so a second call does nothing.
+func endGroup(_ group: inout pid_t) {
+    guard group > 0 else { return }
+    kill(-group, SIGKILL)
+    var status: Int32 = 0
+    waitpid(group, &status, 0)
+    group = 0
+}

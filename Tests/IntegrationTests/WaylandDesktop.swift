@@ -2,7 +2,8 @@ import Foundation
 
 /// A person's Wayland desktop in miniature, run as `nobody` as a person's session would be: a private session
 /// bus (`dbus-run-session`), a headless sway (wlroots' headless backend, the pixman renderer, no input
-/// devices) and Debian's mako in it as the notification server, started by sway as a session starts it.
+/// devices) and Debian's mako in it as the notification server, started by sway as a session starts it; with a
+/// waybar configuration, waybar too (its `tray` module is the session's StatusNotifierWatcher and host).
 ///
 /// Started with `cleanSpawn` (an empty signal mask), in a process group of its own: the test's threads block
 /// nearly every signal, and a desktop started with that mask never reaps what it `exec`s (SIGCHLD) and mako
@@ -13,6 +14,8 @@ final class WaylandDesktop {
     static let makoctl = "/usr/bin/makoctl"
     static let dbusRunSession = "/usr/bin/dbus-run-session"
     static let setpriv = "/usr/bin/setpriv"
+    static let waybar = "/usr/bin/waybar"
+    static let busctl = "/usr/bin/busctl"
     static let nobody: uid_t = 65534
     /// Root, to hand the desktop (and the phone) to `nobody`; and the programs.
     static var available: Bool {
@@ -30,7 +33,9 @@ final class WaylandDesktop {
     private(set) var busAddress = ""
     private var group: pid_t = 0
 
-    init() throws {
+    /// `waybar`: the bar's configuration (JSON, with a `tray` module), or none for no bar; the bar has started
+    /// once its tray owns `org.kde.StatusNotifierWatcher`.
+    init(waybar: String? = nil) throws {
         scratch = try Scratch("aiden-wayland")
         runtimeDirectory = scratch.path + "/run"
         let home = scratch.path + "/home"
@@ -43,15 +48,23 @@ final class WaylandDesktop {
         // sway starts mako as a session does, and says which bus it got (a file nobody may write: in home).
         let busFile = home + "/bus"
         let config = scratch.path + "/sway.config"
-        try """
-        exec \(Self.mako)
-        exec sh -c 'printf %s "$DBUS_SESSION_BUS_ADDRESS" > \(busFile).new && mv \(busFile).new \(busFile)'
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        var lines = [
+            "exec \(Self.mako)",
+            "exec sh -c 'printf %s \"$DBUS_SESSION_BUS_ADDRESS\" > \(busFile).new && mv \(busFile).new \(busFile)'",
+        ]
+        if let waybar {
+            let barConfig = scratch.path + "/waybar.json"
+            try waybar.write(toFile: barConfig, atomically: true, encoding: .utf8)
+            lines.append("exec \(Self.waybar) -c \(barConfig) > \(home)/waybar.log 2>&1")
+        }
+        try lines.joined(separator: "\n").write(toFile: config, atomically: true, encoding: .utf8)
         group = try cleanSpawn(
             Self.asNobody + [Self.dbusRunSession, "--", Self.sway, "-c", config],
             environment: [
                 "HOME=\(home)", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
                 "WLR_BACKENDS=headless", "WLR_RENDERER=pixman", "WLR_LIBINPUT_NO_DEVICES=1",
+                // GTK programs (waybar) start no accessibility bus of their own.
+                "NO_AT_BRIDGE=1",
             ],
             log: scratch.path + "/sway.log", newGroup: true)
         let deadline = Date().addingTimeInterval(20)
@@ -59,11 +72,16 @@ final class WaylandDesktop {
             if busAddress.isEmpty, let address = try? String(contentsOfFile: busFile, encoding: .utf8) {
                 busAddress = address
             }
-            if !busAddress.isEmpty, (try? makoctl(["list"]))?.status == 0 { return }
+            if !busAddress.isEmpty, (try? makoctl(["list"]))?.status == 0,
+                waybar == nil || (try? owner(of: Self.watcherName)) != nil
+            {
+                return
+            }
             usleep(50_000)
         }
         stop()
-        throw IntegrationError("sway and mako did not come up (bus \(busAddress)): \(log)")
+        let what = waybar == nil ? "sway and mako" : "sway, mako and waybar's tray (the StatusNotifierWatcher)"
+        throw IntegrationError("\(what) did not come up (bus \(busAddress)): \(log) \(waybarLog)")
     }
 
     deinit { stop() }
@@ -72,14 +90,11 @@ final class WaylandDesktop {
     var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": busAddress] }
 
     var log: String { (try? String(contentsOfFile: scratch.path + "/sway.log", encoding: .utf8)) ?? "" }
+    var waybarLog: String { (try? String(contentsOfFile: scratch.path + "/home/waybar.log", encoding: .utf8)) ?? "" }
 
-    /// Ends the bus, sway and mako (their group).
+    /// Ends the bus, sway, mako and waybar (their group; mako and waybar end with sway).
     func stop() {
-        guard group > 0 else { return }
-        kill(-group, SIGKILL)
-        var status: Int32 = 0
-        waitpid(group, &status, 0)
-        group = 0
+        endGroup(&group)
     }
 
     func makoctl(_ arguments: [String]) throws -> CommandResult {
@@ -119,5 +134,45 @@ final class WaylandDesktop {
     func press(_ id: Int, _ action: String) throws {
         let result = try makoctl(["invoke", "-n", String(id), action])
         guard result.status == 0 else { throw IntegrationError("makoctl invoke: \(result.error)") }
+    }
+
+    static let watcherName = "org.kde.StatusNotifierWatcher"
+
+    /// `busctl` on the session's bus as its user; `--json=short` output parsed (its `data`: a call's replies as
+    /// an array, none for a call without, a property's value as it is), or a thrown error.
+    func busctl(_ arguments: [String]) throws -> Any {
+        let command = [Self.busctl, "--address=\(busAddress)", "--json=short", "--"] + arguments
+        let result = try runCommand(
+            Self.asNobody[0], Array(Self.asNobody.dropFirst()) + command, environment: environment, timeoutSeconds: 10)
+        if result.status == 0, result.output.isEmpty { return [Any]() }
+        guard result.status == 0,
+            let object = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+            let data = object["data"]
+        else { throw IntegrationError("busctl \(arguments): \(result.status) \(result.output) \(result.error)") }
+        return data
+    }
+
+    /// A call to the bus daemon itself, its one reply.
+    func busDaemon(_ member: String, _ signature: String, _ arguments: [String]) throws -> Any? {
+        let reply = try busctl(
+            ["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", member]
+                + (signature.isEmpty ? [] : [signature]) + arguments)
+        return (reply as? [Any])?.first
+    }
+
+    /// The unique name that owns `name` now; nil when none does.
+    func owner(of name: String) throws -> String? {
+        try? busDaemon("GetNameOwner", "s", [name]) as? String
+    }
+
+    /// The process behind a unique name.
+    func pid(of connection: String) throws -> Int? {
+        try busDaemon("GetConnectionUnixProcessID", "s", [connection]) as? Int
+    }
+
+    /// Every unique name on the bus whose process is `pid`.
+    func connections(of pid: Int32) throws -> [String] {
+        let names = try busDaemon("ListNames", "", []) as? [String] ?? []
+        return names.filter { $0.hasPrefix(":") && (try? self.pid(of: $0)) == Int(pid) }
     }
 }

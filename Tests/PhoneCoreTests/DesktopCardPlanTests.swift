@@ -219,6 +219,16 @@ import WireFormat
         #expect(post.card.buttons.contains(.answer(.done)))
     }
 
+    /// xfce4-notifyd by the name it gives in `GetServerInformation`: Debian 12's 0.7.3 says `Xfce Notify Daemon`
+    /// (under Xvfb the hint left only a progress bar of the card there), later ones
+    /// `xfce4-notifyd`.
+    @Test func xfce4NotifydGetsNoProgressHintByEitherName() {
+        for name in ["Xfce Notify Daemon", "xfce4-notifyd"] {
+            #expect(DesktopCardPlan.Server(name: name).takesProgress == false, "\(name)")
+        }
+        #expect(DesktopCardPlan.Server(name: "dunst").takesProgress)
+    }
+
     /// A request id that names a new task after the old one's card was dismissed: a fresh card.
     @Test func aNewTaskUnderADismissedCardsIDIsShown() {
         var plan = DesktopCardPlan()
