@@ -63,7 +63,7 @@ let package = Package(
             name: "HTTPServer", dependencies: ["CMicroHTTPD", "BoardAPI", "NetworkAddress", "Platform"],
             swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
-        .target(name: "DBus", dependencies: ["CDBus", "DBusModel"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "DBusModel", "Platform"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB", "PhoneCore", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.

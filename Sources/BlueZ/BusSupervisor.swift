@@ -4,8 +4,9 @@ import Synchronization
 
 /// Keeps one bus connection, and a session that lives on it, alive: connects, starts the session, and when
 /// the connection cannot be made or is lost (dbus-daemon restarted) tries again after `Backoff` delays on the
-/// runtime's clock. The board's GATT peripheral and the phone's Wake central both live on one, so both
-/// recover the same way; a retry waits on one timer, never on a sleeping thread.
+/// runtime's clock. The board's GATT peripheral, the phone's Wake central and the phone's desktop surfaces
+/// (`SessionBus`) each live on one, so all recover the same way; a retry waits on one timer, never on a
+/// sleeping thread.
 package final class BusSupervisor<Session: Sendable>: Sendable {
     /// What happened to the connection, for the owner's facts and logs.
     package enum Event: Sendable {
@@ -25,7 +26,7 @@ package final class BusSupervisor<Session: Sendable>: Sendable {
         package var changed: @Sendable (Event) -> Void
 
         /// - Parameters:
-        ///   - connect: opens a connection (to the system bus).
+        ///   - connect: opens a connection (to the system bus, or the session bus).
         ///   - open: starts the session on it; a failure closes the connection and counts as a failed attempt.
         ///   - close: stops a session whose connection was lost, or at `stop()`.
         ///   - changed: called for every `Event`, outside any lock.
@@ -56,12 +57,15 @@ package final class BusSupervisor<Session: Sendable>: Sendable {
     private let backoff: Backoff
     private let runtime: any Runtime
     private let logger: Logger
+    /// Which bus, for the log lines: "system bus" or "session bus".
+    private let busName: String
     private let state = Mutex(State())
 
-    package init(backoff: Backoff, runtime: any Runtime, logger: Logger) {
+    package init(backoff: Backoff, runtime: any Runtime, logger: Logger, busName: String = "system bus") {
         self.backoff = backoff
         self.runtime = runtime
         self.logger = logger
+        self.busName = busName
     }
 
     /// Starts the first attempt (concurrently: this returns at once).
@@ -131,7 +135,7 @@ package final class BusSupervisor<Session: Sendable>: Sendable {
             return delay
         }
         guard let delay else { return }
-        logger.warning("system bus: \(error); retrying in \(delay)")
+        logger.warning("\(busName): \(error); retrying in \(delay)")
         hooks.changed(.failed(error, retryIn: delay))
     }
 
@@ -152,7 +156,7 @@ package final class BusSupervisor<Session: Sendable>: Sendable {
         guard let (hooks, session, connection) = lost else { return }
         // Never at once: a bus that accepts and then drops us must not be reconnected in a tight loop.
         let delay = backoff.delay(afterFailures: 1)
-        logger.warning("lost the system bus; reconnecting in \(delay)")
+        logger.warning("lost the \(busName); reconnecting in \(delay)")
         hooks.changed(.lost)
         runtime.spawn { [self] in
             // The old session's timers and subscriptions go with its connection.

@@ -1,6 +1,7 @@
 internal import CDBus
 import DBusModel
 import Glibc
+import Platform
 import Synchronization
 
 /// One libdbus connection serviced by one dedicated thread.
@@ -41,6 +42,9 @@ final class DBusEventLoop: @unchecked Sendable {
 
     let registry = DBusObjectRegistry()
     let router = DBusSignalRouter()
+    /// Where deferred method handlers run: not Swift's global executor, whose first job would start
+    /// libdispatch's 1 s monitor timer for the rest of the process (`DispatchTaskExecutor`).
+    private let handlerExecutor = DispatchTaskExecutor(label: "aiden.dbus.handlers")
 
     let connection: OpaquePointer
     private let wakeFD: Int32
@@ -329,7 +333,7 @@ final class DBusEventLoop: @unchecked Sendable {
             guard !call.noReplyExpected else { return }
             sendReply(reply, to: call)
         case .deferred(let work):
-            Task {
+            Task(executorPreference: handlerExecutor) {
                 let reply = await work()
                 guard !call.noReplyExpected else { return }
                 self.enqueue(Command(run: { loop in loop.sendReply(reply, to: call) }, cancel: {}))

@@ -1,5 +1,3 @@
-import BlueZ
-import DBus
 import DBusModel
 import DesktopNotifications
 import PhoneCore
@@ -7,17 +5,12 @@ import Platform
 import Synchronization
 
 /// The task cards as desktop notifications (`org.freedesktop.Notifications`), one per task, replaced in place
-/// (docs/desktop.md). `DesktopCardPlan` decides; this shell keeps the session bus (`BusSupervisor`: connects,
-/// and reconnects after the bus goes), follows the server's name (a server that appears or restarts gets every
-/// live card again), and makes the plan's calls one at a time on one task, so two updates never reach the
-/// server out of order. A missing or crashing server never stops the client: the cards wait for the next one.
-package final class DesktopCardSurface: CardSurface {
-    /// The session bus connection, with the name watch that lives on it.
-    package struct Link: Sendable {
-        let bus: any BusConnection
-        let watch: DBusMatchToken
-    }
-
+/// (docs/desktop.md). `DesktopCardPlan` decides; this shell lives on the phone's session bus connection
+/// (`SessionBus`, which reconnects after the bus goes), follows the server's name (a server that appears or
+/// restarts gets every live card again), and makes the plan's calls one at a time on one task, so two updates
+/// never reach the server out of order. A missing or crashing server never stops the client: the cards wait for
+/// the next one.
+package final class DesktopCardSurface: CardSurface, SessionBusSurface {
     private enum Job: Sendable {
         /// Ask the server who it is and follow its signals (at connection, and for every new owner of the name).
         case meetServer(any BusConnection)
@@ -27,6 +20,10 @@ package final class DesktopCardSurface: CardSurface {
 
     private struct State: Sendable {
         var plan = DesktopCardPlan()
+        /// The watch on the server's name, on the connection it was added on.
+        var watch: DBusMatchToken?
+        /// Whether the task that performs the jobs runs (from the first connection on).
+        var performing = false
         var timer: (any ScheduledWork)?
         var armedFor: Duration?
         var notifier: DesktopNotifier?
@@ -47,15 +44,11 @@ package final class DesktopCardSurface: CardSurface {
     private let stream: AsyncStream<Job>
     private let runtime: any Runtime
     private let logger: Logger
-    private let supervisor: BusSupervisor<Link>
 
-    package init(
-        runtime: any Runtime, logger: Logger, reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30))
-    ) {
+    package init(runtime: any Runtime, logger: Logger) {
         self.runtime = runtime
         self.logger = logger
         (stream, jobs) = AsyncStream.makeStream(of: Job.self)
-        supervisor = BusSupervisor(backoff: reconnect, runtime: runtime, logger: logger)
     }
 
     /// `answered` gets each answer the person gave on a notification (answer, request id, the revision it
@@ -71,36 +64,39 @@ package final class DesktopCardSurface: CardSurface {
         }
     }
 
-    /// Finds the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`) and keeps a connection to
-    /// it for the client's whole life: buttons reach only a live listener.
-    package func start(environment: [String: String]) {
-        let location = SessionBusLocation.find(environment: environment, socketExists: POSIXFileSystem().fileExists)
-        guard let address = location.address else {
-            logger.info("no session bus (\(location)): the card is on the terminal and in --json only")
-            return
+    /// Follows the server's name on `bus` and meets the server there. A watch the bus refuses is logged: the
+    /// server is still met now, only its later arrivals would be missed.
+    package func attach(to bus: any BusConnection) async {
+        let startPerforming = state.withLock { state in
+            defer { state.performing = true }
+            return !state.performing
         }
-        runtime.spawn { [self] in
-            for await job in stream { await perform(job) }
+        if startPerforming {
+            runtime.spawn { [self] in
+                for await job in stream { await perform(job) }
+            }
         }
-        supervisor.start(
-            BusSupervisor.Hooks(
-                connect: { () async throws(DBusError) -> any BusConnection in
-                    try await DBusConnection.connect(to: .address(address), timeout: .seconds(2))
-                },
-                open: { [weak self] bus async throws(DBusError) -> Link in
-                    let watch = try await bus.watchNameOwner(DesktopNotifier.serviceName) { [weak self] owner in
-                        self?.ownerChanged(owner, bus: bus)
-                    }
-                    self?.jobs.yield(.meetServer(bus))
-                    return Link(bus: bus, watch: watch)
-                },
-                close: { link in await link.bus.removeMatch(link.watch) },
-                changed: { [weak self] event in
-                    switch event {
-                    case .connected: break
-                    case .failed, .lost: self?.feed(.serverVanished)
-                    }
-                }))
+        do {
+            let watch = try await bus.watchNameOwner(DesktopNotifier.serviceName) { [weak self] owner in
+                self?.ownerChanged(owner, bus: bus)
+            }
+            state.withLock { $0.watch = watch }
+        } catch {
+            logger.warning("cannot follow the notification server's name on the session bus: \(error)")
+        }
+        jobs.yield(.meetServer(bus))
+    }
+
+    package func detach(from bus: any BusConnection) async {
+        let watch = state.withLock { state in
+            defer { state.watch = nil }
+            return state.watch
+        }
+        if let watch { await bus.removeMatch(watch) }
+    }
+
+    package func busUnavailable() {
+        feed(.serverVanished)
     }
 
     /// `NameOwnerChanged` for the server's name: a new owner is met (and gets the live cards), none means wait.
@@ -111,12 +107,6 @@ package final class DesktopCardSurface: CardSurface {
         } else {
             jobs.yield(.meetServer(bus))
         }
-    }
-
-    /// Stops following the bus (tests; the daemon's exit closes it anyway).
-    package func stop() async {
-        jobs.finish()
-        await supervisor.stop()
     }
 
     package func show(_ cards: [Card], current: Card?, alerts: [Alert]) {

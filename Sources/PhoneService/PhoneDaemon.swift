@@ -153,9 +153,11 @@ package enum PhoneDaemon {
         let (watcher, monitoring) = startUSBWatcher(configuration, relay: relay, wakeSource: wakeSource)
         let output: any PhoneOutput
         let notifiers: [any AlertNotifier]
-        // One notification per task, kept on the session bus for the client's whole life.
+        // The desktop surfaces share one session bus connection, kept for the client's whole life.
+        let sessionBus = SessionBus(runtime: runtime, logger: logger.child("session-bus"))
+        // One notification per task.
         let desktop = DesktopCardSurface(runtime: runtime, logger: logger.child("notify"))
-        // The tray item (StatusNotifierItem), on the session bus when a watcher is there.
+        // The tray item (StatusNotifierItem) when a watcher is there, and the dock's launcher entry.
         let tray = TraySurface(runtime: runtime, logger: logger.child("tray"))
         // The card as one line for status bars (aiden-phone status), in the person's runtime directory.
         let bar = StatusSocket(runtime: runtime, logger: logger.child("bar"))
@@ -195,7 +197,6 @@ package enum PhoneDaemon {
             // Clicking a card is the person coming back to the task.
             opened: { _ in client.submit(.appState(.foreground)) },
             serverFound: { client.submit(.returnEntryOffered(.notification)) })
-        desktop.start(environment: ProcessEnvironment.current())
         tray.onEvents(
             answered: { answer, requestID, revision in
                 var random = SystemRandomNumberGenerator()
@@ -205,7 +206,7 @@ package enum PhoneDaemon {
                         revision: revision))
             },
             opened: { _ in client.submit(.appState(.foreground)) })
-        tray.start(environment: ProcessEnvironment.current())
+        sessionBus.start(environment: ProcessEnvironment.current(), surfaces: [desktop, tray])
         if let statusSocket {
             bar.start(path: statusSocket)
         } else {

@@ -1,26 +1,21 @@
-import BlueZ
-import DBus
 import DBusModel
-import DesktopNotifications
 import PhoneCore
 import Platform
 import Synchronization
 
 /// The tray item (docs/desktop.md): an `org.kde.StatusNotifierItem` with a `com.canonical.dbusmenu` menu on the
 /// session bus, registered with `org.kde.StatusNotifierWatcher`. `TrayPlan` decides; this shell exports the two
-/// objects, answers the host's property reads and menu calls from the plan under one lock, signals what changed,
-/// and registers with the watcher at connection and whenever its name gets a new owner (`NameOwnerChanged`). A
-/// missing or crashing watcher never stops the client or the other surfaces: the item waits for the next one.
-package final class TraySurface: CardSurface {
-    package struct Link: Sendable {
-        let bus: any BusConnection
-        let watch: DBusMatchToken
-    }
-
+/// objects (and the launcher entry) on the phone's session bus connection (`SessionBus`), answers the host's
+/// property reads and menu calls from the plan under one lock, signals what changed, and registers with the
+/// watcher at connection and whenever its name gets a new owner (`NameOwnerChanged`). A missing or crashing
+/// watcher never stops the client or the other surfaces: the item waits for the next one.
+package final class TraySurface: CardSurface, SessionBusSurface {
     private struct State: Sendable {
         var plan = TrayPlan()
         var launcher = LauncherEntry()
         var bus: (any BusConnection)?
+        /// The watch on the watcher's name, on `bus`.
+        var watch: DBusMatchToken?
         var answered: (@Sendable (PersonAnswer, String, UInt64?) -> Void)?
         var opened: (@Sendable (String) -> Void)?
         var saidAbsent = false
@@ -38,14 +33,10 @@ package final class TraySurface: CardSurface {
     private let state = Mutex(State())
     private let runtime: any Runtime
     private let logger: Logger
-    private let supervisor: BusSupervisor<Link>
 
-    package init(
-        runtime: any Runtime, logger: Logger, reconnect: Backoff = Backoff(base: .seconds(1), cap: .seconds(30))
-    ) {
+    package init(runtime: any Runtime, logger: Logger) {
         self.runtime = runtime
         self.logger = logger
-        supervisor = BusSupervisor(backoff: reconnect, runtime: runtime, logger: logger)
     }
 
     /// `answered` gets each answer pressed in the menu (answer, request id, the revision the menu showed);
@@ -60,48 +51,55 @@ package final class TraySurface: CardSurface {
         }
     }
 
-    /// Finds the session bus as the notifications do and keeps a connection to it for the client's whole life.
-    package func start(environment: [String: String]) {
-        let location = SessionBusLocation.find(environment: environment, socketExists: POSIXFileSystem().fileExists)
-        guard let address = location.address else { return }
-        supervisor.start(
-            BusSupervisor.Hooks(
-                connect: { () async throws(DBusError) -> any BusConnection in
-                    try await DBusConnection.connect(to: .address(address), timeout: .seconds(2))
-                },
-                open: { [weak self] bus async throws(DBusError) -> Link in
-                    guard let self else { throw .failed("the tray is gone") }
-                    try bus.export(item(), at: Self.itemPath)
-                    try bus.export(menu(), at: Self.menuPath)
-                    try bus.export(launcher(), at: Self.launcherPath)
-                    let entry = state.withLock { state in
-                        state.bus = bus
-                        return state.launcher
-                    }
-                    try? bus.emit(Self.update(entry))
-                    let watch = try await bus.watchNameOwner(Self.watcherName) { [weak self] owner in
-                        guard owner != nil, let self else { return }
-                        runtime.spawn { await self.register(bus) }
-                    }
-                    await register(bus)
-                    return Link(bus: bus, watch: watch)
-                },
-                close: { [weak self] link in
-                    self?.state.withLock { $0.bus = nil }
-                    link.bus.unexport(Self.itemPath)
-                    link.bus.unexport(Self.menuPath)
-                    link.bus.unexport(Self.launcherPath)
-                    await link.bus.removeMatch(link.watch)
-                },
-                changed: { [weak self] event in
-                    if case .connected = event { return }
-                    self?.state.withLock { $0.bus = nil }
-                }))
+    /// Exports the item, its menu and the launcher entry on `bus`, follows the watcher's name and registers. An
+    /// export the bus refuses leaves the tray off this connection (a warning); the other surfaces go on.
+    package func attach(to bus: any BusConnection) async {
+        do throws(DBusError) {
+            try bus.export(item(), at: Self.itemPath)
+            try bus.export(menu(), at: Self.menuPath)
+            try bus.export(launcher(), at: Self.launcherPath)
+        } catch {
+            logger.warning("the tray item and launcher entry are off: cannot export them on the session bus: \(error)")
+            unexport(from: bus)
+            return
+        }
+        let entry = state.withLock { state in
+            state.bus = bus
+            return state.launcher
+        }
+        try? bus.emit(Self.update(entry))
+        do {
+            let watch = try await bus.watchNameOwner(Self.watcherName) { [weak self] owner in
+                guard owner != nil, let self else { return }
+                runtime.spawn { await self.register(bus) }
+            }
+            state.withLock { $0.watch = watch }
+        } catch {
+            logger.warning("cannot follow the StatusNotifierWatcher's name on the session bus: \(error)")
+        }
+        await register(bus)
     }
 
-    /// Stops following the bus (tests; the daemon's exit closes it anyway).
-    package func stop() async {
-        await supervisor.stop()
+    package func detach(from bus: any BusConnection) async {
+        let watch = state.withLock { state in
+            defer {
+                state.bus = nil
+                state.watch = nil
+            }
+            return state.watch
+        }
+        unexport(from: bus)
+        if let watch { await bus.removeMatch(watch) }
+    }
+
+    package func busUnavailable() {
+        state.withLock { $0.bus = nil }
+    }
+
+    private func unexport(from bus: any BusConnection) {
+        bus.unexport(Self.itemPath)
+        bus.unexport(Self.menuPath)
+        bus.unexport(Self.launcherPath)
     }
 
     /// `RegisterStatusNotifierItem` with this connection's name; no watcher is said once, then at debug level.

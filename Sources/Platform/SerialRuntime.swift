@@ -3,15 +3,20 @@ import FoundationEssentials
 import Synchronization
 
 /// The real runtime: one serial Dispatch queue is the executor, `ContinuousClock` the monotonic clock.
-/// Idle means idle: nothing polls, and a timer is a single armed Dispatch deadline.
+/// Idle means idle: nothing polls, a timer is a single armed Dispatch deadline, and spawned async work runs
+/// on `asyncExecutor`, never on Swift's global executor (whose first job starts a 1 s libdispatch timer that
+/// never stops: `DispatchTaskExecutor`).
 package final class SerialRuntime: Runtime {
     private let queue: DispatchQueue
+    /// Where `spawn`'s tasks, and the child tasks they start, run.
+    package let asyncExecutor: DispatchTaskExecutor
     private let origin = ContinuousClock.now
     /// When the probe now waiting on the executor was handed to it (nil: none waiting).
     private let probeSentAt = Mutex<Duration?>(nil)
 
     package init(label: String) {
         queue = DispatchQueue(label: label)
+        asyncExecutor = DispatchTaskExecutor(label: label + ".async")
     }
 
     package func monotonicNow() -> Duration { ContinuousClock.now - origin }
@@ -36,7 +41,7 @@ package final class SerialRuntime: Runtime {
     }
 
     package func spawn(_ work: @escaping @Sendable () async -> Void) {
-        Task { await work() }
+        Task(executorPreference: asyncExecutor) { await work() }
     }
 
     /// Whether the executor keeps up, for the watchdog: a probe handed to it has not waited longer

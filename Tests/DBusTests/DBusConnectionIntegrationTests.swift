@@ -89,6 +89,7 @@ struct DBusConnectionIntegrationTests {
         #expect(echoed == [.string("héllo")])
         #expect(try await fixture.call("Add", [.int32(40), .int32(2)]) == [.int32(42)])
         #expect(try await fixture.call("Later", [.string("x")]) == [.string("later x")])
+        #expect(try await fixture.call("Preference") == [.boolean(true)], "not on the global executor")
 
         let caller = fixture.caller
         let destination = fixture.exporter.uniqueName

@@ -24,6 +24,8 @@ struct DesktopCardSurfaceTests {
         var progress: Int32?
         var tag: String?
         var expire: Int32
+        /// The caller's unique name: which connection posted.
+        var sender: String?
     }
 
     /// A server that numbers new notifications 1, 2, … (from `first`), keeps the id of a replaced one, and
@@ -54,7 +56,7 @@ struct DesktopCardSurfaceTests {
                                     actions: body[5].stringArray ?? [], urgency: hints["urgency"]?.byteValue,
                                     progress: hints["value"]?.int32Value,
                                     tag: hints["x-canonical-private-synchronous"]?.stringValue,
-                                    expire: body[7].int32Value ?? -2))
+                                    expire: body[7].int32Value ?? -2, sender: message.sender))
                             if replaces != 0 { return [.uint32(replaces)] }
                             return [
                                 .uint32(
@@ -102,7 +104,8 @@ struct DesktopCardSurfaceTests {
                 answers.put("\(answer.rawValue) \(id) \(revision.map(String.init) ?? "-")")
             },
             opened: { id in answers.put("open \(id)") }, serverFound: { found.put(true) })
-        surface.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let sessionBus = SessionBus(runtime: runtime, logger: Logger(component: "test") { _, _ in })
+        sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [surface])
         #expect(try await found.next(within: 10, "the server found"))
 
         surface.show([Self.card()], current: nil, alerts: [])
@@ -141,7 +144,8 @@ struct DesktopCardSurfaceTests {
         defer { bus.stop() }
         let runtime = SerialRuntime(label: "test.surface")
         let surface = DesktopCardSurface(runtime: runtime, logger: Logger(component: "test") { _, _ in })
-        surface.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let sessionBus = SessionBus(runtime: runtime, logger: Logger(component: "test") { _, _ in })
+        sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [surface])
         surface.show([Self.card("handoff")], current: nil, alerts: [Alert(transition: .handoff, requestID: "chat_1")])
         let calls = Mailbox<Call>()
         let server = try await Self.server(on: bus.address, calls)
@@ -167,11 +171,12 @@ struct DesktopCardSurfaceTests {
         let closes = Mailbox<UInt32>()
         let server = try await Self.server(on: bus.address, calls, first: 9, closes: closes)
         defer { server.close() }
-        let surface = DesktopCardSurface(
-            runtime: SerialRuntime(label: "test.surface"), logger: Logger(component: "test") { _, _ in })
+        let runtime = SerialRuntime(label: "test.surface")
+        let surface = DesktopCardSurface(runtime: runtime, logger: Logger(component: "test") { _, _ in })
         let found = Mailbox<Bool>()
         surface.onEvents(answered: { _, _, _ in }, opened: { _ in }, serverFound: { found.put(true) })
-        surface.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let sessionBus = SessionBus(runtime: runtime, logger: Logger(component: "test") { _, _ in })
+        sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [surface])
         #expect(try await found.next(within: 10, "the server found"))
         var ended = SnapshotView(
             requestID: "chat_1", status: .known(.completed), taskTitle: "Deploy", revision: 9)

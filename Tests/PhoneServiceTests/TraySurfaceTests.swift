@@ -61,7 +61,8 @@ import WireFormat
                 answers.put("\(answer.rawValue) \(id) \(revision.map(String.init) ?? "-")")
             },
             opened: { id in answers.put("open \(id)") })
-        tray.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let sessionBus = SessionBus(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
+        sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [tray])
         let registration = try await registered.next(within: 10, "the item's registration")
         #expect(registration.path == TraySurface.itemPath)
         let service = registration.service
@@ -122,7 +123,7 @@ import WireFormat
         defer { again.stop() }
         #expect(try await registered.next(within: 10, "the registration with the new watcher").service == service)
         #expect(try await property("Status").stringValue == "Passive")
-        await tray.stop()
+        await sessionBus.stop()
     }
 
     @Test func noWatcherStopsNothing() async throws {
@@ -130,9 +131,10 @@ import WireFormat
         defer { bus.stop() }
         let host = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
         defer { host.close() }
-        let tray = TraySurface(
-            runtime: SerialRuntime(label: "test.tray"), logger: Logger(component: "test", entries: { _ in }))
-        tray.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let runtime = SerialRuntime(label: "test.tray")
+        let tray = TraySurface(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
+        let sessionBus = SessionBus(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
+        sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [tray])
         tray.show([Self.card(handoff: false)], current: nil, alerts: [])
         // A watcher that comes later finds the item as it is now.
         let registered = Mailbox<FakeStatusNotifierWatcher.Registration>()
@@ -142,6 +144,6 @@ import WireFormat
         let status = try await host.getProperty(
             "Status", interface: TraySurface.itemInterface, path: TraySurface.itemPath, destination: service)
         #expect(status.stringValue == "Active")
-        await tray.stop()
+        await sessionBus.stop()
     }
 }

@@ -50,4 +50,33 @@ import Testing
         runtime.perform {}  // the probe ran after the job
         #expect(runtime.isResponsive(within: .milliseconds(50)))
     }
+
+    /// Spawned work never runs on Swift's global executor: on Linux its first job starts libdispatch's
+    /// thread-pool monitor, a timer that wakes the daemon every second for good. The task prefers the
+    /// runtime's executor, and its steps after an await resumed from another thread, and its child tasks,
+    /// run there too.
+    @Test func spawnedWorkRunsOnTheRuntimesTaskExecutorNotTheGlobalOne() {
+        let runtime = SerialRuntime(label: "test.spawn")
+        let seen = Mutex<[String: Bool]>([:])
+        let done = DispatchSemaphore(value: 0)
+        runtime.spawn {
+            let preference = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+            seen.withLock { $0["has a preference"] = preference != nil }
+            seen.withLock { $0["starts there"] = runtime.asyncExecutor.isCurrent }
+            await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+                DispatchQueue(label: "test.elsewhere").async { resumed.resume() }
+            }
+            seen.withLock { $0["resumes there"] = runtime.asyncExecutor.isCurrent }
+            let children = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<3 { group.addTask { runtime.asyncExecutor.isCurrent } }
+                return await group.reduce(true) { $0 && $1 }
+            }
+            seen.withLock { $0["children there"] = children }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(
+            seen.withLock { $0 }
+                == ["has a preference": true, "starts there": true, "resumes there": true, "children there": true])
+    }
 }

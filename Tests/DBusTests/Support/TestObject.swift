@@ -67,6 +67,12 @@ final class TestObject: DBusObject {
                         await Task.yield()
                         return [.string("later " + (call.body[0].stringValue ?? ""))]
                     },
+                    // Whether the handler's task prefers an executor of the connection's own (it must: Swift's
+                    // global executor would start libdispatch's 1 s monitor timer for good).
+                    .async("Preference", inputs: "", outputs: "b") { _ in
+                        await Task.yield()
+                        return [.boolean(withUnsafeCurrentTask { $0?.unownedTaskExecutor } != nil)]
+                    },
                 ],
                 properties: [
                     .constant("UUID", .string("12345678-1234-5678-1234-56789abcdef0")),
