@@ -157,6 +157,8 @@ package enum PhoneDaemon {
         let desktop = DesktopCardSurface(runtime: runtime, logger: logger.child("notify"))
         // The tray item (StatusNotifierItem), on the session bus when a watcher is there.
         let tray = TraySurface(runtime: runtime, logger: logger.child("tray"))
+        // KDE's job progress, one job view per active task, when a JobViewServer is there.
+        let jobs = JobViewSurface(runtime: runtime, logger: logger.child("jobs"))
         // The card as one line for status bars (aiden-phone status), in the person's runtime directory.
         let bar = StatusSocket(runtime: runtime, logger: logger.child("bar"))
         let statusSocket = PhonePaths.resolve(isRoot: geteuid() == 0, environment: ProcessEnvironment.current())
@@ -180,7 +182,7 @@ package enum PhoneDaemon {
             record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board),
-            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray],
+            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray, jobs],
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
@@ -206,6 +208,14 @@ package enum PhoneDaemon {
             },
             opened: { _ in client.submit(.appState(.foreground)) })
         tray.start(environment: ProcessEnvironment.current())
+        jobs.onEvents { answer, requestID, revision in
+            var random = SystemRandomNumberGenerator()
+            client.submit(
+                .personAnswered(
+                    answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random), revision: revision
+                ))
+        }
+        jobs.start(environment: ProcessEnvironment.current())
         if let statusSocket {
             bar.start(path: statusSocket)
         } else {
