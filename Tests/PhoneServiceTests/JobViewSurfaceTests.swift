@@ -87,10 +87,7 @@ struct JobViewSurfaceTests {
             calls.filter { $0.member == "setPercent" }.count == 2
         }
         // Which view is whose: its description field 0 names the task.
-        let viewOfA = try #require(
-            views.values.first { path in
-                log.on(path).contains { $0.member == "setDescriptionField" && $0.body[2].stringValue == "Deploy a" }
-            })
+        let viewOfA = try #require(views.values.first { Self.names(log.on($0), "Deploy a") })
         #expect(
             log.on(viewOfA).map(\.member) == ["setDescriptionField", "setInfoMessage", "setPercent"])
         #expect(log.on(viewOfA).last?.body == [.uint32(25)])
@@ -120,21 +117,36 @@ struct JobViewSurfaceTests {
         defer { server.stop() }
         let answers = Mailbox<String>()
         let surface = Self.surface(bus, answers: answers)
-        surface.show([Self.card()], current: nil, alerts: [])
-        let view = try await requests.next(within: 10, "the requestView").path
-        try await log.wait("the view filled", until: Self.has(view, "setPercent", [.uint32(25)]))
+        surface.show([Self.card("a"), Self.card("b")], current: nil, alerts: [])
+        let views = [
+            try await requests.next(within: 10, "a requestView").path,
+            try await requests.next(within: 10, "a requestView").path,
+        ]
+        try await log.wait("both views filled") { calls in calls.filter { $0.member == "setPercent" }.count == 2 }
+        let viewOfA = try #require(views.first { Self.names(log.on($0), "Deploy a") })
+        let viewOfB = try #require(views.first { $0 != viewOfA })
 
-        // Anyone else on the bus emitting the view's cancelRequested is not the server.
+        // Anyone else on the bus emitting a view's cancelRequested is not the server. The impostor's round
+        // trip to the bus puts its signal before the server's: had it been believed, a's stop would come first.
         let impostor = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
         defer { impostor.close() }
-        try impostor.emitSignal(path: view, interface: FakeJobViewServer.viewInterface, member: "cancelRequested")
-        // The view shows revision 8 (its new step arrived), then the server's Cancel answers that revision:
-        // had the impostor been believed, the first answer would carry 7.
-        surface.show([Self.card(step: "Deploying", revision: 8)], current: nil, alerts: [])
-        try await log.wait("the new step", until: Self.has(view, "setInfoMessage", [.string("Deploying")]))
-        try server.cancel(view)
-        #expect(try await answers.next(within: 10, "the stop") == "stop chat_1 8")
+        try impostor.emitSignal(path: viewOfA, interface: FakeJobViewServer.viewInterface, member: "cancelRequested")
+        _ = try await impostor.nameOwner(FakeJobViewServer.name)
+        try server.cancel(viewOfB)
+        #expect(try await answers.next(within: 10, "b's stop") == "stop b 7")
+
+        // a's view shows revision 8 (its new step arrived): the server's Cancel answers that revision.
+        surface.show(
+            [Self.card("a", step: "Deploying", revision: 8), Self.card("b")], current: nil, alerts: [])
+        try await log.wait("a's new step", until: Self.has(viewOfA, "setInfoMessage", [.string("Deploying")]))
+        try server.cancel(viewOfA)
+        #expect(try await answers.next(within: 10, "a's stop") == "stop a 8")
         await surface.stop()
+    }
+
+    /// The view's description field 0 names the task `title`.
+    static func names(_ calls: [Call], _ title: String) -> Bool {
+        calls.contains { $0.member == "setDescriptionField" && $0.body[2].stringValue == title }
     }
 
     @Test func aRestartedServerOrADroppedViewGetsTheViewAgain() async throws {
