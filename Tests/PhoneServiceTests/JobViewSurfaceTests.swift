@@ -64,14 +64,31 @@ struct JobViewSurfaceTests {
         return surface
     }
 
-    @Test func eachTaskGetsItsViewWithItsStepAndProgressAndItsEndTerminatesIt() async throws {
-        let bus = try PrivateBus.start()
-        defer { bus.stop() }
+    /// A private bus with a server on it and a surface following it.
+    struct Rig: Sendable {
+        let bus: PrivateBus
         let requests = Mailbox<FakeJobViewServer.Request>()
         let log = CallLog()
-        let server = try await FakeJobViewServer.start(on: bus.address, requests: requests, calls: log.mailbox)
-        defer { server.stop() }
-        let surface = Self.surface(bus, answers: Mailbox())
+        let answers = Mailbox<String>()
+        let server: FakeJobViewServer
+        let surface: JobViewSurface
+
+        init() async throws {
+            bus = try PrivateBus.start()
+            server = try await FakeJobViewServer.start(on: bus.address, requests: requests, calls: log.mailbox)
+            surface = JobViewSurfaceTests.surface(bus, answers: answers)
+        }
+
+        func stop() async {
+            await surface.stop()
+            server.stop()
+            bus.stop()
+        }
+    }
+
+    @Test func eachTaskGetsItsViewWithItsStepAndProgressAndItsEndTerminatesIt() async throws {
+        let rig = try await Rig()
+        let (requests, log, surface) = (rig.requests, rig.log, rig.surface)
         // Shown before the surface has found the server, maybe: the views come once it has.
         surface.show([Self.card("a"), Self.card("b")], current: nil, alerts: [])
         var views: [String: DBusObjectPath] = [:]
@@ -105,18 +122,13 @@ struct JobViewSurfaceTests {
         // The other task's view got nothing past its first fill.
         let viewOfB = try #require(views.values.first { $0 != viewOfA })
         #expect(log.on(viewOfB).count == 3)
-        await surface.stop()
+        await rig.stop()
     }
 
     @Test func cancelIsStopAtTheRevisionShownAndOnlyTheServerIsBelieved() async throws {
-        let bus = try PrivateBus.start()
-        defer { bus.stop() }
-        let requests = Mailbox<FakeJobViewServer.Request>()
-        let log = CallLog()
-        let server = try await FakeJobViewServer.start(on: bus.address, requests: requests, calls: log.mailbox)
-        defer { server.stop() }
-        let answers = Mailbox<String>()
-        let surface = Self.surface(bus, answers: answers)
+        let rig = try await Rig()
+        let (requests, log, answers, server, surface) = (rig.requests, rig.log, rig.answers, rig.server, rig.surface)
+        let bus = rig.bus
         surface.show([Self.card("a"), Self.card("b")], current: nil, alerts: [])
         let views = [
             try await requests.next(within: 10, "a requestView").path,
@@ -141,7 +153,7 @@ struct JobViewSurfaceTests {
         try await log.wait("a's new step", until: Self.has(viewOfA, "setInfoMessage", [.string("Deploying")]))
         try server.cancel(viewOfA)
         #expect(try await answers.next(within: 10, "a's stop") == "stop a 8")
-        await surface.stop()
+        await rig.stop()
     }
 
     /// The view's description field 0 names the task `title`.
