@@ -159,6 +159,8 @@ package enum PhoneDaemon {
         let desktop = DesktopCardSurface(runtime: runtime, logger: logger.child("notify"))
         // The tray item (StatusNotifierItem) when a watcher is there, and the dock's launcher entry.
         let tray = TraySurface(runtime: runtime, logger: logger.child("tray"))
+        // KDE's job progress, one job view per active task, when a JobViewServer is there.
+        let jobs = JobViewSurface(runtime: runtime, logger: logger.child("jobs"))
         // The card as one line for status bars (aiden-phone status), in the person's runtime directory.
         let bar = StatusSocket(runtime: runtime, logger: logger.child("bar"))
         let statusSocket = PhonePaths.resolve(isRoot: geteuid() == 0, environment: ProcessEnvironment.current())
@@ -182,7 +184,7 @@ package enum PhoneDaemon {
             record: loaded.record)
         let client = PhoneClient(
             session: session, transport: HTTPBoardTransport(board: configuration.board),
-            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray],
+            runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray, jobs],
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
         relay.attach(client)
@@ -206,7 +208,14 @@ package enum PhoneDaemon {
                         revision: revision))
             },
             opened: { _ in client.submit(.appState(.foreground)) })
-        sessionBus.start(environment: ProcessEnvironment.current(), surfaces: [desktop, tray])
+        jobs.onEvents { answer, requestID, revision in
+            var random = SystemRandomNumberGenerator()
+            client.submit(
+                .personAnswered(
+                    answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random), revision: revision
+                ))
+        }
+        sessionBus.start(environment: ProcessEnvironment.current(), surfaces: [desktop, tray, jobs])
         if let statusSocket {
             bar.start(path: statusSocket)
         } else {
