@@ -53,6 +53,17 @@ package enum TerminalCellWidth {
 
     /// Cells of a line of text: the sum over its grapheme clusters.
     package static func of(_ text: some StringProtocol) -> Int {
+        // Most lines are ASCII: a cell for each printable byte, without forming grapheme clusters (the only
+        // cluster of several ASCII code points is CR LF, 0 cells either way).
+        var printable = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return clusterCells(text) }
+            if byte >= 0x20 && byte < 0x7F { printable += 1 }
+        }
+        return printable
+    }
+
+    private static func clusterCells(_ text: some StringProtocol) -> Int {
         var cells = 0
         for character in text { cells += of(character) }
         return cells

@@ -6,9 +6,9 @@
 /// sends one but after a restart that kept its epoch (a board without one, epoch 0, starts again at 1), and
 /// dropping it would lose the change it announces. With epoch 0 even an equal sequence may be a restarted
 /// board's first Wake, so it is new too: the fetch scheduler still folds any number into one fetch. The filter also counts what it saw, so a client can
-/// tell "the board sent 40 Wakes and we got 38" from "we got them all". Codable, so a restarted
-/// client keeps dropping Wakes it already acted on.
-package struct WakeFilter: Sendable, Equatable, Codable {
+/// tell "the board sent 40 Wakes and we got 38" from "we got them all". It lives as long as the
+/// process: a restarted client fetches at start anyway, so its first Wake counting as new costs one fetch.
+package struct WakeFilter: Sendable, Equatable {
     /// What a Wake means for the client.
     package enum Verdict: Sendable, Equatable {
         /// A different epoch than the last Wake (or the first Wake ever, `previous == nil`): the board's
@@ -31,8 +31,8 @@ package struct WakeFilter: Sendable, Equatable, Codable {
         package var isNew: Bool { self != .duplicate }
     }
 
-    /// Running totals since the filter was created (they survive persistence).
-    package struct Counters: Sendable, Equatable, Codable {
+    /// Running totals since the filter was created.
+    package struct Counters: Sendable, Equatable {
         package var received: UInt64 = 0
         package var accepted: UInt64 = 0
         package var duplicates: UInt64 = 0
@@ -45,24 +45,9 @@ package struct WakeFilter: Sendable, Equatable, Codable {
         package var restarts: UInt64 = 0
 
         package init() {}
-
-        private enum CodingKeys: String, CodingKey {
-            case received, accepted, duplicates, missed, epochChanges, restarts
-        }
-
-        /// `restarts` is absent from a filter saved before it was counted.
-        package init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            received = try container.decode(UInt64.self, forKey: .received)
-            accepted = try container.decode(UInt64.self, forKey: .accepted)
-            duplicates = try container.decode(UInt64.self, forKey: .duplicates)
-            missed = try container.decode(UInt64.self, forKey: .missed)
-            epochChanges = try container.decode(UInt64.self, forKey: .epochChanges)
-            restarts = try container.decodeIfPresent(UInt64.self, forKey: .restarts) ?? 0
-        }
     }
 
-    private struct Position: Sendable, Equatable, Codable {
+    private struct Position: Sendable, Equatable {
         var epoch: UInt16
         var sequence: UInt64
     }

@@ -45,24 +45,28 @@ package indirect enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue: Codable {
+    /// Every attempt that does not match throws (an error with its context: most of the cost of reading a
+    /// body), so the common kinds come first: strings, then integers, then objects. Only the numbers' order
+    /// matters for the result (an integer is read as Int64, then UInt64, before Double); JSONDecoder never
+    /// reads one kind as another.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .number(String(value))
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else if let value = try? container.decode(UInt64.self) {
             self = .number(String(value))
         } else if let value = try? container.decode(Double.self) {
             self = .number(value.description)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
-        } else if let value = try? container.decode([String: JSONValue].self) {
-            self = .object(value)
         } else {
             self = .unreadable
         }

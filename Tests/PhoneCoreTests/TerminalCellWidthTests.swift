@@ -54,6 +54,21 @@ import Glibc
         }
     }
 
+    /// An ASCII line is measured byte by byte, without forming clusters: the same sum, for every pair of ASCII
+    /// bytes (CR LF, the one cluster of two, included), and a line that is not all ASCII is measured by clusters.
+    @Test func anASCIILineIsTheSumOfItsCharacters() {
+        for first in UInt8(0)..<0x80 {
+            for second in UInt8(0)..<0x80 {
+                let text = String(decoding: [first, second], as: UTF8.self)
+                #expect(
+                    TerminalCellWidth.of(text) == text.reduce(0) { $0 + TerminalCellWidth.of($1) }, "\([first, second])"
+                )
+            }
+        }
+        #expect(TerminalCellWidth.of("Open\r\nSettings\u{7F} 設") == 15)
+        #expect(TerminalCellWidth.of("Open Settings"[...]) == 13)
+    }
+
     /// (text, cells, kept): whole characters only; a wide one that would straddle is left out.
     static let prefixes: [(String, Int, String)] = [
         ("Open Settings", 4, "Open"), ("設定を開く", 5, "設定"), ("設定を開く", 6, "設定を"), ("設定", 1, ""),

@@ -37,6 +37,25 @@ import WireFormat
         #expect(JSONValue(Double.infinity) == .null)
     }
 
+    /// Each kind reads as itself, whichever kind the decoder tries first.
+    @Test func everyKindReadsAsItself() throws {
+        #expect(try decode("null") == .null)
+        #expect(try decode("true") == .bool(true))
+        #expect(try decode("false") == .bool(false))
+        #expect(try decode(#""true""#) == .string("true"))
+        #expect(try decode(#""1""#) == .string("1"))
+        #expect(try decode(#""""#) == .string(""))
+        #expect(try decode("-1") == .number("-1"))
+        #expect(try decode("9223372036854775808") == .number("9223372036854775808"))
+        #expect(try decode("1.5") == .number("1.5"))
+        #expect(try decode("[]") == .array([]))
+        #expect(try decode("{}") == .object([:]))
+        #expect(
+            try decode(#"[{"a":"b"},[true],"c",2]"#)
+                == .array([.object(["a": "b"]), .array([.bool(true)]), "c", .number("2")]))
+        #expect(try decode("1e999") == .unreadable)
+    }
+
     @Test func readability() throws {
         #expect(try decode(#"{"a":[1,{"b":null}]}"#).isReadable)
         #expect(!JSONValue.array([.null, .object(["x": .unreadable])]).isReadable)
