@@ -133,8 +133,9 @@ phase_install() {
     PERSON_UID=$(id -u "$PERSON")
     check person "$(getent passwd "$PERSON")" test -n "$PERSON_UID" -a -d "/home/$PERSON"
     if [ "${AIDEN_VM_BT_DEBUG:-0}" = 1 ]; then   # bluetoothd -d, for digging into a failure
+        # It keeps the -f of the board package's drop-in (bluetoothd LE-only), which this one replaces.
         mkdir -p /etc/systemd/system/bluetooth.service.d
-        printf '[Service]\nExecStart=\nExecStart=/usr/libexec/bluetooth/bluetoothd -d\n' \
+        printf '[Service]\nExecStart=\nExecStart=/usr/libexec/bluetooth/bluetoothd -d -f /run/aidenbridge-bluetooth/main.conf\n' \
             > /etc/systemd/system/bluetooth.service.d/50-vm-debug.conf
     fi
     systemctl daemon-reload
