@@ -158,12 +158,16 @@ phase_install() {
 
 # ---------------------------------------------------------------------------------------------- bluetooth
 adapter_ready() { busctl get-property org.bluez "/org/bluez/$1" org.bluez.LEAdvertisingManager1 SupportedInstances; }
+# mgmt SECONDS ARGS...: btmgmt ARGS, given at most SECONDS. With /dev/null for stdin (the scenario's, as a service's)
+# btmgmt did its work and printed nothing (BlueZ's shell prints while it watches an input; epoll cannot watch
+# /dev/null): it gets a pipe that stays open meanwhile.
+mgmt() { local limit=$1; shift; timeout "$limit" btmgmt "$@" < <(exec sleep "$((limit + 5))") 2>&1; }
 # settings hciN: "supported: ...; current: ..." as the kernel reports them (btmgmt info, the management interface).
 # btmgmt writes through BlueZ's shell, which may put terminal escapes, carriage returns and line breaks among
 # the words: its answer is read as one line of words, the settings between their label and the next one.
 settings() {
     local out supported current
-    out=$(timeout 20 btmgmt --index "${1#hci}" info 2>&1 | sed -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tr '\r\n\t' '   ' | tr -s ' ')
+    out=$(mgmt 20 --index "${1#hci}" info | sed -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' | tr '\r\n\t' '   ' | tr -s ' ')
     [[ "$out" == *"supported settings:"*"current settings:"* ]] || { echo "btmgmt: ${out:0:200}"; return; }
     supported=${out#*supported settings: }; supported=${supported%%current settings:*}
     current=${out#*current settings: }; current=${current%% name *}
@@ -1094,12 +1098,11 @@ phase_stop() {
 # turned dual-mode behind bluetoothd's back (power off, BR/EDR on, power on, through the management
 # interface), since bluetoothd runs every controller of this guest LE-only; afterwards it is put back.
 stranger_bredr() { # stranger_bredr on|off
-    timeout 10 btmgmt --index 1 power off > /dev/null 2>&1; timeout 10 btmgmt --index 1 bredr "$1" > /dev/null 2>&1
-    timeout 10 btmgmt --index 1 power on > /dev/null 2>&1
+    mgmt 10 --index 1 power off > /dev/null; mgmt 10 --index 1 bredr "$1" > /dev/null; mgmt 10 --index 1 power on > /dev/null
 }
 stranger_pairs() { # stranger_pairs FILE: hci1's BR/EDR Just Works pairing with the board, made pairable meanwhile
     busctl set-property org.bluez /org/bluez/hci0 org.bluez.Adapter1 Pairable b true
-    timeout 60 btmgmt --index 1 pair -c 3 -t 0 "$BOARD_BT" > "$1" 2>&1
+    mgmt 60 --index 1 pair -c 3 -t 0 "$BOARD_BT" > "$1"
     busctl set-property org.bluez /org/bluez/hci0 org.bluez.Adapter1 Pairable b false
 }
 phase_stranger() {
