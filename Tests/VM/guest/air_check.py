@@ -1,11 +1,10 @@
 #!/usr/bin/python3
-"""The air checks on the btmon capture: what the board's controller sent over ATT, and when.
+"""The air checks on the run's air capture: what the board's controller sent over ATT, and when.
 
-Reads the raw capture (btmon -w, btsnoop "monitor" format) itself: `btmon -r` stops decoding, silently, at
-the first record over its own limit of 1490 bytes. Every record is walked here, whatever its size; ACL data
-is reassembled per controller, connection and direction, and ATT is read from L2CAP channel 4, SMP from
-channel 6. (That is not why the capture of a run ends early: btmon -w itself stops recording, see
-Tests/VM/README.md, "The air capture ends early".)
+Reads the raw capture (hci_capture.py's, btsnoop "monitor" format, as `btmon -w` writes it) itself:
+`btmon -r` stops decoding, silently, at the first record over its own limit of 1490 bytes. Every record is
+walked here, whatever its size; ACL data is reassembled per controller, connection and direction, and ATT is
+read from L2CAP channel 4, SMP from channel 6.
 
   air_check.py CAPTURE --controller hciN [--since T] [--until T] [--min-gap S] [--smp-requests N] TEXT...
 

@@ -179,7 +179,9 @@ le_only() {
     [[ "$s" == *"supported: "*" br/edr "*";"* ]] && [[ " ${s#*current: } " == *" le "* ]] && [[ " ${s#*current: } " != *" br/edr "* ]]
 }
 phase_bluetooth() {
-    systemd-run --unit=vm-btmon --description="btmon capture" -p StandardOutput=null /usr/bin/btmon -w "$OUT/btmon.snoop" > /dev/null 2>&1
+    # Our own copy of the monitor channel, not `btmon -w`, which stops recording minutes in (hci_capture.py).
+    systemd-run --unit=vm-capture --description="air capture" -p StandardOutput=null \
+        python3 "$(dirname "$0")/hci_capture.py" "$OUT/btmon.snoop" > /dev/null 2>&1
     local attempt ok=0
     for attempt in 1 2 3; do
         # Two emulated LE controllers in one process (the radio between them); udev's bluetooth.target
@@ -747,7 +749,7 @@ bumble_wakes_resume() {
     check "$name" "$what: subscribed again $( [ -n "$sub" ] && calc "$sub - $since" || echo never) s later; the next change a Wake $( [ -n "$wake" ] && [ -n "$sub" ] && calc "$wake - $taken" || echo never) s after the board took it (limit 2 s), $(calc "$taken - ${sub:-$taken}") s after the subscription" \
         test -n "$sub" -a -n "$wake" -a "$(calc "${wake:-99} - $taken <= 2")" = 1
 }
-# air_check ARGS...: the air checks on the run's capture, as far as btmon has written it (air_check.py).
+# air_check ARGS...: the air checks on the run's capture, as far as it is written (air_check.py).
 air_check() { python3 "$(dirname "$0")/air_check.py" "$OUT/btmon.snoop" "$@"; }
 phase_bumble() {
     local phase_t0; phase_t0=$(now)
@@ -1128,7 +1130,7 @@ phase_stranger() {
 
 # ---------------------------------------------------------------------------------------------- privacy
 phase_privacy() {
-    timeout 90 systemctl stop vm-btmon.service
+    timeout 90 systemctl stop vm-capture.service
     # btmon's own decode, for reading: it stops at the first record over 1490 bytes (air_check.py reads them all).
     btmon -r "$OUT/btmon.snoop" > "$OUT/btmon.txt" 2>&1
     air_check --controller hci0 \
@@ -1163,7 +1165,7 @@ MAIN=$$
   pkill -TERM -P "$MAIN"; kill -TERM "$MAIN" ) &
 # What the guest is busy with, every 10 s: the first thing to read when a run stalls.
 ( while sleep 10; do
-    { echo "=== $(up) s; the air capture: $(stat -c '%s bytes' "$OUT/btmon.snoop" 2>&1), btmon $(systemctl show vm-btmon -p SubState --value)"; top -bn1 | head -n 14; ps -eo pid,ppid,stat,wchan:20,args --forest | grep -v '\[' ; } >> "$OUT/sampler.log" 2>&1
+    { echo "=== $(up) s; the air capture: $(stat -c '%s bytes' "$OUT/btmon.snoop" 2>&1), capture $(systemctl show vm-capture -p SubState --value)"; top -bn1 | head -n 14; ps -eo pid,ppid,stat,wchan:20,args --forest | grep -v '\[' ; } >> "$OUT/sampler.log" 2>&1
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
