@@ -288,6 +288,23 @@ struct PeripheralLifecycleTests {
         #expect(gone.answer == nil, "opening")
     }
 
+    /// Asked whether it still holds a phone's bond before bluetoothd's devices are known (its tree not read yet,
+    /// or bluetoothd gone), the board cannot tell: it fails, so the phone keeps its half, and opens no window.
+    @Test func aBoardThatCannotTellWhetherItHoldsTheBondFailsClosed() {
+        var machine = PeripheralLifecycle(settings: .init(adapterPath: Self.adapterPath))
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        let unread = machine.openPairingWindow(
+            for: .seconds(60), forgetting: "00:AA:01:01:00:01", unlessBonded: true, request: 1, at: .zero)
+        #expect(unread.answer == .failed("bluetoothd's devices are not known yet: the board cannot tell"))
+        #expect(unread.actions.isEmpty && machine.nextDeadline == nil)
+        var restarted = Self.registered()
+        _ = restarted.bluezOwnerChanged(":1.9", at: .seconds(5))
+        let gone = restarted.openPairingWindow(
+            for: .seconds(60), forgetting: "00:AA:01:01:00:01", unlessBonded: true, request: 2, at: .seconds(5))
+        #expect(gone.answer == .failed("bluetoothd's devices are not known yet: the board cannot tell"))
+        #expect(restarted.facts(at: .seconds(5)).pairingClosesIn == nil)
+    }
+
     /// The phone that asks names its own adapter: the board forgets its stale half of a bond with it when a
     /// window opens, and only then (not while cooling down, not for an extension, not for something that is
     /// not an address).

@@ -23,6 +23,8 @@ import Testing
         "usr/lib/systemd/system": "drwxr-xr-x",
         "usr/lib/systemd/system/aiden-board.service": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-board.socket": "-rw-r--r--",
+        "usr/lib/systemd/system/bluetooth.service.d": "drwxr-xr-x",
+        "usr/lib/systemd/system/bluetooth.service.d/aidenbridge-board.conf": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-gadget.service": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-phone.service": "-rw-r--r--",
         "usr/lib/systemd/system/aiden-udc.target": "-rw-r--r--",
@@ -120,6 +122,10 @@ import Testing
             ("systemd/sysusers.d/aiden.conf", "usr/lib/sysusers.d/aiden.conf"),
             ("systemd/aiden-board.service", "usr/lib/systemd/system/aiden-board.service"),
             ("systemd/aiden-board.socket", "usr/lib/systemd/system/aiden-board.socket"),
+            (
+                "systemd/bluetooth.service.d/aidenbridge-board.conf",
+                "usr/lib/systemd/system/bluetooth.service.d/aidenbridge-board.conf"
+            ),
             ("systemd/user/aiden-phone.service", "usr/lib/systemd/user/aiden-phone.service"),
             ("config/board.toml", "etc/aiden/board.toml"),
             ("config/phone.toml", "etc/aiden/phone.toml"),

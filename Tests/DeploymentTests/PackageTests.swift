@@ -12,6 +12,7 @@ struct PackageTests {
         "usr/bin/aidenctl",
         "lib/systemd/system/aiden-board.service",
         "lib/systemd/system/aiden-board.socket",
+        "lib/systemd/system/bluetooth.service.d/aidenbridge-board.conf",
         "lib/systemd/system/aiden-gadget.service",
         "lib/systemd/system/aiden-udc.target",
         "lib/udev/rules.d/70-aiden-gadget.rules",
@@ -195,6 +196,13 @@ struct PackageTests {
         let boardPostinst = try #require(try board.controlFile("postinst"))
         #expect(!boardPostinst.contains("try-restart \(units)"))
         #expect(boardPostinst.contains("deb-systemd-invoke try-restart 'aiden-board.service'"))
+        // bluetoothd reads the board's drop-in (LE-only) as it starts: installing restarts one that runs without
+        // it, removing one that runs with it, and neither touches one already as it should be (docs/security.md).
+        let runsWithDropIn =
+            "tr '\\0' ' ' < \"/proc/$pid/cmdline\" | grep -q '/run/aidenbridge-bluetooth/main.conf'; then\n"
+        let restart = "            deb-systemd-invoke try-restart bluetooth.service >/dev/null || true\n"
+        #expect(boardPostinst.contains("if ! " + runsWithDropIn + restart))
+        #expect(try #require(try board.controlFile("postrm")).contains("if " + runsWithDropIn + restart))
         // Removal stops the daemon, then the socket and the gadget (debian/aidenbridge-board.prerm).
         #expect(
             try #require(try board.controlFile("prerm")).contains(

@@ -8,8 +8,6 @@ the answer on one line, empty when there is none:
   first EVENT SINCE            t of the first EVENT at or after SINCE
   first-wake SINCE             t of the first new Wake at or after SINCE
   lengths                      the distinct lengths of every notified value, sorted ("12")
-  wakes SINCE UNTIL            "N MIN_GAP": the new Wakes between SINCE and UNTIL, and the shortest time
-                               between two of them (in seconds; "inf" with fewer than two)
   last-fetch-step SINCE        "T STEP" of the last fetch at or after SINCE
 Usage: bumble_log.py LOG QUESTION ARGS...
 """
@@ -40,11 +38,6 @@ def main(path, question, *args):
         return next((str(e["t"]) for e in log if e["event"] == "wake" and e.get("new") and e["t"] >= since), "")
     if question == "lengths":
         return " ".join(str(n) for n in sorted({e.get("len") for e in log if e["event"] == "wake"}))
-    if question == "wakes":
-        since, until = float(args[0]), float(args[1])
-        times = [e["t"] for e in log if e["event"] == "wake" and e.get("new") and since <= e["t"] <= until]
-        gaps = [b - a for a, b in zip(times, times[1:])]
-        return "%d %s" % (len(times), ("%.3f" % min(gaps)) if gaps else "inf")
     if question == "last-fetch-step":
         since = float(args[0])
         fetches = [e for e in log if e["event"] == "fetch" and e["t"] >= since]
