@@ -208,6 +208,16 @@ phase_bluetooth() {
 # ---------------------------------------------------------------------------------------------- login
 # The person sits down at the phone host: a logind session on seat0 (tty1), their user manager and session
 # bus, and a desktop notification server in that session. Nothing of AidenBridge's is started by hand.
+# session_peer CHECK UNIT SCRIPT OUTPUT NAME: runs peers/SCRIPT OUTPUT as a user unit in the person's session
+# and checks that it owns NAME on their session bus.
+session_peer() {
+    : > "$4"; chmod 666 "$4"
+    runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$PERSON_UID/bus \
+        systemd-run --user --unit="$2" python3 "$PEERS/$3" "$4" > /dev/null 2>&1
+    local owned="runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s $5"
+    wait_for 60 bash -c "$owned | grep -q true"
+    check "$1" "$5 owned on $PERSON's session bus: $($owned 2>&1)" bash -c "$owned | grep -q true"
+}
 phase_login() {
     # The host's packages include dunst (for the host's own notification test); with no X server here, a
     # bus-activated dunst would only fail and hold the name. The person's session has the recorder instead.
@@ -220,21 +230,10 @@ phase_login() {
     check login-seat-session "session ${session:-none}: $(loginctl show-session "${session:-x}" -p Seat -p Active -p Type 2>&1 | paste -sd' ')" \
         bash -c "loginctl show-session '${session:-x}' -p Seat --value | grep -q seat0 && loginctl show-session '${session:-x}' -p Active --value | grep -q yes"
     check login-session-bus "/run/user/$PERSON_UID/bus $(stat -c %F /run/user/$PERSON_UID/bus 2>&1)" test -S /run/user/$PERSON_UID/bus
-    : > "$OUT/notifications.txt"; chmod 666 "$OUT/notifications.txt"
-    runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$PERSON_UID/bus \
-        systemd-run --user --unit=vm-notifyd python3 "$PEERS/notify_recorder.py" "$OUT/notifications.txt" > /dev/null 2>&1
-    local owned="runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.freedesktop.Notifications"
-    wait_for 60 bash -c "$owned | grep -q true"
-    check login-notification-server "org.freedesktop.Notifications owned on $PERSON's session bus: $($owned 2>&1)" \
-        bash -c "$owned | grep -q true"
-    # And a system tray: a StatusNotifierWatcher with its host (peers/tray_host.py), as a panel runs them.
-    : > "$OUT/tray.jsonl"; chmod 666 "$OUT/tray.jsonl"
-    runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$PERSON_UID/bus \
-        systemd-run --user --unit=vm-tray python3 "$PEERS/tray_host.py" "$OUT/tray.jsonl" > /dev/null 2>&1
-    local tray="runuser -u $PERSON -- env XDG_RUNTIME_DIR=/run/user/$PERSON_UID busctl --user call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.kde.StatusNotifierWatcher"
-    wait_for 60 bash -c "$tray | grep -q true"
-    check login-tray-host "org.kde.StatusNotifierWatcher owned on $PERSON's session bus: $($tray 2>&1)" \
-        bash -c "$tray | grep -q true"
+    # A desktop notification server (peers/notify_recorder.py) and a system tray, a StatusNotifierWatcher with
+    # its host (peers/tray_host.py), as a panel runs them.
+    session_peer login-notification-server vm-notifyd notify_recorder.py "$OUT/notifications.txt" org.freedesktop.Notifications
+    session_peer login-tray-host vm-tray tray_host.py "$OUT/tray.jsonl" org.kde.StatusNotifierWatcher
 }
 
 # ---------------------------------------------------------------------------------------------- gadget
