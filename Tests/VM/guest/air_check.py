@@ -10,7 +10,9 @@ read from L2CAP channel 4, SMP from channel 6.
 
 Checks, on the ATT frames the host of controller hciN sent (ACL TX) between --since and --until (wall-clock
 seconds, the capture's own timestamps):
-  - every Handle Value Notification carries exactly 12 bytes (a Wake), and there is at least one;
+  - every Handle Value Notification, and every value in a Multiple Handle Value Notification (what
+    bluetoothd sends a BlueZ client that supports it), carries exactly 12 bytes (a Wake), and there is at
+    least one;
   - every Read Response to a read of a handle that was notified carries at most 12 bytes (the Wake
     characteristic read; bluetoothd's own GAP and GATT values, its name and database hash, are not the
     board's and are only counted);
@@ -116,6 +118,17 @@ def main(argv):
             reads[connection] = struct.unpack("<H", pdu[1:3])[0]
         elif opcode == ACL_TX and att == 0x1B and len(pdu) >= 3:  # Handle Value Notification
             notifications.append((seconds, connection, struct.unpack("<H", pdu[1:3])[0], pdu[3:]))
+        elif opcode == ACL_TX and att == 0x23:  # Multiple Handle Value Notification: (handle, length, value)...
+            # bluetoothd sends this one to a client that asked for it (a BlueZ phone's GATT Client Features
+            # bit 2), so each tuple is a notification of its own.
+            rest = pdu[1:]
+            while rest:
+                if len(rest) < 4 or len(rest) < 4 + struct.unpack("<H", rest[2:4])[0]:
+                    problems.append("a malformed multiple notification at %.3f: %s" % (seconds, pdu.hex()))
+                    break
+                handle, length = struct.unpack("<HH", rest[:4])
+                notifications.append((seconds, connection, handle, rest[4:4 + length]))
+                rest = rest[4 + length:]
         elif opcode == ACL_TX and att in (0x0B, 0x0D):  # Read Response, Read Blob Response
             read_responses.append((connection, reads.pop(connection, None), pdu[1:]))
 
@@ -135,7 +148,7 @@ def main(argv):
               " ".join(str(n) for n in sorted({len(v) for *_, v in notifications})) or "none",
               len(wake_reads), " ".join("0x%04x:%d" % ((h or 0), n) for h, n in other) or "none"))
     if not notifications:
-        problems.append("no notification from %s in the capture (is btmon recording it?)" % name)
+        problems.append("no notification from %s in the capture (was the capture recording?)" % name)
 
     if min_gap is not None:
         gaps = []

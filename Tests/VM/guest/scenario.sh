@@ -1123,40 +1123,6 @@ phase_stop() {
         test "$(calc "$d < 5")$(test -e /sys/kernel/config/usb_gadget/aiden && echo present)" = 1
 }
 
-# ---------------------------------------------------------------------------------------------- stranger
-# A stranger in range tries a BR/EDR pairing (Just Works, NoInputNoOutput) while the board's adapter is pairable,
-# as an open window makes it. The board's controller runs LE only, so nothing answers. The stranger is hci1
-# turned dual-mode behind bluetoothd's back (power off, BR/EDR on, power on, through the management
-# interface), since bluetoothd runs every controller of this guest LE-only; afterwards it is put back.
-stranger_bredr() { # stranger_bredr on|off
-    mgmt 10 --index 1 power off > /dev/null; mgmt 10 --index 1 bredr "$1" > /dev/null; mgmt 10 --index 1 power on > /dev/null
-}
-stranger_pairs() { # stranger_pairs FILE: hci1's BR/EDR Just Works pairing with the board, made pairable meanwhile
-    busctl set-property org.bluez /org/bluez/hci0 org.bluez.Adapter1 Pairable b true
-    mgmt 60 --index 1 pair -c 3 -t 0 "$BOARD_BT" > "$1"
-    busctl set-property org.bluez /org/bluez/hci0 org.bluez.Adapter1 Pairable b false
-}
-phase_stranger() {
-    stranger_bredr on
-    local stranger; stranger=$(settings hci1)
-    stranger_pairs "$OUT/stranger-pair.txt"
-    check bredr-stranger-refused "hci1 (${stranger#*current: }) pairs over BR/EDR with the pairable board (hci0: $(settings hci0 | sed 's/.*current: //')): $(tail -n 1 "$OUT/stranger-pair.txt")" \
-        bash -c "[[ ' ${stranger#*current: } ' == *' br/edr '* ]] && grep -q 'failed' '$OUT/stranger-pair.txt' && ! grep -q 'Paired with' '$OUT/stranger-pair.txt'"
-    stranger_bredr off
-    # The control: without the board package's drop-in bluetoothd runs both controllers dual-mode, and the same
-    # pairing goes through (the kernel accepts a Just Works pairing by itself): the check above can fail.
-    local dropin=/usr/lib/systemd/system/bluetooth.service.d/aidenbridge-board.conf
-    mv "$dropin" /run/aidenbridge-board.conf.away && systemctl daemon-reload && timeout 90 systemctl restart bluetooth.service
-    wait_for 60 bash -c "$(declare -f adapter_ready); adapter_ready hci0 && adapter_ready hci1"
-    stranger_pairs "$OUT/stranger-pair-dual.txt"
-    check bredr-stranger-control "without the drop-in (hci0: $(settings hci0 | sed 's/.*current: //')): $(grep -m1 -i 'paired\|failed' "$OUT/stranger-pair-dual.txt")" \
-        grep -q 'Paired with' "$OUT/stranger-pair-dual.txt"
-    busctl call org.bluez /org/bluez/hci0 org.bluez.Adapter1 RemoveDevice o "/org/bluez/hci0/dev_${PHONE_BT//:/_}" > /dev/null 2>&1
-    mv /run/aidenbridge-board.conf.away "$dropin" && systemctl daemon-reload && timeout 90 systemctl restart bluetooth.service
-    wait_for 60 bash -c "$(declare -f adapter_ready); adapter_ready hci0"
-    check board-le-only-again "the drop-in back, bluetoothd restarted: hci0 $(settings hci0 | sed 's/.*current: //')" le_only hci0
-}
-
 # ---------------------------------------------------------------------------------------------- privacy
 phase_privacy() {
     timeout 90 systemctl stop vm-capture.service
@@ -1198,7 +1164,7 @@ MAIN=$$
 done ) &
 # AIDEN_VM_UNTIL=PHASE (passed through by Tests/VM/run) ends the run after that phase, for quick iterations;
 # the run then lacks COMPLETE and counts as failed.
-for phase in boot install login bluetooth gadget board agents bond bonds phone task recovery rebond board_forgot watchdog silent answer mcp peer_peripheral bumble stop stranger privacy purge; do
+for phase in boot install login bluetooth gadget board agents bond bonds phone task recovery rebond board_forgot watchdog silent answer mcp peer_peripheral bumble stop privacy purge; do
     case $phase in
         # Nothing after them means anything when these fail.
         boot | install | login | bluetooth | bond) phase_$phase || exit 1 ;;
