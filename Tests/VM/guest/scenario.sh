@@ -724,6 +724,28 @@ phase_peer_peripheral() {
     ctl task end --id vm-task-3 --status completed
     sleep 1
     kill "$peer"; wait "$peer" 2>/dev/null
+
+    # A board of the Aiden profile (docs/aiden-compatibility.md): no epoch (0), the reasons 0 to 5, and a
+    # sequence that starts at 1 again when its process restarts. The phone shows the change after the first
+    # Wakes and the first change after the restart, each within 2 s, and takes the restarted sequence as new.
+    ctl task start --title "Aiden profile" --request-id vm-aiden-1 --phase planning
+    local round
+    for round in 1 2; do
+        python3 "$PEERS/wake_peripheral.py" --adapter hci0 --epoch 0 --aiden --interval 0.5 \
+            > "$OUT/peer-aiden-$round.log" 2>&1 &
+        peer=$!; t0=$(now)
+        wait_for 60 grep -q StartNotify "$OUT/peer-aiden-$round.log"
+        check "aiden-profile-subscribed-$round" "the phone subscribed to the Aiden-profile peripheral (process $round) $(calc "$(now) - $t0") s after it started" \
+            grep -q StartNotify "$OUT/peer-aiden-$round.log"
+        t=$(now)
+        ctl task update --id vm-aiden-1 --phase waiting_user --action request_user_input --step "Aiden step $round"
+        card_within "aiden-profile-followed-$round" "[YOUR TURN]" "$t" 10
+        check "aiden-profile-sequence-from-1-$round" "the phone took this process's first Wakes (epoch 0, seq 1 and on) as new: $(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t0%.*}" | grep -o 'Wake [a-z_]* epoch=0 seq=[0-9]*: [a-z]*' | head -n 3 | paste -sd' ')" \
+            bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep -q 'epoch=0 seq=1: new'"
+        ctl task update --id vm-aiden-1 --phase acting --action tap --step "Between rounds $round"
+        kill "$peer"; wait "$peer" 2>/dev/null
+    done
+    ctl task end --id vm-aiden-1 --status completed
     cp /run/board.toml.saved /etc/aiden/board.toml
     timeout 90 systemctl restart aiden-board.service
     wait_for 60 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"

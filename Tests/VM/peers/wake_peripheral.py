@@ -6,7 +6,11 @@ with the Wake service UUID on an adapter, and while a central is subscribed it n
 envelope (version 1, reason live_activity, its own epoch, a growing sequence) every --interval seconds.
 aiden-phone must follow it: every Wake makes it fetch the board's snapshot over HTTP.
 
-Usage: wake_peripheral.py --adapter hci0 [--epoch 4242] [--interval 0.5]
+With --epoch 0 --aiden it is a board of the Aiden profile (docs/aiden-compatibility.md): no epoch, a
+sequence that starts at 1 again with every process (as it does anyway here: each run counts from 1), and
+the reasons 0 to 5 in turn instead of live_activity alone.
+
+Usage: wake_peripheral.py --adapter hci0 [--epoch 4242] [--interval 0.5] [--aiden]
 Needs Debian's python3-dbus and python3-gi.
 """
 import argparse
@@ -62,14 +66,18 @@ class Service(dbus.service.Object):
 class Characteristic(dbus.service.Object):
     path = CHARACTERISTIC
 
-    def __init__(self, bus, epoch):
+    def __init__(self, bus, epoch, aiden):
         super().__init__(bus, CHARACTERISTIC)
         self.epoch = epoch
+        self.aiden = aiden
         self.sequence = 0
         self.notifying = False
 
+    def reason(self):
+        return self.sequence % 6 if self.aiden else 4
+
     def envelope(self):
-        return bytes([1, 4]) + struct.pack("<HQ", self.epoch, self.sequence)
+        return bytes([1, self.reason()]) + struct.pack("<HQ", self.epoch, self.sequence)
 
     def properties(self):
         return {"org.bluez.GattCharacteristic1": {
@@ -104,7 +112,7 @@ class Characteristic(dbus.service.Object):
             self.sequence += 1
             self.PropertiesChanged("org.bluez.GattCharacteristic1",
                                    {"Value": dbus.Array(self.envelope(), "y")}, [])
-            log("Wake epoch=%d seq=%d" % (self.epoch, self.sequence))
+            log("Wake reason=%d epoch=%d seq=%d" % (self.reason(), self.epoch, self.sequence))
         return True
 
 
@@ -127,11 +135,12 @@ def main():
     parser.add_argument("--adapter", default="hci0")
     parser.add_argument("--epoch", type=int, default=4242)
     parser.add_argument("--interval", type=float, default=0.5)
+    parser.add_argument("--aiden", action="store_true", help="reasons 0 to 5 in turn, as an Aiden board sends")
     args = parser.parse_args()
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.SystemBus()
     adapter = bus.get_object(BLUEZ, "/org/bluez/" + args.adapter)
-    characteristic = Characteristic(bus, args.epoch)
+    characteristic = Characteristic(bus, args.epoch, args.aiden)
     Application(bus, [Service(bus), characteristic])
     Advertisement(bus)
     loop = GLib.MainLoop()
