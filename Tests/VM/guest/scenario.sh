@@ -923,6 +923,16 @@ as_person() {
     runuser -u "$PERSON" -- env HOME=/home/$PERSON XDG_RUNTIME_DIR=/run/user/$PERSON_UID \
         DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$PERSON_UID/bus timeout 30 "$@"
 }
+# pressed_at FILE: when the session's peer (notify_recorder.py, tray_host.py) made the last press it wrote to
+# FILE, on the guest's clock: a press is timed from the click, not from the scenario starting busctl (runuser
+# and busctl alone take over a second under TCG).
+pressed_at() {
+    python3 - "$1" <<'PY'
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+print(next((str(r["at"]) for r in reversed(records) if "pressed" in r and "at" in r), ""))
+PY
+}
 # notification_id TEXT ACTION: the id of the newest recorded notification whose summary or body has TEXT
 # and which offers ACTION, or nothing.
 notification_id() {
@@ -1040,6 +1050,7 @@ PY
     t=$(now)
     as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
         Press us "${id:-0}" stop > "$OUT/press-stop.txt" 2>&1
+    t=$(pressed_at "$OUT/notifications.txt"); t=${t:-$(now)}
     wait_for 10 bash -c "! kill -0 $run"
     ended=$(task_field vm-run-2 status)
     check answer-notification-stop "notification ${id:-none}: task run $(kill -0 $run 2> /dev/null && echo still running || echo exited) $(calc "$(now) - $t") s after the press, task $ended" \
@@ -1062,6 +1073,7 @@ PY
     t=$(now)
     as_person busctl --user call org.kde.StatusNotifierWatcher /StatusNotifierWatcher org.aidenbridge.VMTray \
         Press ss "Weekly report" Stop > "$OUT/press-tray-stop.txt" 2>&1
+    t=$(pressed_at "$OUT/tray.jsonl"); t=${t:-$(now)}
     wait_for 10 bash -c "! kill -0 $run"
     ended=$(task_field vm-run-3 status)
     check answer-tray-stop "menu $(head -c 200 "$OUT/tray-layout.txt"); pressed: $(cat "$OUT/press-tray-stop.txt"); task run $(kill -0 $run 2> /dev/null && echo still running || echo exited) $(calc "$(now) - $t") s after the press, task $ended" \
@@ -1093,6 +1105,7 @@ phase_mcp() {
     t=$(now)
     as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
         Press us "${id:-0}" done > "$OUT/mcp-press.txt" 2>&1
+    t=$(pressed_at "$OUT/notifications.txt"); t=${t:-$(now)}
     wait_for 10 bash -c "grep -q '\"answered\"' '$OUT/mcp.txt'"
     local answered; answered=$(mcp_at answered)
     check mcp-handover-answered "notification ${id:-none}; $(grep '\"answered\"' "$OUT/mcp.txt"); ${answered:+$(calc "$answered - $t") s after the press}" \

@@ -16,6 +16,7 @@ Needs Debian's python3-dbus and python3-gi.
 """
 import json
 import sys
+import time
 
 import dbus
 import dbus.mainloop.glib
@@ -81,7 +82,7 @@ class Server(dbus.service.Object):
         self.actions.pop(number, None)
         self.NotificationClosed(number, 2)
         with open(self.output, "a") as out:
-            out.write(json.dumps({"pressed": number, "action": str(key)}) + "\n")
+            out.write(json.dumps({"pressed": number, "action": str(key), "at": time.time()}) + "\n")
 
 
 def main():
