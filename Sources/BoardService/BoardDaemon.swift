@@ -209,9 +209,12 @@ package enum BoardDaemon {
     /// (socket activation: systemd holds the port while the daemon restarts, so no local user can bind it in
     /// between), else bound here, with `IP_FREEBIND` for an address that is not loopback or a wildcard (the board
     /// starts before the USB link has its address). A passed socket that no endpoint names is closed, said why.
-    /// The ECM listeners' accept queue: deep enough that while a flood of refused connections keeps libmicrohttpd
-    /// busy, the phone's connection waits in the queue instead of being dropped (and retried a second later).
-    static let ecmBacklog: Int32 = 1024
+    /// The ECM listeners' accept queue (aiden-board.socket's `Backlog=` too): deep enough that while a flood fills
+    /// it faster than libmicrohttpd accepts (a process on the phone host opening connections in a loop, refused
+    /// peers), the phone's connection waits in the queue instead of being dropped and sent again a second later.
+    /// 1,024 overflowed for the first 2 s of such a flood in `PhoneHostLockoutTests` (1,600 deep at most since);
+    /// 4,096 is the kernel's default `somaxconn`, the most `listen` gets without a sysctl.
+    package static let ecmBacklog: Int32 = 4096
 
     static func ecmListeners(
         _ listen: [SocketEndpoint], inherited: [Int32], logger: Logger

@@ -94,7 +94,13 @@ import Testing
         #expect(hog.isRunning, "the hog was still at it during every fetch and answer")
         hog.waitUntilExit()
         let counts = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        print("phone-host lockout: fetches \(fetches), answers \(answers); hog: \(counts)")
+        // SYNs the board's kernel dropped because the accept queue was full (each one waits a second to be resent).
+        let overflows = try runCommand(
+            "/usr/sbin/ip", ["netns", "exec", "\(prefix)-board", "nstat", "-az", "TcpExtListenOverflows"]
+        ).output.split(separator: "\n").last.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        print(
+            "phone-host lockout: fetches \(fetches), answers \(answers); hog: \(counts)"
+                + "; accept-queue overflows: \(overflows.map { $0.count > 1 ? String($0[1]) : "?" } ?? "?")")
         // The hog really held what it could: far more connections than the per-peer cap were opened.
         let opened = (try? JSONSerialization.jsonObject(with: Data(counts.utf8)) as? [String: Any])?["opened"] as? Int
         #expect((opened ?? 0) > 100, "\(counts)")

@@ -310,6 +310,10 @@ phase_board() {
     # systemd holds 192.168.42.1:8080 (aiden-board.socket) and hands it to the daemon.
     check board-socket-activated "$(systemctl is-active aiden-board.socket); $(journalctl -b -u aiden-board -o cat | grep -m1 'the socket the service manager holds')" \
         bash -c "systemctl -q is-active aiden-board.socket && journalctl -b -u aiden-board -o cat | grep -q '192.168.42.1:8080: the socket the service manager holds'"
+    # The accept queue the socket unit asks for (Backlog=) is the one the kernel gives: ss shows a listener's
+    # queue limit as Send-Q. It must hold a local flood's first burst (docs/security.md).
+    local queue; queue=$(ip netns exec board ss -ltnH 'sport = :8080' | awk '$4 ~ /^192\.168\.42\.1:/ {print $3}')
+    check board-accept-queue "192.168.42.1:8080 queue limit ${queue:-none}" test "${queue:-0}" = 4096
     local status; status=$(curl -sS -m 5 "$BOARD_URL/status" 2>&1)
     echo "$status" > "$OUT/board-status.json"
     check board-status-over-usb "GET /status from the phone host: ${status:0:160}" grep -q '"status"' <<<"$status"
