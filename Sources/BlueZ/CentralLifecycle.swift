@@ -60,6 +60,12 @@ package struct CentralLifecycle: Sendable {
         /// missed connection) is otherwise answered only by bluetoothd's own 30 s D-Bus timeout, and the person
         /// plugging in would wait that long.
         package var pairTimeout: Duration
+        /// When a search that has not found the board starts discovery over (`restartSearch`): 3 s in, then after
+        /// twice the wait each time, up to 48 s. The controller reports each device once per scan (duplicates
+        /// filtered), and bluetoothd's own scan cycle lasts about 10.5 s: a report that came while the board's old
+        /// device object was being removed (a bond made again) never became a device, and the phone waited one or
+        /// two whole cycles (15.9–27.9 s to the first Wake, against 5–6 s) for the next (Tests/VM/README.md, bonds).
+        package var searchRestart: Backoff
 
         package init(
             adapter: String, boardAddress: String? = nil,
@@ -67,8 +73,10 @@ package struct CentralLifecycle: Sendable {
             notBondedRetry: Duration = .seconds(60), resolveTimeout: Duration = .seconds(30),
             bondsOverCable: Bool = false, rememberedAddress: String? = nil, bondRetry: Duration = .seconds(30),
             bondAttempts: Int = 3, suspectBondAfter: Int = 1, pairTries: Int = 3, pairPause: Duration = .seconds(2),
-            pairTimeout: Duration = .seconds(10)
+            pairTimeout: Duration = .seconds(10),
+            searchRestart: Backoff = Backoff(base: .seconds(3), cap: .seconds(48))
         ) {
+            self.searchRestart = searchRestart
             self.pairTimeout = pairTimeout
             self.suspectBondAfter = suspectBondAfter
             self.pairTries = pairTries
@@ -100,6 +108,9 @@ package struct CentralLifecycle: Sendable {
         case startSearch(round: UInt64)
         /// `StopDiscovery()` (errors ignored: discovery may already be off).
         case stopSearch
+        /// `StopDiscovery()`, answered (errors ignored), then as `startSearch`: the scan starts over, so the
+        /// controller reports again what it filtered as a duplicate.
+        case restartSearch(round: UInt64)
         /// `Device1.Connect()`; answer with `connectSucceeded`/`connectFailed` for `link`.
         case connect(DBusObjectPath, link: UInt64)
         /// `GattCharacteristic1.StartNotify()`, once per link.
@@ -196,6 +207,9 @@ package struct CentralLifecycle: Sendable {
     var bondsTried = 0
     /// `Connect` calls to the bonded board that failed in a row (`suspectBondAfter`).
     var failedConnects = 0
+    /// Restarts of the current search so far, and when the next one is due (while `.searching(started: true)`).
+    private var searchRestarts = 0
+    private var searchRestartAt: Duration?
 
     package init(settings: Settings) {
         self.settings = settings
@@ -256,6 +270,7 @@ package struct CentralLifecycle: Sendable {
     package mutating func searchStarted(round: UInt64, at now: Duration) -> [Action] {
         guard round == self.round, phase == .searching(started: false) else { return [] }
         phase = .searching(started: true)
+        searchRestartAt = now + settings.searchRestart.delay(afterFailures: searchRestarts + 1)
         return connectToSeenBoard(at: now)
     }
 
@@ -338,6 +353,10 @@ package struct CentralLifecycle: Sendable {
         case .bonding(let device, .pairing(let tries, let until)) where now >= until:
             return pairGivenUp(
                 device, tries: tries, why: "no answer in \(settings.pairTimeout.components.seconds) s", at: now)
+        case .searching(started: true) where searchRestartAt.map { now >= $0 } == true:
+            searchRestarts += 1
+            phase = .searching(started: false)
+            return [.restartSearch(round: round)]
         default:
             return []
         }
@@ -348,6 +367,7 @@ package struct CentralLifecycle: Sendable {
         case .waiting(let until, _), .resolving(_, let until), .bonding(_, .pausing(_, let until)),
             .bonding(_, .pairing(_, let until)):
             until
+        case .searching(started: true): searchRestartAt
         default: nil
         }
     }
@@ -391,6 +411,7 @@ package struct CentralLifecycle: Sendable {
             return beginLink(path, connected: true, at: now)
         }
         phase = .searching(started: false)
+        searchRestarts = 0
         return [.startSearch(round: round)] + report(.searching)
     }
 

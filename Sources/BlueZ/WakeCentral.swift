@@ -149,16 +149,16 @@ package final class WakeCentral: Sendable {
                 }
             }
         case .startSearch(let round):
+            runtime.spawn { [self] in await startDiscovery(round: round) }
+        case .restartSearch(let round):
+            // In turn: bluetoothd answers a StartDiscovery sent while its StopDiscovery is pending with Busy.
             runtime.spawn { [self] in
                 do throws(DBusError) {
-                    try await adapterCall(
-                        "SetDiscoveryFilter",
-                        [.vardict(["UUIDs": .strings([WakeGATT.serviceUUID]), "Transport": .string("le")])])
-                    try await adapterCall("StartDiscovery")
-                    post { lifecycle, now in lifecycle.searchStarted(round: round, at: now) }
+                    try await adapterCall("StopDiscovery")
                 } catch {
-                    post { lifecycle, now in lifecycle.searchFailed(round: round, error: error, at: now) }
+                    logger.debug("StopDiscovery before searching again: \(error)")
                 }
+                await startDiscovery(round: round)
             }
         case .stopSearch:
             runtime.spawn { [self] in
@@ -317,6 +317,19 @@ package final class WakeCentral: Sendable {
             throw PairingAgent.rejected("not the board being paired over the cable")
         }
         logger.info("accepted \(what) for \(device?.rawValue ?? "?")")
+    }
+
+    /// `SetDiscoveryFilter` (the Wake service, LE) and `StartDiscovery`, answered to the lifecycle.
+    private func startDiscovery(round: UInt64) async {
+        do throws(DBusError) {
+            try await adapterCall(
+                "SetDiscoveryFilter",
+                [.vardict(["UUIDs": .strings([WakeGATT.serviceUUID]), "Transport": .string("le")])])
+            try await adapterCall("StartDiscovery")
+            post { lifecycle, now in lifecycle.searchStarted(round: round, at: now) }
+        } catch {
+            post { lifecycle, now in lifecycle.searchFailed(round: round, error: error, at: now) }
+        }
     }
 
     private func adapterCall(_ member: String, _ body: [DBusValue] = []) async throws(DBusError) {

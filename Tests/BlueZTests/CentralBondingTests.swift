@@ -175,7 +175,7 @@ struct CentralBondingTests {
                 (
                     .seconds(20), { $0.cableArrived(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil
                 ),
-                (.seconds(20), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (.seconds(20), { $0.searchStarted(round: 1, at: $1) }, [], .seconds(23)),
                 (
                     .seconds(20),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: $1) },
@@ -215,7 +215,7 @@ struct CentralBondingTests {
                 ),
                 // The timer: the agent is still registered with this bluetoothd, so no second RegisterAgent.
                 (.seconds(60), { $0.timerFired(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
-                (.seconds(60), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (.seconds(60), { $0.searchStarted(round: 1, at: $1) }, [], .seconds(63)),
                 (
                     .seconds(60),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-41)]), at: $1) },
@@ -283,11 +283,11 @@ struct CentralBondingTests {
                     [.problem(told), .startSearch(round: 1), .report(.searching)], nil
                 ),
                 // The stranger advertises again: it is not the board any more.
-                (.seconds(2), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (.seconds(2), { $0.searchStarted(round: 1, at: $1) }, [], .seconds(5)),
                 (
                     .seconds(2),
                     { $0.received(CentralLifecycleTests.changed(Self.stranger, ["RSSI": .int16(-30)]), at: $1) }, [],
-                    nil
+                    .seconds(5)
                 ),
                 (
                     .seconds(3),
@@ -333,7 +333,7 @@ struct CentralBondingTests {
                     .seconds(3), { $0.bondRemoved(link: 1, error: nil, at: $1) },
                     [.startSearch(round: 1), .report(.searching)], nil
                 ),
-                (.seconds(4), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+                (.seconds(4), { $0.searchStarted(round: 1, at: $1) }, [], .seconds(7)),
                 (
                     .seconds(5), { $0.received(.interfacesAdded(Self.device, unpaired), at: $1) },
                     [

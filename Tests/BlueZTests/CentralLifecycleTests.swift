@@ -42,7 +42,7 @@ struct CentralLifecycleTests {
                 .seconds(21)
             ),
             (.seconds(21), { $0.timerFired(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
-            (.seconds(21), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+            (.seconds(21), { $0.searchStarted(round: 1, at: $1) }, [], .seconds(24)),
             (
                 .seconds(22), { $0.received(Self.changed(Self.device, ["RSSI": .int16(-40)]), at: $1) },
                 [.stopSearch, .connect(Self.device, link: 2), .report(.connecting(address: address))], nil
@@ -53,7 +53,7 @@ struct CentralLifecycleTests {
                 .seconds(25)
             ),
             (.seconds(25), { $0.timerFired(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
-            (.seconds(25), { $0.searchStarted(round: 1, at: $1) }, [], nil),
+            (.seconds(25), { $0.searchStarted(round: 1, at: $1) }, [], .seconds(28)),
             (
                 .seconds(26), { $0.received(Self.changed(Self.device, ["RSSI": .int16(-41)]), at: $1) },
                 [.stopSearch, .connect(Self.device, link: 3), .report(.connecting(address: address))], nil
@@ -129,6 +129,51 @@ struct CentralLifecycleTests {
             #expect(event(&machine, time) == actions, "row \(index) at \(time)")
             #expect(machine.nextDeadline == deadline, "row \(index) deadline")
         }
+    }
+
+    /// A search that has not found the board starts discovery over, 3 s in, then 6 s, 12 s … after each start
+    /// (the controller reports a device once per scan): each restart waits for its own start, and a new search
+    /// begins the schedule again.
+    @Test func aSearchThatFindsNothingStartsDiscoveryOver() {
+        var empty = Self.tree
+        empty[Self.device] = nil
+        empty[Self.characteristic] = nil
+        var machine = CentralLifecycle(settings: .init(adapter: "hci0"))
+        let address = "00:AA:01:00:12:34"
+        let failed = DBusError.bluez(.failed, "le-connection-abort-by-local")
+        let ms = { (n: Int64) in Duration.milliseconds(n) }
+        let timeline: [(Duration, (inout CentralLifecycle, Duration) -> [Action], [Action], Duration?)] = [
+            (.zero, { $0.bluezOwnerChanged(":1.0", at: $1) }, [.discover(round: 1)], nil),
+            (.zero, { $0.discovered(empty, round: 1, at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+            (.zero, { $0.searchStarted(round: 1, at: $1) }, [], .seconds(3)),
+            (ms(2999), { $0.timerFired(at: $1) }, [], .seconds(3)),
+            (.seconds(3), { $0.timerFired(at: $1) }, [.restartSearch(round: 1)], nil),
+            // Not started yet: no second restart, whatever the timer says.
+            (.seconds(10), { $0.timerFired(at: $1) }, [], nil),
+            (ms(3100), { $0.searchStarted(round: 1, at: $1) }, [], ms(9100)),
+            (ms(9100), { $0.timerFired(at: $1) }, [.restartSearch(round: 1)], nil),
+            (ms(9200), { $0.searchStarted(round: 1, at: $1) }, [], ms(21_200)),
+            // The board advertises: found, as in any search.
+            (
+                .seconds(10), { $0.received(.interfacesAdded(Self.device, Self.tree[Self.device]!), at: $1) },
+                [.stopSearch, .connect(Self.device, link: 1), .report(.connecting(address: address))], nil
+            ),
+            (
+                .seconds(11), { $0.connectFailed(link: 1, error: failed, at: $1) },
+                [.problem("connecting to \(address) failed: \(failed)"), .report(.reconnecting(retryIn: .seconds(1)))],
+                .seconds(12)
+            ),
+            // The next search starts the schedule over: 3 s again.
+            (.seconds(12), { $0.timerFired(at: $1) }, [.startSearch(round: 1), .report(.searching)], nil),
+            (.seconds(12), { $0.searchStarted(round: 1, at: $1) }, [], .seconds(15)),
+            (.seconds(15), { $0.timerFired(at: $1) }, [.restartSearch(round: 1)], nil),
+        ]
+        for (index, (time, event, actions, deadline)) in timeline.enumerated() {
+            #expect(event(&machine, time) == actions, "row \(index) at \(time)")
+            #expect(machine.nextDeadline == deadline, "row \(index) deadline")
+        }
+        // The wait doubles up to its cap, never beyond.
+        #expect(CentralLifecycle.Settings(adapter: "hci0").searchRestart.delay(afterFailures: 10) == .seconds(48))
     }
 
     /// A central on link 1 to the (bonded) board of `tree`, StartNotify sent at `time`.

@@ -159,6 +159,23 @@ struct WakeCentralTranscriptTests {
         }
     }
 
+    /// No board in 3 s: the search starts over, StopDiscovery answered before the filter and StartDiscovery are
+    /// sent again (bluetoothd answers a start during a pending stop with Busy); the board then found as ever.
+    @Test func aSearchStartsOverInTurn() async throws {
+        let fixture = Fixture()
+        try await fixture.start()
+        #expect(
+            fixture.takeCalls() == [GattPeripheralTranscriptTests.getNameOwner, Self.getManagedObjects] + Self.search)
+        #expect(fixture.takeStates() == [.searching])
+        await fixture.runtime.advance(to: .seconds(3))
+        #expect(
+            fixture.takeCalls() == ["call org.bluez /org/bluez/hci0 org.bluez.Adapter1.StopDiscovery()"] + Self.search)
+        #expect(fixture.takeStates().isEmpty, "still searching, no new state")
+        #expect(fixture.runtime.pendingTimers.count == 1, "the next restart, 6 s after this start")
+        await fixture.advertise()
+        #expect(fixture.takeCalls() == Self.connect)
+    }
+
     @Test func discoversConnectsSubscribesOnceAndDelivers() async throws {
         let fixture = Fixture()
         try await fixture.start()
