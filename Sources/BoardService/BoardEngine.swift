@@ -5,6 +5,7 @@ import LiveActivity
 import Logging
 import NetworkAddress
 import Platform
+import ServiceManager
 import Synchronization
 import WakeProtocol
 import WireFormat
@@ -107,8 +108,8 @@ package final class BoardEngine: Sendable {
     private let writer: Mutex<Writer>
     private let publication: Mutex<Publication>
     private let phoneSide = Mutex(PhoneSide())
-    /// Where the live status goes (`reportStatus`) and the text sent last, touched on the executor only.
-    private let statusReport = Mutex<(send: (@Sendable (String) -> Void)?, last: String?)>((nil, nil))
+    /// The live status line (`reportStatus`).
+    private let status: StatusReporter
     /// When the writer's current job began (nil: idle), for the watchdog.
     private let writerBusySince = Mutex<Duration?>(nil)
     private let settings: Settings
@@ -143,6 +144,7 @@ package final class BoardEngine: Sendable {
         self.runtime = runtime
         self.logger = logger
         self.usbFacts = usbFacts
+        status = StatusReporter(runtime: runtime)
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
         var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch, instanceID: instanceID)
@@ -483,29 +485,7 @@ package final class BoardEngine: Sendable {
     /// it, and looks again every `interval` for what the engine is not told of (a phone subscribing over BlueZ),
     /// sending only a changed line: all on the executor.
     package func reportStatus(every interval: Duration = .seconds(60), _ send: @escaping @Sendable (String) -> Void) {
-        runtime.perform {
-            statusReport.withLock { $0.send = send }
-            sendStatus(always: true)
-        }
-        scheduleStatusTick(interval)
-    }
-
-    private func scheduleStatusTick(_ interval: Duration) {
-        runtime.schedule(after: interval) { [weak self] in
-            self?.sendStatus(always: false)
-            self?.scheduleStatusTick(interval)
-        }
-    }
-
-    /// On the executor: the status line to the daemon, when it changed (or `always`).
-    private func sendStatus(always: Bool) {
-        let text = statusLine()
-        let send = statusReport.withLock { report -> (@Sendable (String) -> Void)? in
-            guard let send = report.send, always || report.last != text else { return nil }
-            report.last = text
-            return send
-        }
-        send?(text)
+        status.start(every: interval, line: { [weak self] in self?.statusLine() }, send)
     }
 
     // MARK: The writer
@@ -525,7 +505,7 @@ package final class BoardEngine: Sendable {
             wakeFacts: writer.wakeFacts,
             readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
         publication.withLock { $0 = next }
-        sendStatus(always: false)
+        status.changed()
         answerWaits(&writer)
     }
 
@@ -535,7 +515,7 @@ package final class BoardEngine: Sendable {
         publication.withLock {
             $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts, readValue: readValue)
         }
-        sendStatus(always: false)
+        status.changed()
     }
 
     // MARK: Wakes

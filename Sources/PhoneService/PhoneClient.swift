@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import PhoneCore
 import Platform
+import ServiceManager
 import Synchronization
 
 /// Runs a `PhoneSession` on the runtime's serial executor: the Wake receiver (libdbus or UDP), the
@@ -21,9 +22,6 @@ package final class PhoneClient: Sendable {
         var timer: (any ScheduledWork)?
         /// When the current step began (nil: idle), for the watchdog.
         var busySince: Duration?
-        /// Where the live status goes (`reportStatus`) and the text sent last.
-        var statusSend: (@Sendable (String) -> Void)?
-        var lastStatus: String?
         /// The task cards the surfaces were last given.
         var surfacedCards: [Card] = []
         var surfacedCurrent: Card?
@@ -54,6 +52,8 @@ package final class PhoneClient: Sendable {
     private let surfaces: [any CardSurface]
     private let recordWriter: RecordWriter
     private let logger: Logger
+    /// The live status line (`reportStatus`).
+    private let status: StatusReporter
 
     package init(
         session: PhoneSession, transport: any BoardTransport, runtime: any Runtime,
@@ -71,6 +71,7 @@ package final class PhoneClient: Sendable {
             save: saveRecord, queue: recordQueue, logger: logger,
             whenWritten: { [runtime] shows in runtime.enqueue { shows.forEach { $0() } } })
         self.logger = logger
+        status = StatusReporter(runtime: runtime)
     }
 
     /// Whether the client is alive for the watchdog: no step has been running for longer than
@@ -101,7 +102,7 @@ package final class PhoneClient: Sendable {
         effects.forEach(perform)
         surface(alerts: effects.compactMap { if case let .alert(alert) = $0 { alert } else { nil } })
         state.withLock { $0.busySince = nil }
-        sendStatus(always: false)
+        status.changed()
     }
 
     /// Gives the surfaces the task cards once a fetch has ended (or after a step outside one) that changed them
@@ -162,32 +163,13 @@ package final class PhoneClient: Sendable {
     /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now and after each step that
     /// changes it, and looks again every `interval`, sending only a changed line: all on the executor.
     package func reportStatus(every interval: Duration = .seconds(60), _ send: @escaping @Sendable (String) -> Void) {
-        runtime.enqueue { [self] in
-            state.withLock { $0.statusSend = send }
-            sendStatus(always: true)
-        }
-        scheduleStatusTick(interval)
-    }
-
-    private func scheduleStatusTick(_ interval: Duration) {
-        runtime.schedule(after: interval) { [weak self] in
-            self?.sendStatus(always: false)
-            self?.scheduleStatusTick(interval)
-        }
-    }
-
-    /// On the executor: the status line to the daemon, when it changed (or `always`).
-    private func sendStatus(always: Bool) {
-        let now = runtime.monotonicNow()
-        let wall = runtime.wallNow()
-        let due = state.withLock { state -> (String, @Sendable (String) -> Void)? in
-            guard let send = state.statusSend else { return nil }
-            let text = state.session.statusLine(at: now, wall: wall)
-            guard always || text != state.lastStatus else { return nil }
-            state.lastStatus = text
-            return (text, send)
-        }
-        if let (text, send) = due { send(text) }
+        status.start(
+            every: interval,
+            line: { [weak self] in
+                guard let self else { return nil }
+                let (now, wall) = (runtime.monotonicNow(), runtime.wallNow())
+                return state.withLock { $0.session.statusLine(at: now, wall: wall) }
+            }, send)
     }
 
     private func perform(_ effect: PhoneSession.Effect) {

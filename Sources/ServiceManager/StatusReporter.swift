@@ -1,0 +1,56 @@
+import Platform
+import Synchronization
+
+/// A daemon's live status line for the service manager (`STATUS=`, what `systemctl status` shows), sent only
+/// when it changed: the daemon calls `changed()` after each step that may alter it, and every `interval` the line
+/// is looked at again for what the daemon is not told of (the board: a phone subscribing over BlueZ; the phone:
+/// its clock). The one status loop of both daemons; `line` and `send` run on the daemon's executor.
+package final class StatusReporter: Sendable {
+    private struct Reporting {
+        /// The line as it is now; nil when its owner is gone (the owner holds the reporter, not the reverse).
+        var line: @Sendable () -> String?
+        var send: @Sendable (String) -> Void
+        var last: String?
+    }
+
+    private let runtime: any Runtime
+    /// Touched on the executor only (the lock makes it `Sendable`); nil until `start`.
+    private let state = Mutex<Reporting?>(nil)
+
+    package init(runtime: any Runtime) {
+        self.runtime = runtime
+    }
+
+    /// Sends `line` to `send` now, after each change, and after each `interval` when it changed meanwhile. Called
+    /// from another thread than the executor (the daemon's start): it returns once the first line is sent.
+    package func start(
+        every interval: Duration = .seconds(60), line: @escaping @Sendable () -> String?,
+        _ send: @escaping @Sendable (String) -> Void
+    ) {
+        runtime.perform { [self] in
+            state.withLock { $0 = Reporting(line: line, send: send) }
+            report(always: true)
+        }
+        scheduleTick(interval)
+    }
+
+    /// On the executor, after a step that may have changed the line: sends it when it did.
+    package func changed() { report(always: false) }
+
+    private func scheduleTick(_ interval: Duration) {
+        runtime.schedule(after: interval) { [weak self] in
+            self?.report(always: false)
+            self?.scheduleTick(interval)
+        }
+    }
+
+    private func report(always: Bool) {
+        guard let line = state.withLock({ $0?.line }), let text = line() else { return }
+        let send = state.withLock { reporting -> (@Sendable (String) -> Void)? in
+            guard let send = reporting?.send, always || reporting?.last != text else { return nil }
+            reporting?.last = text
+            return send
+        }
+        send?(text)
+    }
+}
