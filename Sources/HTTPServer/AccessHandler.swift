@@ -30,9 +30,10 @@ let accessHandler: MHD_AccessHandlerCallback = {
             return queue(closing, on: connection)
         }
         context.connections.withLock { $0.headersArrived(connectionID(connection)) }
-        if let admit = context.admission.admitHeaders,
-            let refusal = admit(request(connection, url: url, method: method, context: context, body: []))
-        {
+        // Read from libmicrohttpd once, when the headers are in; the body joins it at the end.
+        let head = request(connection, url: url, method: method, context: context, body: [])
+        state.head = head
+        if let admit = context.admission.admitHeaders, let refusal = admit(head) {
             state.responded = true
             context.connections.withLock { $0.requestArrived(connectionID(connection)) }
             return queue(refusal, on: connection)
@@ -71,7 +72,11 @@ let accessHandler: MHD_AccessHandlerCallback = {
     if state.bodyTooLarge {
         return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
     }
-    switch context.handler(request(connection, url: url, method: method, context: context, body: state.body)) {
+    var whole = state.head ?? request(connection, url: url, method: method, context: context, body: [])
+    whole.body = state.body
+    state.head = nil
+    state.body = []
+    switch context.handler(whole) {
     case let .now(response):
         return queue(response, on: connection)
     case let .later(start):

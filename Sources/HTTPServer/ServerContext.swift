@@ -127,6 +127,8 @@ final class ServerContext: Sendable {
 
 /// The state of one request between MHD's calls to the access handler (headers, body chunks, end).
 final class RequestState {
+    /// The request as its headers made it (method, path, query, headers, peer), built on the first call.
+    var head: HTTPRequest?
     var body: [UInt8] = []
     var bodyTooLarge = false
     var responded = false
