@@ -55,7 +55,6 @@ package final class BoardEngine: Sendable {
         var coalescer: WakeCoalescer
         var reservation: SequenceReservation
         var nextReason: WakeReason = .system
-        var lastEnvelope: WakeEnvelope?
         var wakeFacts: WakeFacts
         var tasksDirty = false
         var lazyWriteScheduled = false
@@ -87,13 +86,10 @@ package final class BoardEngine: Sendable {
     private final class Publication: Sendable {
         let board: PublishedBoard
         let wakeFacts: WakeFacts
-        /// What the BLE characteristic's ReadValue answers (docs/protocol.md §2.1).
-        let readValue: WakeEnvelope
 
-        init(board: PublishedBoard, wakeFacts: WakeFacts, readValue: WakeEnvelope) {
+        init(board: PublishedBoard, wakeFacts: WakeFacts) {
             self.board = board
             self.wakeFacts = wakeFacts
-            self.readValue = readValue
         }
     }
 
@@ -155,7 +151,7 @@ package final class BoardEngine: Sendable {
             Publication(
                 board: board.published(
                     now: runtime.wallNow(), instant: runtime.monotonicNow(), retention: settings.retention),
-                wakeFacts: wakeFacts, readValue: loaded.wake.readValueBeforeFirstWake))
+                wakeFacts: wakeFacts))
         writer = Mutex(
             Writer(
                 board: board, wakeState: loaded.wake,
@@ -466,10 +462,6 @@ package final class BoardEngine: Sendable {
         return now - since < settings.stuckAfter
     }
 
-    /// The last envelope sent, or before the first one a `system` envelope with the current epoch and
-    /// the last persisted sequence (what the BLE characteristic's ReadValue answers, docs/protocol.md §2.1).
-    package var readValue: WakeEnvelope { publication.withLock { $0.readValue } }
-
     package var epoch: UInt16 { publication.withLock { $0.board.epoch } }
 
     package var wakeFacts: WakeFacts { publication.withLock { $0.wakeFacts } }
@@ -502,8 +494,7 @@ package final class BoardEngine: Sendable {
         let (now, instant) = clockNow()
         let next = Publication(
             board: writer.board.published(now: now, instant: instant, retention: settings.retention),
-            wakeFacts: writer.wakeFacts,
-            readValue: writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake)
+            wakeFacts: writer.wakeFacts)
         publication.withLock { $0 = next }
         status.changed()
         answerWaits(&writer)
@@ -511,10 +502,7 @@ package final class BoardEngine: Sendable {
 
     /// Publishes new Wake facts, keeping the board already published.
     private func publishWake(_ writer: Writer) {
-        let readValue = writer.lastEnvelope ?? writer.wakeState.readValueBeforeFirstWake
-        publication.withLock {
-            $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts, readValue: readValue)
-        }
+        publication.withLock { $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts) }
         status.changed()
     }
 
@@ -571,7 +559,6 @@ package final class BoardEngine: Sendable {
         let reason = writer.nextReason
         writer.nextReason = .liveActivity
         let envelope = WakeEnvelope(reason: reason, epoch: writer.wakeState.epoch, sequence: issue.sequence)
-        writer.lastEnvelope = envelope
         writer.wakeFacts.lastSequence = envelope.sequence
         writer.wakeFacts.lastReason = reason.name
         writer.wakeFacts.lastAt = clockNow().now

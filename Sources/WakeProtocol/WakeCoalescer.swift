@@ -36,8 +36,6 @@ package struct WakeCoalescer: Sendable {
     /// The minimum spacing between Wakes; negative values are treated as zero.
     package let window: Duration
     private var state: State = .quiet
-    /// When the last Wake was sent (for status pages), nil before the first.
-    package private(set) var lastWakeAt: Duration?
 
     package init(window: Duration = WakeCoalescer.defaultWindow) {
         self.window = max(window, .zero)
@@ -77,7 +75,6 @@ package struct WakeCoalescer: Sendable {
 
     private mutating func sendWake(at now: Duration) -> Action {
         state = .windowOpen(until: now + window, pending: false)
-        lastWakeAt = now
         return .sendWake
     }
 }

@@ -33,13 +33,13 @@ import Testing
     }
 
     @Test func firstChangeGoesOutAtOnce() {
-        let coalescer = play([(.change(0), .sendWake)])
+        var coalescer = play([(.change(0), .sendWake)])
         #expect(coalescer.nextDeadline == nil)
-        #expect(coalescer.lastWakeAt == Self.ms(0))
+        #expect(coalescer.changed(at: Self.ms(749)) == .scheduleDeadline(Self.ms(750)), "the window opened at 0")
     }
 
     @Test func aBurstBecomesOneLeadingAndOneTrailingWake() {
-        let coalescer = play([
+        var coalescer = play([
             (.change(0), .sendWake),
             (.change(100), .scheduleDeadline(Self.ms(750))),
             (.change(200), .none),
@@ -47,7 +47,8 @@ import Testing
             (.deadline(750), .sendWake),
         ])
         #expect(coalescer.nextDeadline == nil)
-        #expect(coalescer.lastWakeAt == Self.ms(750))
+        #expect(
+            coalescer.changed(at: Self.ms(1499)) == .scheduleDeadline(Self.ms(1500)), "the next window opened at 750")
     }
 
     /// The trailing Wake opens a window of its own.
@@ -72,14 +73,15 @@ import Testing
     }
 
     @Test func anEarlyTimerIsRescheduled() {
-        let coalescer = play([
+        var coalescer = play([
             (.change(0), .sendWake),
             (.change(10), .scheduleDeadline(Self.ms(750))),
             (.deadline(740), .scheduleDeadline(Self.ms(750))),
             (.deadline(749), .scheduleDeadline(Self.ms(750))),
             (.deadline(750), .sendWake),
         ])
-        #expect(coalescer.lastWakeAt == Self.ms(750))
+        #expect(
+            coalescer.changed(at: Self.ms(1499)) == .scheduleDeadline(Self.ms(1500)), "the next window opened at 750")
     }
 
     /// A late timer sends at once; the next window counts from the actual send.
