@@ -14,7 +14,8 @@ package final class BusSupervisor<Session: Sendable>: Sendable {
         case connected(Session, uniqueName: String)
         /// An attempt failed; the next one starts after `retryIn`.
         case failed(DBusError, retryIn: Duration)
-        /// The connection went away; a new attempt starts at once.
+        /// The connection went away; a new attempt starts after the first backoff delay (never at once: a bus
+        /// that accepts and then drops us must not be reconnected in a tight loop).
         case lost
     }
 
