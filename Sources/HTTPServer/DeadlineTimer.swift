@@ -13,6 +13,9 @@ final class DeadlineTimer: Sendable {
     init(queue: DispatchQueue) {
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .distantFuture)
+        // Active from the start (a source released before it is ever resumed crashes libdispatch), with a handler
+        // already: activating one without a handler makes libdispatch warn in the journal. `setHandler` replaces it.
+        timer.setEventHandler {}
         timer.resume()
     }
 

@@ -8,6 +8,19 @@ import WireFormat
 
 /// aiden-board and aidenctl as built binaries, talking over loopback and a Unix socket.
 @Suite(.serialized) struct BoardProcessTests {
+    /// libdispatch reports a misused object (a source activated with no event handler, as the HTTP server's
+    /// deadline timer once was) through syslog, which under systemd is the daemon's journal; here it is sent to
+    /// stderr (`LIBDISPATCH_LOG=stderr`) while the board starts, serves a task and stops.
+    @Test func libdispatchHasNothingToSayAboutTheBoard() throws {
+        let board = try BoardProcess()
+        try board.start(environment: ["LIBDISPATCH_LOG": "stderr"])
+        let start = try board.aidenctl(["task", "start", "--title", "Open Settings"])
+        #expect(start.status == 0, "\(start.error)")
+        #expect(try board.http("/api/live-activity/current").status == 200)
+        board.stop()
+        #expect(!board.log.contains("libdispatch"), "\(board.log)")
+    }
+
     @Test func aidenctlDrivesATaskThroughEveryStatus() throws {
         let board = try BoardProcess()
         try board.start()
