@@ -64,7 +64,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "DBusModel", "Platform"], swiftSettings: strict),
-        .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
+        .target(name: "BluetoothHCI", dependencies: ["CBluetooth", "NetworkAddress"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB", "PhoneCore", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
         .target(name: "USBGadget", swiftSettings: strict),
