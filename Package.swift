@@ -73,7 +73,7 @@ let package = Package(
         // judgement of another network in the ECM subnet. No C library.
         .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform", "WireFormat"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
-        .target(name: "BlueZ", dependencies: ["DBusModel", "Platform"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["DBusModel", "NetworkAddress", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "BoardService",
