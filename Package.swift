@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
-        .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol", "WireFormat"], swiftSettings: strict),
+        .target(
+            name: "PhoneCore", dependencies: ["Logging", "NetworkAddress", "WakeProtocol", "WireFormat"],
+            swiftSettings: strict),
         .target(
             name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress", "WireFormat"],
             swiftSettings: strict),
