@@ -31,7 +31,9 @@ let package = Package(
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
-        .target(name: "PhoneCore", dependencies: ["Logging", "WakeProtocol", "WireFormat"], swiftSettings: strict),
+        .target(
+            name: "PhoneCore", dependencies: ["Logging", "NetworkAddress", "WakeProtocol", "WireFormat"],
+            swiftSettings: strict),
         .target(
             name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress", "WireFormat"],
             swiftSettings: strict),
@@ -64,7 +66,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "DBusModel", "Platform"], swiftSettings: strict),
-        .target(name: "BluetoothHCI", dependencies: ["CBluetooth"], swiftSettings: strict),
+        .target(name: "BluetoothHCI", dependencies: ["CBluetooth", "NetworkAddress"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB", "PhoneCore", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
         .target(name: "USBGadget", swiftSettings: strict),
@@ -73,7 +75,7 @@ let package = Package(
         // judgement of another network in the ECM subnet. No C library.
         .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform", "WireFormat"], swiftSettings: strict),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
-        .target(name: "BlueZ", dependencies: ["DBusModel", "Platform"], swiftSettings: strict),
+        .target(name: "BlueZ", dependencies: ["DBusModel", "NetworkAddress", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "BoardService",

@@ -26,7 +26,7 @@ extension CentralLifecycle {
         }
         guard named != cableAddress else { return cableArrived(at: now) }
         cableAddress = named
-        if let active = activeDevice, devices[active]?.address?.uppercased() == named { return [] }
+        if let active = activeDevice, devices[active]?.bluetoothAddress?.description == named { return [] }
         // Bonding checks the address the window answer names; a search finds the new board by itself.
         switch phase {
         case .bonding, .discovering, .searching(started: false):
@@ -68,7 +68,7 @@ extension CentralLifecycle {
                 "the board on the USB cable is \(named), but [wake] address names \(configured)", at: now)
         }
         cableAddress = named
-        guard devices[device]?.address?.uppercased() == named else {
+        guard devices[device]?.bluetoothAddress?.description == named else {
             // Something else advertises the Wake service: follow the board the cable named instead.
             let stranger = address(of: device)
             phase = .idle
@@ -181,7 +181,7 @@ extension CentralLifecycle {
         guard link == self.link, case .bonding(let device, .trusting) = phase else { return [] }
         var actions: [Action] = []
         if let error { actions.append(.problem("marking the board trusted failed: \(error)")) }
-        let bonded = devices[device]?.address?.uppercased() ?? cableAddress ?? address(of: device)
+        let bonded = devices[device]?.bluetoothAddress?.description ?? cableAddress ?? address(of: device)
         actions.append(.bonded(address: bonded))
         return actions + linkBonded(device, connected: devices[device]?.connected ?? false, at: now)
     }
@@ -216,7 +216,7 @@ extension CentralLifecycle {
     mutating func startBond(_ device: DBusObjectPath, at now: Duration) -> [Action] {
         bondsTried += 1
         phase = .bonding(device, .openingWindow)
-        return [.openPairingWindow(link: link, hostAddress: adapter.address?.uppercased())]
+        return [.openPairingWindow(link: link, hostAddress: Settings.normalized(adapter.address))]
             + report(.pairing(address: address(of: device)))
     }
 
@@ -236,7 +236,7 @@ extension CentralLifecycle {
         phase = .bonding(device, .askingBoard(why: why))
         return [
             .problem("\(why): asking the board over the cable whether it still knows this host's bond"),
-            .confirmBondLost(link: link, hostAddress: adapter.address?.uppercased()),
+            .confirmBondLost(link: link, hostAddress: Settings.normalized(adapter.address)),
         ] + report(.pairing(address: address(of: device)))
     }
 

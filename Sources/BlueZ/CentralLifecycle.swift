@@ -1,4 +1,5 @@
 import DBusModel
+import NetworkAddress
 
 /// The phone's Wake central as a pure state machine: events in (bluetoothd's signals, call results, time),
 /// actions out (calls to make, values to deliver, state to report). No I/O, no clock.
@@ -93,9 +94,10 @@ package struct CentralLifecycle: Sendable {
             self.bondAttempts = bondAttempts
         }
 
-        /// Addresses compare in upper case, as BlueZ writes them; empty means none.
+        /// Addresses are held as `BluetoothAddress` writes them (upper case, as BlueZ does); empty, or anything
+        /// that is not an address, means none.
         static func normalized(_ address: String?) -> String? {
-            address.flatMap { $0.isEmpty ? nil : $0.uppercased() }
+            address.flatMap { BluetoothAddress($0)?.description }
         }
 
         package var adapterPath: DBusObjectPath { BlueZNames.adapterPath(adapter) }

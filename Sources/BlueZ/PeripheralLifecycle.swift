@@ -1,4 +1,5 @@
 import DBusModel
+import NetworkAddress
 
 /// The board peripheral's life with bluetoothd, as a pure state machine: events in (bus signals, call results,
 /// time), actions out (calls to make). No I/O and no clock: `now` is a monotonic time from any fixed origin.
@@ -439,13 +440,9 @@ package struct PeripheralLifecycle: Sendable {
         return (nil, actions + syncPairable(at: now))
     }
 
-    /// `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF` for `AA:BB:CC:DD:EE:FF` (nil for anything else).
+    /// `/org/bluez/hci0/dev_AA_BB_CC_DD_EE_FF` for `AA:BB:CC:DD:EE:FF`, in either case (nil for anything else).
     static func devicePath(_ address: String, under adapter: DBusObjectPath) -> DBusObjectPath? {
-        let groups = address.uppercased().split(separator: ":", omittingEmptySubsequences: false)
-        guard groups.count == 6,
-            groups.allSatisfy({ $0.utf8.count == 2 && $0.unicodeScalars.allSatisfy(\.properties.isASCIIHexDigit) })
-        else { return nil }
-        return adapter.appending("dev_" + groups.joined(separator: "_"))
+        BluetoothAddress(address).map { adapter.appending($0.devicePathComponent) }
     }
 
     /// Whether the agent may accept a pairing of `device` asked by `sender` now: only bluetoothd (the current

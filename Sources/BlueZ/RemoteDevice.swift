@@ -1,4 +1,5 @@
 import DBusModel
+import NetworkAddress
 
 /// What the central knows about one `Device1` object (a board candidate) from bluetoothd's tree and signals.
 package struct RemoteDevice: Sendable, Equatable {
@@ -15,6 +16,9 @@ package struct RemoteDevice: Sendable, Equatable {
     /// The board identity its advertisement carries (manufacturer 0xFFFF, six bytes: the board's adapter
     /// address), as `AA:BB:CC:DD:EE:FF`; nil: none advertised (yet), or not six bytes.
     package var advertisedIdentity: String?
+
+    /// `address` as a value (`BluetoothAddress`); nil when bluetoothd gave none, or something that is not one.
+    package var bluetoothAddress: BluetoothAddress? { address.flatMap { BluetoothAddress($0) } }
 
     package init(properties: [String: DBusValue]) {
         apply(properties, isAdvertisement: false)
@@ -45,9 +49,10 @@ package struct RemoteDevice: Sendable, Equatable {
     /// address as its identity, as every AidenBridge board does. A stranger's device that merely carries the
     /// Wake UUID is not followed.
     package func isBoard(configuredAddress: String?) -> Bool {
-        if let advertisedIdentity, advertisedIdentity != address?.uppercased() { return false }
+        let own = bluetoothAddress
+        if let advertisedIdentity, advertisedIdentity != own?.description { return false }
         if let configuredAddress {
-            return address?.uppercased() == configuredAddress.uppercased()
+            return own != nil && own == BluetoothAddress(configuredAddress)
         }
         return WakeGATT.containsWakeService(uuids) && (paired || advertisedIdentity != nil)
     }
@@ -65,11 +70,7 @@ package struct RemoteDevice: Sendable, Equatable {
                 guard bytes.count == values.count else { return nil }
             default: return nil
             }
-            guard bytes.count == 6 else { return nil }
-            return bytes.map { byte in
-                let digits = String(byte, radix: 16, uppercase: true)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined(separator: ":")
+            return BluetoothAddress(bytes: bytes)?.description
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import DBusModel
+import NetworkAddress
 
 /// The `org.bluez.LEAdvertisement1` properties of the board's advertisement (docs/protocol.md §2.7): type
 /// `peripheral`, the Wake service UUID, manufacturer data 0xFFFF with the 6-byte board identity, the local name
@@ -23,12 +24,10 @@ package struct WakeAdvertisement: Sendable, Equatable {
     /// Derived from the adapter's address ("AA:BB:CC:DD:EE:FF"); an unknown or malformed address gives a
     /// zero identity and the name `Aiden-0000`.
     package init(adapterAddress: String?, discoverable: Bool) {
-        let bytes = adapterAddress.flatMap(Self.addressBytes) ?? [0, 0, 0, 0, 0, 0]
-        let suffix = bytes.suffix(2).map { byte -> String in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-        self.init(identity: bytes, localName: "Aiden-" + suffix, discoverable: discoverable)
+        let address = adapterAddress.flatMap { BluetoothAddress($0) }
+        self.init(
+            identity: address?.bytes ?? [0, 0, 0, 0, 0, 0], localName: "Aiden-" + (address?.shortSuffix ?? "0000"),
+            discoverable: discoverable)
     }
 
     /// The properties as `GetAll(org.bluez.LEAdvertisement1)` answers them.
@@ -41,17 +40,5 @@ package struct WakeAdvertisement: Sendable, Equatable {
             "LocalName": .string(localName),
             "Discoverable": .boolean(discoverable),
         ]
-    }
-
-    /// "AA:BB:CC:DD:EE:FF" → 6 bytes; nil for anything else.
-    package static func addressBytes(_ address: String) -> [UInt8]? {
-        let parts = address.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 6 else { return nil }
-        var bytes: [UInt8] = []
-        for part in parts {
-            guard part.count == 2, let byte = UInt8(part, radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        return bytes
     }
 }

@@ -1,4 +1,5 @@
 internal import CBluetooth
+import NetworkAddress
 
 #if canImport(Glibc)
 import Glibc
@@ -48,6 +49,7 @@ package struct HCIAdapter: Sendable, Equatable {
         let name = withUnsafeBytes(of: info.name) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
+        // bdaddr_t holds the address least significant byte first.
         let b = info.bdaddr.b
         let address = BluetoothAddress(bytes: [b.5, b.4, b.3, b.2, b.1, b.0])
         let up = withUnsafePointer(to: &info.flags) { aiden_hci_test_bit(Int32(HCI_UP), $0) } != 0

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import NetworkAddress
 
 /// `POST /api/bluetooth/pairing/start`: opens the board's Bluetooth pairing window for `seconds` (optional body
 /// `{"seconds": N}`, 1…300, default 120). Only the phone at the other end of the USB link may ask
@@ -107,17 +108,17 @@ extension PhoneRouter {
 
     /// The optional `"phone_address": "AA:BB:CC:DD:EE:FF"`: the asking phone host's own Bluetooth address, whose
     /// stale bond the board forgets when the window opens (a phone that asks to pair holds no bond itself).
-    /// Anything but six pairs of hex digits is refused, so nothing else can name a device to remove.
+    /// Anything but an address (`BluetoothAddress`) is refused, so nothing else can name a device to remove.
     static func pairingPhoneAddress(_ body: [UInt8]) throws(JSONError) -> String? {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
         let object = try JSONBody.object(body)
         guard let value = object["phone_address"], value != .null else { return nil }
-        guard case let .string(text) = value, Self.isBluetoothAddress(text) else {
+        guard case let .string(text) = value, let address = BluetoothAddress(text) else {
             throw JSONError(
                 status: 400, code: "invalid",
                 message: "\"phone_address\" must be a Bluetooth address like AA:BB:CC:DD:EE:FF", field: "phone_address")
         }
-        return text.uppercased()
+        return address.description
     }
 
     /// `"phone_bonded": true`: the phone still holds its half of a bond with the board and asks because its
@@ -136,12 +137,6 @@ extension PhoneRouter {
                 field: "phone_address")
         }
         return bonded
-    }
-
-    static func isBluetoothAddress(_ text: String) -> Bool {
-        let groups = text.split(separator: ":", omittingEmptySubsequences: false)
-        return groups.count == 6
-            && groups.allSatisfy { $0.utf8.count == 2 && $0.unicodeScalars.allSatisfy(\.properties.isASCIIHexDigit) }
     }
 
     /// `application/json`, in any case, with or without parameters (`; charset=utf-8`) and optional whitespace

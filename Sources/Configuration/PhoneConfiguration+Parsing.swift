@@ -1,3 +1,4 @@
+import NetworkAddress
 import WireFormat
 
 extension PhoneConfiguration {
@@ -128,16 +129,13 @@ extension PhoneConfiguration.State {
 }
 
 extension ConfigurationField {
-    /// `AA:BB:CC:DD:EE:FF` (either case, stored upper case); empty means "discover".
+    /// `AA:BB:CC:DD:EE:FF` (`BluetoothAddress`: either case, stored upper case); empty means "discover".
     func bluetoothAddress() throws(ConfigurationError) -> String? {
         let text = try string()
         guard !text.isEmpty else { return nil }
-        let groups = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard groups.count == 6,
-            groups.allSatisfy({ $0.count == 2 && $0.unicodeScalars.allSatisfy { $0.hexDigitValue != nil } })
-        else {
+        guard let address = BluetoothAddress(text) else {
             throw invalid("\"\(text)\" is not a Bluetooth address like \"AA:BB:CC:DD:EE:FF\"")
         }
-        return text.uppercased()
+        return address.description
     }
 }

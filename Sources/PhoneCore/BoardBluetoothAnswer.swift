@@ -1,9 +1,10 @@
 import FoundationEssentials
+import NetworkAddress
 
 /// The part of the board's `GET /api/bluetooth/status` answer the phone host uses: the board's Wake
 /// transport and its adapter's Bluetooth address (so a bond can be looked up in BlueZ for exactly that
-/// board), and what the board says stands in the way. Read as hostile: an address that is not
-/// `AA:BB:CC:DD:EE:FF` is no address, the problem text loses control and format characters and is cut.
+/// board), and what the board says stands in the way. Read as hostile: an address that is not a
+/// `BluetoothAddress` is no address, the problem text loses control and format characters and is cut.
 package struct BoardBluetoothAnswer: Sendable, Equatable {
     /// `bluez` or `loopback` (or a name a newer board sent), nil when absent.
     package var transport: String?
@@ -23,19 +24,8 @@ package struct BoardBluetoothAnswer: Sendable, Equatable {
             return nil
         }
         transport = answer.transport.map { BoardText.printable($0, limit: 32) }
-        address = answer.address.flatMap(Self.bluetoothAddress)
+        address = answer.address.flatMap { BluetoothAddress($0)?.description }
         problem = answer.problem.map { BoardText.printable($0) }
-    }
-
-    /// `aa:bb:cc:dd:ee:ff` → `AA:BB:CC:DD:EE:FF`; nil for anything else.
-    package static func bluetoothAddress(_ text: String) -> String? {
-        let groups = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard groups.count == 6,
-            groups.allSatisfy({
-                $0.utf8.count == 2 && $0.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isASCIIHexDigit }
-            })
-        else { return nil }
-        return text.uppercased()
     }
 
     private struct Body: Decodable {

@@ -122,7 +122,7 @@ extension PhoneDoctor {
                 return nil
             }
             let device = RemoteDevice(properties: properties)
-            guard let address = device.address.flatMap(BoardBluetoothAnswer.bluetoothAddress) else { return nil }
+            guard let address = device.bluetoothAddress?.description else { return nil }
             return (address, device)
         }
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import NetworkAddress
 import PhoneCore
 import Platform
 import WireFormat
@@ -111,7 +112,7 @@ package struct PhoneStateDirectory: Sendable {
         do {
             guard let bytes = try file.read() else { return (nil, nil) }
             let saved = try JSONDecoder().decode(BondedBoard.self, from: Data(bytes))
-            guard let address = BoardBluetoothAnswer.bluetoothAddress(saved.address) else {
+            guard let address = BluetoothAddress(saved.address)?.description else {
                 return (nil, "\(file.path) holds no Bluetooth address; the next bond over the cable replaces it")
             }
             return (address, nil)

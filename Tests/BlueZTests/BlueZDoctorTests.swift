@@ -5,6 +5,7 @@ import DBusModel
 import Dispatch
 import Doctor
 import Glibc
+import NetworkAddress
 import TestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import DBusModel
+import NetworkAddress
 import Platform
 import Synchronization
 import TestSupport
@@ -46,7 +47,7 @@ struct WakeCentralTranscriptTests {
             "Connected": .boolean(connected), "ServicesResolved": .boolean(resolved), "Paired": .boolean(paired),
         ]
         if identity {
-            let bytes = address.split(separator: ":").compactMap { UInt8($0, radix: 16) }
+            let bytes = BluetoothAddress(address)?.bytes ?? []
             properties["ManufacturerData"] = .variantDictionary(
                 key: .uint16, [(.uint16(WakeGATT.manufacturerID), .bytes(bytes))])
         }

@@ -27,7 +27,6 @@ import WireFormat
     func anAddressThatIsNotOneIsNone(address: String) {
         let body = #"{"status":"ok","transport":"bluez","address":"# + JSONString.quote(address) + "}"
         #expect(Self.read(body)?.address == nil)
-        #expect(BoardBluetoothAnswer.bluetoothAddress(address) == nil)
     }
 
     @Test func membersOfTheWrongTypeReadAsAbsentAndTextIsCleaned() {
