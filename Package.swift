@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth", "NetworkAddress"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB", "PhoneCore", "Platform"], swiftSettings: strict),
         // The board's configfs ECM gadget: pure planning plus a file-tree seam, no C library.
-        .target(name: "USBGadget", swiftSettings: strict),
+        .target(name: "USBGadget", dependencies: ["NetworkAddress"], swiftSettings: strict),
         .target(name: "DesktopNotifications", dependencies: ["DBusModel"], swiftSettings: strict),
         // What both doctors share: findings, the host's interfaces (getifaddrs) and IPv4 routes, and the
         // judgement of another network in the ECM subnet. No C library.

@@ -19,7 +19,7 @@ package struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// `AA:BB:CC:DD:EE:FF`, in either case; nil for anything else.
     package init?(_ text: some StringProtocol) {
-        guard let bytes = Self.parse(text.utf8, separator: UInt8(ascii: ":")) else { return nil }
+        guard let bytes = EUI48Text.bytes(text.utf8, separator: UInt8(ascii: ":")) else { return nil }
         self.bytes = bytes
     }
 
@@ -28,7 +28,7 @@ package struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     package init?(devicePathComponent component: some StringProtocol) {
         let utf8 = Array(component.utf8)
         guard utf8.starts(with: Self.devicePrefix.utf8),
-            let bytes = Self.parse(utf8.dropFirst(Self.devicePrefix.utf8.count), separator: UInt8(ascii: "_"))
+            let bytes = EUI48Text.bytes(utf8.dropFirst(Self.devicePrefix.utf8.count), separator: UInt8(ascii: "_"))
         else { return nil }
         self.bytes = bytes
     }
@@ -43,33 +43,12 @@ package struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible {
     package var shortSuffix: String { bytes.suffix(2).map(Self.hexPair).joined() }
 
     private static let devicePrefix = "dev_"
-    /// The digits written, and (with their lower-case forms) the only ones read.
+    /// The digits written.
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     private func hex(separator: String) -> String { bytes.map(Self.hexPair).joined(separator: separator) }
 
     private static func hexPair(_ byte: UInt8) -> String {
         String(decoding: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]], as: UTF8.self)
-    }
-
-    /// Six pairs of ASCII hex digits with `separator` between them, and nothing else.
-    private static func parse(_ utf8: some Collection<UInt8>, separator: UInt8) -> [UInt8]? {
-        let text = Array(utf8)
-        guard text.count == 17 else { return nil }
-        var bytes: [UInt8] = []
-        for group in 0..<6 {
-            let start = group * 3
-            if group > 0, text[start - 1] != separator { return nil }
-            guard let high = digitValue(text[start]), let low = digitValue(text[start + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    /// 0…15 for an ASCII hex digit, either case; nil for every other byte.
-    private static func digitValue(_ byte: UInt8) -> UInt8? {
-        let lowerCase = UInt8(ascii: "a")...UInt8(ascii: "f")
-        let upper = lowerCase.contains(byte) ? byte - (UInt8(ascii: "a") - UInt8(ascii: "A")) : byte
-        return hexDigits.firstIndex(of: upper).map { UInt8($0) }
     }
 }

@@ -208,10 +208,7 @@ package struct GadgetController: Sendable {
 
     /// The names configfs accepts for a UDC, as `[gadget] udc` is validated.
     /// `02:1a:…`: six hex pairs separated by colons, as the ECM function writes its addresses.
-    static func isMACText(_ text: String) -> Bool {
-        let pairs = text.split(separator: ":", omittingEmptySubsequences: false)
-        return pairs.count == 6 && pairs.allSatisfy { $0.count == 2 && $0.allSatisfy(\.isHexDigit) }
-    }
+    static func isMACText(_ text: String) -> Bool { MACAddress(text) != nil }
 
     static func isUDCName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 128, name.first != "." else { return false }

@@ -1,3 +1,5 @@
+import NetworkAddress
+
 /// A 48-bit Ethernet address, written the way configfs and `ip link` print it (`02:a1:de:12:34:56`).
 package struct MACAddress: Hashable, Sendable, CustomStringConvertible {
     package let bytes: [UInt8]
@@ -5,6 +7,12 @@ package struct MACAddress: Hashable, Sendable, CustomStringConvertible {
     /// Nil unless exactly six bytes.
     package init?(bytes: [UInt8]) {
         guard bytes.count == 6 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// `02:a1:de:12:34:56`, in either case (`EUI48Text`: ASCII hex digits only); nil for anything else.
+    package init?(_ text: some StringProtocol) {
+        guard let bytes = EUI48Text.bytes(text.utf8, separator: UInt8(ascii: ":")) else { return nil }
         self.bytes = bytes
     }
 
