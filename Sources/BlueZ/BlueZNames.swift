@@ -18,7 +18,7 @@ package enum BlueZNames {
     package static let agent = "org.bluez.Agent1"
 
     /// The interfaces an adapter must carry before the peripheral can register on it: bluetoothd adds them
-    /// asynchronously and in no fixed order (lab pitfall 2).
+    /// asynchronously and in no fixed order (the adapter first, its managers a moment later).
     package static let peripheralAdapterInterfaces: Set<String> = [adapter, gattManager, advertisingManager]
 
     /// `/org/bluez/hci0` for `hci0`.

@@ -39,7 +39,7 @@ extension GattPeripheral {
                 ],
                 properties: [
                     .constant("UUID", .string(WakeGATT.characteristicUUID)),
-                    // Type `o`: as a string, bluetoothd rejects the application (lab pitfall 1).
+                    // Type `o`: sent as a string, bluetoothd rejects the whole application.
                     .constant("Service", .objectPath(WakeGATT.Paths.service)),
                     .constant("Flags", .strings(flags)),
                     DBusProperty("Value", type: "ay") { [weak self] in self.map { .bytes($0.value) } },

@@ -24,8 +24,8 @@ extension CentralLifecycle: BlueZLifecycle {}
 /// and signals, feeds every event to the lifecycle, keeps the lifecycle's one timer armed on the runtime, and
 /// hands the actions (with the lifecycle as the event left it) to the shell.
 ///
-/// Every event is handed to the runtime's executor (the bus thread and answers of spawned bus calls enqueue; an
-/// HTTP thread asking for a pairing window waits there for the answer), so events are applied and their actions
+/// Every event is handed to the runtime's executor (the bus thread and answers of spawned bus calls enqueue; the
+/// board engine's pairing queue, asking for a window for an HTTP request, waits there for the answer), so events are applied and their actions
 /// performed one at a time, in the order they arrived, with a clock that never goes backwards between them.
 final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
     /// Performs `actions`; `after` is the lifecycle as the event left it, at `now`.

@@ -3,7 +3,8 @@ import Synchronization
 
 /// One request for the board's pairing window, as the shell waits for its answer: the lifecycle answers a new
 /// window only once bluetoothd confirmed it is ready (`PeripheralLifecycle.openPairingWindow`), which takes
-/// bus round trips. The HTTP thread that asked waits on it (bounded); a test reads `answer` after draining.
+/// bus round trips. The board engine's pairing queue waits on it (bounded), never an HTTP listener's thread; a
+/// test reads `answer` after draining.
 package final class PairingRequest: Sendable {
     package let number: UInt64
     private let value = Mutex<PeripheralLifecycle.PairingAnswer?>(nil)

@@ -5,9 +5,9 @@ import Synchronization
 /// The phone host's Wake receiver over bluetoothd: the shell around `CentralLifecycle`.
 ///
 /// `start` subscribes to bluetoothd's signals and hands each 12-byte Wake to `deliver`, and each state change
-/// to `state`. Callbacks run on the bus thread or a task: they must return quickly (yield to a stream). Every
-/// call has a timeout; nothing polls: discovery runs only while searching, and a waiting central sleeps on one
-/// timer.
+/// to `state`. Callbacks run on the runtime's executor, where the lifecycle's actions are performed: they must
+/// return quickly (hand the work on) and must not wait for the executor. Every call has a timeout; nothing
+/// polls: discovery runs only while searching, and a waiting central sleeps on one timer.
 package final class WakeCentral: Sendable {
     package struct Configuration: Sendable, Equatable {
         /// `[wake] adapter` on the phone host.

@@ -51,7 +51,9 @@ package struct WakeFacts: Sendable, Equatable, Encodable {
     /// Wakes sent since the daemon started, and changes merged into them by coalescing.
     package var sent: UInt64
     package var coalescedChanges: UInt64
-    /// Wakes the transport refused (e.g. no subscriber, socket error).
+    /// Wakes that did not go out: the transport refused them (not registered with bluetoothd, not on the bus, a
+    /// socket error), or their sequence mark could not be made durable, so they were not sent. A Wake that no
+    /// phone is subscribed to is sent, not a failure.
     package var sendFailures: UInt64
 
     package init(

@@ -73,8 +73,11 @@ package enum BoardDaemon {
         package let stateLock: FileLock
     }
 
-    /// Opens state, transport and listeners, answers READY=1; no thread of its own is started
-    /// beyond libmicrohttpd's and the runtime's serial queue (the engine's writer).
+    /// Opens state, transport and listeners, answers READY=1. It starts no thread itself: the ones that run are
+    /// the runtime's executor (the engine's writer) and the queue its spawned bus calls run on, each listener's
+    /// libmicrohttpd thread and deadline-timer queue, the engine's pairing queue, and with
+    /// `[wake] transport = "bluez"` the D-Bus connection's thread (`run` adds the watchdog's timer queue when the
+    /// unit asks for a watchdog).
     package static func start(
         _ configuration: BoardConfiguration, logger: Logger,
         runtime: any Runtime = SerialRuntime(label: "aiden.board")
@@ -205,10 +208,6 @@ package enum BoardDaemon {
         }
     }
 
-    /// The ECM listeners, in `[http] listen`'s order: each one the service manager passed for that endpoint
-    /// (socket activation: systemd holds the port while the daemon restarts, so no local user can bind it in
-    /// between), else bound here, with `IP_FREEBIND` for an address that is not loopback or a wildcard (the board
-    /// starts before the USB link has its address). A passed socket that no endpoint names is closed, said why.
     /// The ECM listeners' accept queue (aiden-board.socket's `Backlog=` too): deep enough that while a flood fills
     /// it faster than libmicrohttpd accepts (a process on the phone host opening connections in a loop, refused
     /// peers), the phone's connection waits in the queue instead of being dropped and sent again a second later.
@@ -216,6 +215,10 @@ package enum BoardDaemon {
     /// 4,096 is the kernel's default `somaxconn`, the most `listen` gets without a sysctl.
     package static let ecmBacklog: Int32 = 4096
 
+    /// The ECM listeners, in `[http] listen`'s order: each one the service manager passed for that endpoint
+    /// (socket activation: systemd holds the port while the daemon restarts, so no local user can bind it in
+    /// between), else bound here, with `IP_FREEBIND` for an address that is not loopback or a wildcard (the board
+    /// starts before the USB link has its address). A passed socket that no endpoint names is closed, said why.
     static func ecmListeners(
         _ listen: [SocketEndpoint], inherited: [Int32], logger: Logger
     ) throws(SocketError) -> [ListeningSocket] {

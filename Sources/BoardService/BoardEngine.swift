@@ -466,7 +466,8 @@ package final class BoardEngine: Sendable {
 
     package var wakeFacts: WakeFacts { publication.withLock { $0.wakeFacts } }
 
-    /// The live status line (`BoardStatusLine`): active tasks, whether a phone is subscribed, the last Wake's age.
+    /// The live status line (`BoardStatusLine`): active tasks, whether a phone is subscribed, when the last Wake
+    /// went out (its time, not its age, so the line needs no timer).
     package func statusLine() -> String {
         let current = publication.withLock { $0 }
         return BoardStatusLine.text(

@@ -1,9 +1,9 @@
 import BoardAPI
 import WakeProtocol
 
-/// Where the board's Wakes go: the loopback UDP transport here, the BlueZ GATT peripheral later.
-/// `send` must not block (it is called with the engine's lock held): a transport that needs to
-/// wait queues the envelope and returns.
+/// Where the board's Wakes go: the loopback UDP transport (`LoopbackWakeSink`) or the BlueZ GATT peripheral
+/// (`BlueZWakeSink`). `send` must not block (it is called on the engine's writer, its lock held): a transport
+/// that needs to wait queues the envelope and returns.
 package protocol WakeSink: Sendable {
     /// "loopback" or "bluez", for status pages.
     var transportName: String { get }

@@ -2,8 +2,9 @@ import DBusModel
 import Synchronization
 
 /// Desktop notifications through `org.freedesktop.Notifications` (the freedesktop.org notification
-/// spec, version 1.2), for the phone host's alerts. Used only when a session bus offers a notification
-/// server; the `--json` stream always carries the alerts as well.
+/// spec, version 1.2), for the phone host's task cards and their alerts (`DesktopCardSurface` sends them).
+/// Used only when a session bus offers a notification server; the terminal card or the `--json` stream
+/// carries the alerts as well.
 package final class DesktopNotifier: Sendable {
     package static let serviceName = "org.freedesktop.Notifications"
     static let path: DBusObjectPath = "/org/freedesktop/Notifications"

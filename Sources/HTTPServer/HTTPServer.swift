@@ -56,7 +56,8 @@ package final class HTTPServer: Sendable {
         self.listeners = sockets.map(\.kind)
     }
 
-    /// Stops every daemon (closing its socket); in-flight requests finish first. Idempotent.
+    /// Stops every daemon (closing its socket). A request being handled finishes; one whose answer is still owed
+    /// (`HTTPReply.later`) is answered 503 first, with half a second to go out. Idempotent.
     package func stop() {
         let running = daemons.withLock { list -> [DaemonHandle] in
             defer { list.removeAll() }

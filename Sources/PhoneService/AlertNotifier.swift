@@ -1,7 +1,7 @@
 import PhoneCore
 
-/// Where alerts go. The terminal and `--json` outputs are notifiers; a desktop notifier (D-Bus
-/// `org.freedesktop.Notifications`) plugs in here too. `deliver` is called once per alert, after
+/// Where alerts go as lines: the terminal and `--json` outputs are the notifiers (the desktop's notifications
+/// show alerts as urgent updates of their cards, through `CardSurface`). `deliver` is called once per alert, after
 /// the alert record that suppresses its repetition has been written (`PhoneClient` holds the alert
 /// until then), on the client's serial path: it must not block for long (hand slow work to your own
 /// queue).

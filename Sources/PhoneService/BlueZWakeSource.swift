@@ -48,9 +48,9 @@ package final class BlueZWakeSource: WakeSource {
     private let cable: BoardPairingCable?
     private let bonded: @Sendable (String) -> Void
 
-    /// The central's timers and the reconnection's backoff run on `runtime` (the default stands in until
-    /// `PhoneDaemon` passes the daemon's own). With `cable`, a board without a bond is paired over the USB
-    /// cable on its own, and `bonded` hears the address of each board bonded with (to remember it).
+    /// The central's timers and the reconnection's backoff run on `runtime` (the daemon's executor). With
+    /// `cable`, a board without a bond is paired over the USB cable on its own, and `bonded` hears the address of
+    /// each board bonded with (to remember it).
     package init(
         settings: Settings, runtime: any Runtime, logger: Logger, cable: BoardPairingCable? = nil,
         bonded: @escaping @Sendable (String) -> Void = { _ in }

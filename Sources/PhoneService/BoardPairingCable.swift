@@ -9,8 +9,9 @@ import Platform
 /// A board that was just plugged in may not answer yet (its network is still coming up on both ends), so an
 /// unreachable board is asked again for a few seconds; a refusal is final for this attempt.
 package final class BoardPairingCable: PairingCable {
-    /// How long the window is asked for: enough for the central's three `Pair` tries of up to 30 s each on a
-    /// busy radio; the board closes it at the first bond, so it is not left lying open.
+    /// How long the window is asked for: ample for the central's three `Pair` tries (`CentralLifecycle.Settings`:
+    /// each cancelled after 10 s unanswered, 2 s apart) on a busy radio; the board closes it at the first bond,
+    /// so it is not left lying open.
     package static let windowSeconds = 120
 
     private let transport: any BoardTransport

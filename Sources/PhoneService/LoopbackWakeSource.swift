@@ -4,8 +4,8 @@ import Synchronization
 
 /// The development Wake transport: a UDP socket on loopback, one 12-byte envelope per datagram
 /// (the board's `[wake] transport = "loopback"` sends them). A dedicated thread blocks in
-/// `receive`; `stop` wakes it with an empty datagram to itself, and the receive timeout only
-/// bounds the wait should that datagram be lost. It never polls.
+/// `receive`; `stop` wakes it with an empty datagram to itself, and the receive timeout (10 s) only
+/// bounds the wait should that datagram be lost; it costs an idle receiver one wake-up each 10 s.
 package final class LoopbackWakeSource: WakeSource {
     package let endpoint: SocketEndpoint
     private let running = Mutex<Running?>(nil)

@@ -43,7 +43,7 @@ package final class PhoneClient: Sendable {
     /// How long one step may take before the client counts as wedged.
     private static let stuckAfter: Duration = .seconds(10)
 
-    /// Touched only on the executor, except `busySince`, which the watchdog reads.
+    /// Changed only on the executor; read off it only by the watchdog (`busySince`) and by tests (`session`).
     private let state: Mutex<State>
     private let transport: any BoardTransport
     private let runtime: any Runtime

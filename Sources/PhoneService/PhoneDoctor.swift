@@ -38,7 +38,8 @@ package enum PhoneDoctor {
         package var hotplug: Hotplug?
         /// `GET /status`.
         package var status: BoardResponse
-        /// `GET /api/bluetooth/status`; nil when not asked (`[wake] transport = "loopback"`).
+        /// `GET /api/bluetooth/status`; nil when not asked (`[wake] transport = "loopback"`, or `/status` got no
+        /// answer: each try may take the whole timeout).
         package var bluetoothStatus: BoardResponse?
         /// The system bus' bluetoothd; nil when not asked (`[wake] transport = "loopback"`).
         package var bluetoothd: BluetoothdView?

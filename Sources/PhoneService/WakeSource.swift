@@ -39,12 +39,14 @@ package struct WakeSourceError: Error, Sendable, Equatable, CustomStringConverti
     package var description: String { message }
 }
 
-/// Something that delivers Wakes: the loopback UDP receiver here; the BlueZ central (discover the
-/// board by the Wake service UUID, connect, subscribe to the characteristic, resubscribe after
-/// `org.bluez` restarts) plugs in through the same protocol.
+/// Something that delivers Wakes: the loopback UDP receiver (`LoopbackWakeSource`) or the BlueZ central
+/// (`BlueZWakeSource`: discover the board by the Wake service UUID, connect, subscribe to the characteristic,
+/// resubscribe after `org.bluez` restarts).
 package protocol WakeSource: Sendable {
-    /// Starts delivering on the source's own thread. Throws when it cannot start at all (port in use,
-    /// no adapter); later trouble is reported as `.state` events. Deliveries must not block for long.
+    /// Starts delivering: the loopback source from a thread of its own, the BlueZ one from the runtime (its
+    /// executor, or for a lost bus the queue its bus calls run on).
+    /// Throws when it cannot start at all (the loopback port in use; the BlueZ source reports a missing bus or
+    /// adapter later, as `.state` events, like all later trouble). Deliveries must not block for long.
     func start(deliver: @escaping @Sendable (WakeSourceEvent) -> Void) throws(WakeSourceError)
     /// Stops delivering; returns when no delivery is running or will run.
     func stop()

@@ -12,7 +12,7 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
     /// The local endpoint (for a receiver bound to port 0, the port the kernel chose).
     package let localEndpoint: SocketEndpoint?
 
-    /// A sending socket for datagrams to `family`'s addresses.
+    /// A non-blocking sending socket for datagrams to addresses of `target`'s family.
     package init(sendingTo target: SocketEndpoint) throws(SocketCallError) {
         descriptor = socket(
             target.address.isIPv6 ? AF_INET6 : AF_INET,
@@ -44,7 +44,7 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
 
     deinit { close(descriptor) }
 
-    /// Sends one datagram; returns false (and the errno) when the kernel refused it.
+    /// Sends one datagram; a failure carries the errno when the kernel refused it.
     @discardableResult
     package func send(_ bytes: [UInt8], to target: SocketEndpoint) -> Result<Void, SocketCallError> {
         let sent = SockaddrStorage(target).withSockaddr { address, length in

@@ -49,8 +49,9 @@ package struct SequenceReservation: Equatable, Sendable {
         self.lastIssued = persistedHighWater
     }
 
-    /// The next sequence. Throws `.exhausted` once UInt64.max has been issued; the board must
-    /// then start a new epoch (in practice unreachable: 2^64 Wakes at one per 750 ms).
+    /// The next sequence. Throws `.exhausted` once UInt64.max has been issued: only a new epoch could
+    /// go on, and the board starts none while it runs (it logs the error and sends no more Wakes; a new
+    /// state directory would). In practice unreachable: 2^64 Wakes at one per 750 ms.
     package mutating func next() throws(SequenceReservationError) -> Issue {
         guard lastIssued < UInt64.max else { throw .exhausted(epochHighWater: lastIssued) }
         let sequence = lastIssued + 1

@@ -461,7 +461,7 @@ def main():
     if args.role == 'board':
         root.add(AgentManager(bus), announce=False)
         adapter = BoardAdapter(bus, path, args.address)
-        # Like bluetoothd: the adapter first, its managers a moment later (lab pitfall 2).
+        # Like bluetoothd: the adapter first, its managers a moment later (BlueZNames.peripheralAdapterInterfaces).
         gatt_props = dict(adapter.props)
         adapter.props = {ADAPTER: gatt_props[ADAPTER]}
         root.add(adapter, announce=False)
