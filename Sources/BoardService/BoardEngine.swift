@@ -512,6 +512,9 @@ package final class BoardEngine: Sendable {
     /// A change was accepted: feed the coalescer and do what it says.
     private func noteChange(_ writer: inout Writer) {
         let action = writer.coalescer.changed(at: runtime.monotonicNow())
+        // Counted here, per change: a timer that fires early (scheduled again) or finds its change sent already
+        // (`.none`) is no change of its own.
+        if action != .sendWake { writer.wakeFacts.coalescedChanges += 1 }
         perform(action, &writer)
     }
 
@@ -520,10 +523,9 @@ package final class BoardEngine: Sendable {
         case .sendWake:
             sendWake(&writer)
         case let .scheduleDeadline(deadline):
-            writer.wakeFacts.coalescedChanges += 1
             runtime.schedule(at: deadline) { [weak self] in self?.deadlineReached() }
         case .none:
-            writer.wakeFacts.coalescedChanges += 1
+            break
         }
         publishWake(writer)
     }
