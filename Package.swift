@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "LiveActivity", dependencies: ["WireFormat"], swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
         // Log severities (pure cores return log effects in them, Platform's Logger writes them) and the one
-        // classification of control characters, escaped in every log line and aidenctl message.
+        // rule for control characters in text from outside (`ControlCharacter`: escaped in every log line and
+        // message, shown bounded, dropped for people, refused in task text). No dependencies, so every target
+        // that meets such text can use it.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
