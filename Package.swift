@@ -24,10 +24,12 @@ let package = Package(
         // The snapshot's vocabulary, named once: keys, phase/status/transition/app-state enums and their
         // open forms, the tolerant SnapshotView, JSONValue, JSON string quoting.
         .target(name: "WireFormat", swiftSettings: strict),
-        .target(name: "LiveActivity", dependencies: ["WireFormat"], swiftSettings: strict),
+        .target(name: "LiveActivity", dependencies: ["Logging", "WireFormat"], swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
         // Log severities (pure cores return log effects in them, Platform's Logger writes them) and the one
-        // classification of control characters, escaped in every log line and aidenctl message.
+        // rule for control characters in text from outside (`ControlCharacter`: escaped in every log line and
+        // message, shown bounded, dropped for people, refused in task text). No dependencies, so every target
+        // that meets such text can use it.
         .target(name: "Logging", swiftSettings: strict),
         .target(name: "Configuration", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
@@ -35,7 +37,7 @@ let package = Package(
             name: "PhoneCore", dependencies: ["Logging", "NetworkAddress", "WakeProtocol", "WireFormat"],
             swiftSettings: strict),
         .target(
-            name: "BoardAPI", dependencies: ["LiveActivity", "NetworkAddress", "WireFormat"],
+            name: "BoardAPI", dependencies: ["LiveActivity", "Logging", "NetworkAddress", "WireFormat"],
             swiftSettings: strict),
         // One command-line syntax for the three programs: `--opt value` and `--opt=value`, `-h`, `--`.
         .target(name: "CommandLineSyntax", swiftSettings: strict),
@@ -73,9 +75,12 @@ let package = Package(
         .target(name: "DesktopNotifications", dependencies: ["DBusModel"], swiftSettings: strict),
         // What both doctors share: findings, the host's interfaces (getifaddrs) and IPv4 routes, and the
         // judgement of another network in the ECM subnet. No C library.
-        .target(name: "Doctor", dependencies: ["NetworkAddress", "Platform", "WireFormat"], swiftSettings: strict),
+        .target(
+            name: "Doctor", dependencies: ["Logging", "NetworkAddress", "Platform", "WireFormat"], swiftSettings: strict
+        ),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
-        .target(name: "BlueZ", dependencies: ["DBusModel", "NetworkAddress", "Platform"], swiftSettings: strict),
+        .target(
+            name: "BlueZ", dependencies: ["DBusModel", "Logging", "NetworkAddress", "Platform"], swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "BoardService",

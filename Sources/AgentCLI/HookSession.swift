@@ -1,3 +1,4 @@
+import Logging
 import WireFormat
 
 /// How a coding agent's session becomes a task on the board: the pure mapping from one hook event and what the
@@ -144,13 +145,15 @@ package enum HookSession {
         return line("\(agent): \(name)", limit: 100)
     }
 
-    /// The agent's text as one line for the card: control characters and runs of white space become one space,
-    /// and a longer text is cut at `limit` characters with an ellipsis.
+    /// The agent's text as one line for the card (`ControlCharacter.readable`): control characters and runs of
+    /// white space become one space, bidi and format characters go (the board refuses bidi controls), and a
+    /// longer text is cut between characters to `limit` Unicode scalars, the board's unit, with an ellipsis
+    /// (`ControlCharacter.bounded`).
     package static func line(_ text: String, limit: Int = stepLimit) -> String {
         var out = ""
         var space = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value) {
+        for scalar in ControlCharacter.readable(text).unicodeScalars {
+            if scalar.properties.isWhitespace {
                 space = !out.isEmpty
                 continue
             }
@@ -158,7 +161,6 @@ package enum HookSession {
             space = false
             out.unicodeScalars.append(scalar)
         }
-        guard out.count > limit else { return out }
-        return String(out.prefix(limit - 1)) + "…"
+        return ControlCharacter.bounded(out, limit: limit)
     }
 }

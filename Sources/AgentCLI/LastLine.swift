@@ -36,8 +36,9 @@ package struct LastLine: Sendable {
         current = []
     }
 
-    /// Nothing left once cleaned: spaces, or only escape sequences (a colour reset).
+    /// Nothing left once cleaned, at the length `text` cuts to (the cut is between characters, so a shorter
+    /// one could leave nothing of a letter with its marks): spaces, or only escape sequences (a colour reset).
     private static func isBlank(_ line: [UInt8]) -> Bool {
-        RunText.clean(String(decoding: line, as: UTF8.self), limit: 1).isEmpty
+        RunText.clean(String(decoding: line, as: UTF8.self), limit: RunText.maxErrorCharacters).isEmpty
     }
 }

@@ -1,3 +1,5 @@
+import Logging
+
 /// Text `task run` takes from the command's output for the card (a progress step, the last line of stderr
 /// as the error): one line the board accepts, whatever the command printed.
 enum RunText {
@@ -6,8 +8,9 @@ enum RunText {
     /// The error shown on the card: the last line of stderr, cut to one screenful.
     static let maxErrorCharacters = 500
 
-    /// Without terminal escape sequences (colours, cursor moves) and control characters, tabs as spaces,
-    /// trimmed, at most `limit` Unicode scalars (the board's "characters").
+    /// Without terminal escape sequences (colours, cursor moves) and control characters, tabs as spaces, bidi
+    /// and format characters removed (`ControlCharacter.readable`: the board refuses bidi controls), trimmed, at
+    /// most `limit` Unicode scalars (the board's "characters"), cut between characters.
     static func clean(_ text: String, limit: Int) -> String {
         var out = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
@@ -17,14 +20,13 @@ enum RunText {
                 skipEscapeSequence(&scalars)
             case 0x09:
                 out.append(" ")
-            case 0x00..<0x20, 0x7F...0x9F:
-                continue
             default:
-                out.append(scalar)
+                // The rest of C0, DEL and C1 (a carriage return, a bell) would not show on a terminal either.
+                if ControlCharacter(scalar) != .control { out.append(scalar) }
             }
         }
-        let trimmed = String(out).trimmingSpaces
-        return String(String.UnicodeScalarView(trimmed.unicodeScalars.prefix(limit))).trimmingSpaces
+        let trimmed = ControlCharacter.readable(String(out)).trimmingSpaces
+        return ControlCharacter.bounded(trimmed, limit: limit, ellipsis: "").trimmingSpaces
     }
 
     /// After ESC: a CSI sequence (`[` … a final byte 0x40–0x7E), an OSC string (`]` … BEL or ESC `\`), or

@@ -1,4 +1,5 @@
 import DBusModel
+import Logging
 
 /// The objects bluetoothd reads and calls: service, characteristic, advertisement, agent. Every handler runs on
 /// the bus thread, takes the lock briefly and answers; bad input is a D-Bus error, never a crash.
@@ -112,8 +113,7 @@ extension GattPeripheral {
         let uuid = call.body[1].stringValue ?? ""
         guard uuid.lowercased() == WakeGATT.serviceUUID else {
             let device = call.body.first?.objectPathValue?.rawValue ?? "?"
-            let shown = String(
-                uuid.unicodeScalars.prefix(64).map { $0.isASCII && $0.value >= 0x20 ? Character($0) : "?" })
+            let shown = ControlCharacter.shown(uuid, limit: 64)
             logger.notice("refused service \(shown) for \(device): only the Wake service is authorised")
             throw Self.rejected(
                 "this board authorises only its Wake service (\(WakeGATT.serviceUUID)), not \(shown)")

@@ -1,3 +1,4 @@
+import Logging
 import NetworkAddress
 
 /// Who may open the Bluetooth pairing window (`POST /api/bluetooth/pairing/start`). The cable is the trust
@@ -52,12 +53,9 @@ extension AccessPolicy {
     /// same site but another origin, and not the board's.
     private static let ownFetchSites: Set<String> = ["same-origin", "none"]
 
-    /// A header value as a message quotes it: at most 100 characters, control characters as `?`, so a hostile
-    /// value neither floods the log nor breaks its line.
+    /// A header value as a message quotes it (`ControlCharacter.shown`): at most 100 characters, control
+    /// characters escaped, so a hostile value neither floods the log nor breaks its line.
     static func shown(_ value: String) -> String {
-        let cleaned = String(
-            String.UnicodeScalarView(
-                value.unicodeScalars.prefix(100).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
-        return value.unicodeScalars.count > 100 ? cleaned + "…" : cleaned
+        ControlCharacter.shown(value, limit: 100)
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import Logging
 import WireFormat
 
 /// The companion app's state as the phone reports it (docs/protocol.md §3.3 `POST /api/phone/app-state`).
@@ -104,9 +105,10 @@ package struct PhoneAppState: Sendable, Equatable, Encodable {
             return nil
         case let .string(text)?:
             guard let time = Timestamp.parse(text) else {
+                let sent = JSONString.quote(ControlCharacter.bounded(text, limit: 64))
                 throw JSONError(
                     status: 400, code: "invalid",
-                    message: "field \"phone_time\": \(expectation), got \(JSONString.quote(String(text.prefix(64))))",
+                    message: "field \"phone_time\": \(expectation), got \(sent)",
                     field: "phone_time")
             }
             guard BoardClock.plausible.contains(time) else {

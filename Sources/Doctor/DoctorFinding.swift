@@ -1,3 +1,5 @@
+import Logging
+
 /// One line of `aiden-board doctor` or `aiden-phone doctor`: how bad, what was seen, and how to fix it.
 /// Both doctors judge pure facts into these and print them the same way; a run exits non-zero when any
 /// finding is a problem.
@@ -34,9 +36,11 @@ package struct DoctorFinding: Equatable, Sendable, CustomStringConvertible {
         DoctorFinding(severity: .problem, message: message, fix: fix)
     }
 
-    /// `problem: … (fix: …)`, the line both doctors print.
+    /// `problem: … (fix: …)`, the line both doctors print. A message quotes what the host said (a bluetoothd
+    /// error, an interface's name, a device's descriptor), so its control characters are escaped as in a log
+    /// line (`ControlCharacter.escaping`): the finding stays one line and cannot drive the terminal.
     package var description: String {
-        "\(severity.rawValue): \(message)" + (fix.map { " (fix: \($0))" } ?? "")
+        ControlCharacter.escaping("\(severity.rawValue): \(message)" + (fix.map { " (fix: \($0))" } ?? ""))
     }
 
     /// The doctors' exit status: 0 when nothing is wrong, 1 when any finding is a problem.

@@ -1,3 +1,4 @@
+import Logging
 import WireFormat
 
 /// The value rules, applied both to decoded JSON and to values built in code (`validate()`).
@@ -41,16 +42,14 @@ extension TaskField {
             throw error("must not be empty")
         }
         let allowed: Set<Unicode.Scalar> = multiline ? ["\t", "\n", "\r"] : []
-        for scalar in value.unicodeScalars {
-            // C0, DEL and C1 (CSI, NEL, …) drive terminals and break lines; bidi controls reorder what a
-            // person reads (the phone drops them, but not every reader of a task does).
-            if scalar.properties.generalCategory == .control, !allowed.contains(scalar) {
+        // C0, DEL and C1 (CSI, NEL, …) drive terminals and break lines; bidi controls reorder what a
+        // person reads (the phone drops them, but not every reader of a task does).
+        if let scalar = value.unicodeScalars.first(where: { ControlCharacter.isRefusedInText($0, allowed: allowed) }) {
+            guard ControlCharacter(scalar) == .bidi else {
                 throw error("must not contain control characters, found \(Self.codePoint(scalar))")
             }
-            if scalar.properties.isBidiControl {
-                let name = scalar.properties.name.map { " (\($0))" } ?? ""
-                throw error("must not contain bidi control characters, found \(Self.codePoint(scalar))\(name)")
-            }
+            let name = scalar.properties.name.map { " (\($0))" } ?? ""
+            throw error("must not contain bidi control characters, found \(Self.codePoint(scalar))\(name)")
         }
     }
 

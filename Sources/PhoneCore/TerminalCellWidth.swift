@@ -1,3 +1,5 @@
+import Logging
+
 /// How many terminal cells text takes, so the card's lines fit the terminal: a line wider than the
 /// terminal wraps onto a second row, and the in-place redraw then erases one row too few.
 ///
@@ -46,7 +48,7 @@ package enum TerminalCellWidth {
             } else {
                 cells += of(scalar)
             }
-            if scalar == zeroWidthJoiner { afterJoiner = true }
+            if scalar == ControlCharacter.zeroWidthJoiner { afterJoiner = true }
         }
         return emoji ? max(cells, 2) : cells
     }
@@ -83,7 +85,6 @@ package enum TerminalCellWidth {
         return (text[..<end], used)
     }
 
-    static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
     static let variationSelector16: Unicode.Scalar = "\u{FE0F}"
 
     /// Binary search in sorted, non-overlapping ranges.

@@ -70,6 +70,16 @@ import WireFormat
         #expect(long.count == HookSession.stepLimit && long.hasSuffix("…"))
     }
 
+    /// The board refuses a step holding a bidi control and counts its limit in Unicode scalars: the line drops
+    /// bidi and format characters and is cut to `limit` scalars between characters, however many marks each
+    /// holds. (It used to pass bidi controls on and count characters, so the board refused such a step.)
+    @Test func theAgentsLineIsOneTheBoardAccepts() {
+        #expect(HookSession.line("pay\u{202E}lanoitan\u{202C} \u{2066}x\u{2069}\u{200B}") == "paylanoitan x")
+        let accented = HookSession.line(String(repeating: "e\u{301}", count: 200))
+        #expect(accented.unicodeScalars.count <= HookSession.stepLimit && accented.hasSuffix("e\u{301}…"))
+        #expect(HookSession.line("👩🏽\u{200D}💻 done") == "👩🏽\u{200D}💻 done")
+    }
+
     /// One row: the event at a time, and the writes it makes (`start` when the task is started by it).
     struct Row: CustomStringConvertible {
         var at: Double

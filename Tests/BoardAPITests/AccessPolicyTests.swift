@@ -165,6 +165,17 @@ import Testing
         #expect(AccessPolicy.Denial.peerOutsideAllowedSubnets(IPAddress(v4: 10, 0, 0, 5)).code == "forbidden")
     }
 
+    /// A quoted header is shown by the one rule (`ControlCharacter.shown`): C1 and bidi controls are escaped like
+    /// C0 ones (they used to pass through, only C0 and DEL became `?`).
+    @Test func aQuotedHeaderIsEscapedByTheOneRule() throws {
+        let hostile = "http://evil.example/\u{9B}2J\u{202E}gnp"
+        guard case let .deny(denial) = try decidePairing("192.168.42.2", headers: ["origin": hostile]) else {
+            Issue.record("a hostile Origin was allowed")
+            return
+        }
+        #expect(denial.description.hasPrefix(#"Origin 'http://evil.example/\u{9b}2J\u{202e}gnp' is not"#))
+    }
+
     @Test func denialsDescribeThemselves() {
         #expect(
             AccessPolicy.Denial.peerOutsideAllowedSubnets(IPAddress(v4: 10, 0, 0, 5)).description

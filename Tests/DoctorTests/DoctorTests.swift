@@ -18,6 +18,13 @@ import Testing
         #expect(DoctorFinding.exitStatus([ok, problem, info]) == 1)
     }
 
+    /// A finding quotes what the host said; a line feed, an escape sequence or a bidi override in it is
+    /// printed escaped, so the finding stays one line that cannot drive the terminal.
+    @Test func aFindingQuotingTheHostStaysOneLine() {
+        let problem = DoctorFinding.problem("bluetoothd said: no\n\u{1B}[2Jok\u{202E}", fix: "restart\r it")
+        #expect(problem.description == #"problem: bluetoothd said: no\n\u{1b}[2Jok\u{202e} (fix: restart\r it)"#)
+    }
+
     @Test func thisHostsLoopbackIsAnInterfaceWithItsAddress() throws {
         let interfaces = LocalInterfaces.current()
         let loopback = try #require(interfaces.link(named: "lo"))

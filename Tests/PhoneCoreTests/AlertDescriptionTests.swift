@@ -94,4 +94,13 @@ import WireFormat
         #expect(BoardText.line("0123456789A", limit: 10) == "0123456...")
         #expect(BoardText.line("日本語のタイトル", limit: 6) == "日本語...")
     }
+
+    /// The cut falls between characters: a letter keeps its accent and a flag its two halves (it used to cut
+    /// between scalars, leaving a bare "e" or half a flag before the `...`).
+    @Test func boardTextLinesAreCutBetweenCharacters() {
+        let accented = BoardText.line("012345e\u{301}789", limit: 10)
+        #expect(accented?.unicodeScalars.elementsEqual("012345...".unicodeScalars) == true)
+        #expect(BoardText.line("abcdef🇩🇪🇫🇷x", limit: 10) == "abcdef...")
+        #expect(BoardText.line("abcd🇩🇪🇫🇷🇯🇵x", limit: 10) == "abcd🇩🇪...")
+    }
 }
