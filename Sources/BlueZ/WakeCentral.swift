@@ -22,7 +22,7 @@ package final class WakeCentral: Sendable {
         /// The board bonded with before (the phone's state directory), followed when no address is configured.
         package var rememberedAddress: String?
         /// The bus timeout of `Device1.Pair`: only a bound on the call. The central's lifecycle gives a stalled
-        /// `Pair` up sooner (`CentralLifecycle.Settings.pairTimeout`, 10 s), cancels it and tries again.
+        /// `Pair` up sooner (`CentralLifecycle.Settings.pairTimeout`, 5 s), cancels it and tries again.
         package var pairTimeout: Duration
 
         package init(

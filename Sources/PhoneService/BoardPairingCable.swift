@@ -10,7 +10,7 @@ import Platform
 /// unreachable board is asked again for a few seconds; a refusal is final for this attempt.
 package final class BoardPairingCable: PairingCable {
     /// How long the window is asked for: ample for the central's three `Pair` tries (`CentralLifecycle.Settings`:
-    /// each cancelled after 10 s unanswered, 2 s apart) on a busy radio; the board closes it at the first bond,
+    /// each cancelled after 5 s unanswered, 2 s apart) on a busy radio; the board closes it at the first bond,
     /// so it is not left lying open.
     package static let windowSeconds = 120
 

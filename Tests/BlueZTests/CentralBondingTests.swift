@@ -63,18 +63,18 @@ struct CentralBondingTests {
                 ),
                 (
                     .seconds(1), { $0.agentRegistered(round: 1, at: $1) }, [.pair(Self.device, link: 1, attempt: 1)],
-                    .seconds(11)
+                    .seconds(6)
                 ),
                 // bluetoothd links to pair and drops the link when it is done: that is no lost link.
                 (
                     .seconds(2),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(true)]), at: $1) },
-                    [], .seconds(11)
+                    [], .seconds(6)
                 ),
                 (
                     .seconds(3),
                     { $0.received(CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(false)]), at: $1) },
-                    [], .seconds(11)
+                    [], .seconds(6)
                 ),
                 (.seconds(4), { $0.pairSucceeded(link: 1, attempt: 1, at: $1) }, [.trust(Self.device, link: 1)], nil),
                 (
@@ -191,19 +191,19 @@ struct CentralBondingTests {
                 (
                     .seconds(21),
                     { $0.agentFailed(round: 1, error: .bluez(.alreadyExists, "Already Exists"), at: $1) },
-                    [.pair(Self.device, link: 2, attempt: 1)], .seconds(31)
+                    [.pair(Self.device, link: 2, attempt: 1)], .seconds(26)
                 ),
                 // A failed Pair is tried again inside the window; one that timed out is cancelled first.
                 (
                     .seconds(25), { $0.pairFailed(link: 2, attempt: 1, error: Self.refused, at: $1) },
                     [.problem("pairing try 1 of 3 failed: \(Self.refused)")], .seconds(27)
                 ),
-                (.seconds(27), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2, attempt: 2)], .seconds(37)),
+                (.seconds(27), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2, attempt: 2)], .seconds(32)),
                 (
                     .seconds(28), { $0.pairFailed(link: 2, attempt: 2, error: Self.slow, at: $1) },
                     [.cancelPairing(Self.device), .problem("pairing try 2 of 3 failed: \(Self.slow)")], .seconds(30)
                 ),
-                (.seconds(30), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2, attempt: 3)], .seconds(40)),
+                (.seconds(30), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 2, attempt: 3)], .seconds(35)),
                 (
                     .seconds(30), { $0.pairFailed(link: 2, attempt: 3, error: Self.refused, at: $1) },
                     [
@@ -226,13 +226,13 @@ struct CentralBondingTests {
                 ),
                 (
                     .seconds(61), { $0.windowOpened(boardAddress: address, link: 3, at: $1) },
-                    [.pair(Self.device, link: 3, attempt: 1)], .seconds(71)
+                    [.pair(Self.device, link: 3, attempt: 1)], .seconds(66)
                 ),
             ])
     }
 
     /// A `Pair` that stalls (the first bond once waited 30 s for bluetoothd's own D-Bus timeout) is given up
-    /// after `pairTimeout` (10 s), cancelled and tried again after the pause; the late answer of the try given
+    /// after `pairTimeout` (5 s), cancelled and tried again after the pause; the late answer of the try given
     /// up changes nothing.
     @Test func aStalledPairIsCancelledWithinSecondsAndTriedAgain() {
         var machine = CentralLifecycle(settings: Self.settings())
@@ -241,18 +241,18 @@ struct CentralBondingTests {
         _ = machine.searchStarted(round: 1, at: .zero)
         _ = machine.windowOpened(boardAddress: Self.address, link: 1, at: .seconds(1))
         #expect(machine.agentRegistered(round: 1, at: .seconds(1)) == [.pair(Self.device, link: 1, attempt: 1)])
-        #expect(machine.nextDeadline == .seconds(11))
-        #expect(machine.timerFired(at: .seconds(10)) == [], "not yet")
+        #expect(machine.nextDeadline == .seconds(6))
+        #expect(machine.timerFired(at: .seconds(5)) == [], "not yet")
         #expect(
-            machine.timerFired(at: .seconds(11)) == [
-                .cancelPairing(Self.device), .problem("pairing try 1 of 3 failed: no answer in 10 s"),
+            machine.timerFired(at: .seconds(6)) == [
+                .cancelPairing(Self.device), .problem("pairing try 1 of 3 failed: no answer in 5 s"),
             ])
-        #expect(machine.nextDeadline == .seconds(13))
+        #expect(machine.nextDeadline == .seconds(8))
         let cancelled = DBusError.bluez(.failed, "Authentication Canceled")
-        #expect(machine.pairFailed(link: 1, attempt: 1, error: cancelled, at: .seconds(12)) == [], "given up already")
-        #expect(machine.timerFired(at: .seconds(13)) == [.pair(Self.device, link: 1, attempt: 2)])
-        #expect(machine.pairSucceeded(link: 1, attempt: 1, at: .seconds(14)) == [], "an answer to the old try")
-        #expect(machine.pairSucceeded(link: 1, attempt: 2, at: .seconds(15)) == [.trust(Self.device, link: 1)])
+        #expect(machine.pairFailed(link: 1, attempt: 1, error: cancelled, at: .seconds(7)) == [], "given up already")
+        #expect(machine.timerFired(at: .seconds(8)) == [.pair(Self.device, link: 1, attempt: 2)])
+        #expect(machine.pairSucceeded(link: 1, attempt: 1, at: .seconds(9)) == [], "an answer to the old try")
+        #expect(machine.pairSucceeded(link: 1, attempt: 2, at: .seconds(10)) == [.trust(Self.device, link: 1)])
     }
 
     /// Another device advertises the Wake service, and its path sorts first. The cable names the real board:
