@@ -66,7 +66,9 @@ package struct CentralLifecycle: Sendable {
         /// twice the wait each time, up to 48 s. The controller reports each device once per scan (duplicates
         /// filtered), and bluetoothd's own scan cycle lasts about 10.5 s: a report that came while the board's old
         /// device object was being removed (a bond made again) never became a device, and the phone waited one or
-        /// two whole cycles (15.9–27.9 s to the first Wake, against 5–6 s) for the next (Tests/VM/README.md, bonds).
+        /// two whole cycles (15.9–27.9 s to the first Wake, against 5–6 s) for the next. It does not cure every
+        /// miss: in a later run of 20, three searches still found the board only after about 20 s, through the
+        /// restarts (Tests/VM/README.md, bonds).
         package var searchRestart: Backoff
 
         package init(
