@@ -565,6 +565,8 @@ package final class BoardEngine: Sendable {
         writer.wakeFacts.lastSequence = envelope.sequence
         writer.wakeFacts.lastReason = reason.name
         writer.wakeFacts.lastAt = clockNow().now
+        // The window runs from here, after the durable mark above (an fsync, now and then), not from the decision.
+        writer.coalescer.wentOut(at: runtime.monotonicNow())
         switch sink.send(envelope) {
         case .success:
             writer.wakeFacts.sent += 1

@@ -11,6 +11,10 @@
 /// `scheduleDeadline` replaces any timer already set. A timer left over from an earlier
 /// schedule may still fire: the coalescer answers it with `.none` or a fresh schedule, so the
 /// caller never needs to cancel one.
+///
+/// A `.sendWake` may take a while to perform (the sequence's durable mark is written first, now and then):
+/// the caller says when the Wake really went out (`wentOut(at:)`), and the window runs from then, so the
+/// spacing holds where the Wake leaves the daemon, not only where it was decided.
 package struct WakeCoalescer: Sendable {
     /// What the caller must do now.
     package enum Action: Equatable, Sendable {
@@ -62,6 +66,14 @@ package struct WakeCoalescer: Sendable {
         guard case .windowOpen(let until, pending: true) = state else { return .none }
         if now < until { return .scheduleDeadline(until) }
         return sendWake(at: now)
+    }
+
+    /// The Wake `.sendWake` asked for went out at `now`: the window runs from then if that ends it later.
+    /// Without this the window runs from the decision, and a slow send (a durable write before it) would
+    /// bring the next Wake closer than one window to this one.
+    package mutating func wentOut(at now: Duration) {
+        guard case .windowOpen(let until, let pending) = state, now + window > until else { return }
+        state = .windowOpen(until: now + window, pending: pending)
     }
 
     /// When the caller's timer should fire, or nil when no change is waiting.

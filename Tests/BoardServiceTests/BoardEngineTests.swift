@@ -55,6 +55,23 @@ import WakeProtocol
         #expect(board.sink.wakes.map(\.at) == [.zero, .seconds(2)])
     }
 
+    /// Timeline: the start Wake first writes its block's durable mark, and that fsync takes 300 ms; its window runs
+    /// from when it went out, so the next Wake, which writes no mark, is still one window after it (it was 450 ms
+    /// when the window ran from the decision).
+    @Test func aSlowDurableMarkStillSpacesWakesOneWindowApart() throws {
+        let board = try EngineFixture(blockSize: 2)
+        board.fileSystem.whenSynchronizingFile { [runtime = board.runtime] path in
+            if path.contains("/wake.json") { runtime.elapse(.milliseconds(300)) }
+        }
+        board.engine.start()
+        #expect(board.runtime.monotonicNow() == .milliseconds(300), "the mark's fsync took 300 ms")
+        _ = board.start()
+        board.runtime.advance(by: .seconds(2))
+        let wakes = board.sink.wakes
+        #expect(wakes.map(\.envelope.sequence) == [1, 2])
+        #expect(wakes.map(\.at) == [.milliseconds(300), .milliseconds(1050)])
+    }
+
     @Test func startsAndEndsAreDurableBeforeTheyAreAcknowledged() throws {
         let board = try EngineFixture()
         board.engine.start()

@@ -61,6 +61,7 @@ package final class InMemoryFileSystem: DurableFileSystem {
     }
 
     private let state = Mutex(State())
+    private let synchronizing = Mutex<(@Sendable (String) -> Void)?>(nil)
 
     /// A file system holding `durableFiles` (and their directories), all synced.
     package init(durableFiles: [String: [UInt8]] = [:]) {
@@ -93,6 +94,12 @@ package final class InMemoryFileSystem: DurableFileSystem {
 
     /// Whether a `.stop` fault has fired and `crash()` has not been called since.
     package var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Runs `hook` with the path after every file sync that took effect, outside the file system's lock: a test
+    /// lets time pass there (`ManualRuntime.elapse`), as a slow disk does.
+    package func whenSynchronizingFile(_ hook: @escaping @Sendable (String) -> Void) {
+        synchronizing.withLock { $0 = hook }
+    }
 
     /// The permissions a file was last written with.
     package func permissions(at path: String) -> UInt16? {
@@ -142,6 +149,7 @@ package final class InMemoryFileSystem: DurableFileSystem {
             let content = state.inodes[inode]?.content
             state.inodes[inode]?.durableContent = content
         }
+        synchronizing.withLock { $0 }?(path)
     }
 
     package func rename(from source: String, to destination: String) throws(FileSystemError) {

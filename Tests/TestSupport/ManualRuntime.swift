@@ -86,6 +86,12 @@ package final class ManualRuntime: Runtime {
     /// The deadlines of timers not yet fired or cancelled, in order.
     package var pendingTimers: [Duration] { state.withLock { $0.timers.map(\.deadline).sorted() } }
 
+    /// Time passes inside work the executor is doing (a slow fsync): the clock moves by `step` and no timer
+    /// fires; the next `advance` fires the ones it passed, late, as a busy executor does.
+    package func elapse(_ step: Duration) {
+        state.withLock { $0.now += step }
+    }
+
     /// Moves time forward by `step`, firing due timers on the way (see `advance(to:)`).
     package func advance(by step: Duration) {
         advance(to: monotonicNow() + step)

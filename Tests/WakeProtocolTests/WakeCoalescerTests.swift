@@ -63,6 +63,20 @@ import Testing
         ])
     }
 
+    /// A Wake that went out late (its durable mark written first) opens its window then, not at the decision.
+    @Test func theWindowRunsFromWhenTheWakeWentOut() {
+        var coalescer = WakeCoalescer()
+        #expect(coalescer.changed(at: Self.ms(0)) == .sendWake)
+        coalescer.wentOut(at: Self.ms(300))
+        #expect(coalescer.changed(at: Self.ms(800)) == .scheduleDeadline(Self.ms(1050)))
+        #expect(coalescer.deadlineReached(at: Self.ms(1049)) == .scheduleDeadline(Self.ms(1050)))
+        #expect(coalescer.deadlineReached(at: Self.ms(1050)) == .sendWake)
+        coalescer.wentOut(at: Self.ms(1050))
+        #expect(coalescer.changed(at: Self.ms(1799)) == .scheduleDeadline(Self.ms(1800)), "on time: no change")
+        coalescer.wentOut(at: Self.ms(10))
+        #expect(coalescer.nextDeadline == Self.ms(1800), "never earlier than the decision's window")
+    }
+
     @Test func aChangeAfterAQuietWindowIsALeadingEdge() {
         play([
             (.change(0), .sendWake),
