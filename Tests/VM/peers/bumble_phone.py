@@ -22,7 +22,7 @@ The phone does what the app on an iPhone does (docs/protocol.md §2, §3.3):
 3. subscribes to the Wake (and to GATT's Service Changed), and after every new Wake (§2.5: another
    epoch or a higher sequence) fetches GET /api/live-activity/current?phone_id=ID over the cable;
 4. on SIGUSR1 drops the link and reconnects (step 2 with the stored keys); a link the board drops is
-   linked again the same way;
+   linked again the same way, and so is one whose encryption, discovery or subscription stalls for 15 s;
 5. when the board's GATT application goes away and comes back under the same link (aiden-board
    restarted: bluetoothd indicates Service Changed), it finds the Wake characteristic again and
    resubscribes.
@@ -30,7 +30,7 @@ The phone does what the app on an iPhone does (docs/protocol.md §2, §3.3):
 It writes one JSON object per line to LOG, each with "t" (wall-clock seconds) and "event":
   imported and started (with the seconds since the process began), waiting_for_board, board (the
   address the cable named), window (the pairing window's answer), scanning, found, connected,
-  read_refused (ATT error), pairing_start, pairing, pairing_failure, security_request, encrypted, read
+  read_refused (ATT error), pairing_start, pairing, pairing_failure, security_request, encrypting, encrypted, read
   (len, hex), subscribed (link number), wake (len, hex, epoch, seq, new), fetch (status, request_id,
   phase, step, took), service_changed, wake_gone, dropping, disconnected (reason), error (what, text).
 The scenario reads it (Tests/VM/guest/scenario.sh, phase "bumble"); every value notified is logged, of
@@ -65,6 +65,9 @@ WAKE_SERVICE = UUID("a1de0001-7c4b-4f52-8d9a-6b4f6e6f7469")
 WAKE_CHARACTERISTIC = UUID("a1de0002-7c4b-4f52-8d9a-6b4f6e6f7469")
 GATT_SERVICE = UUID.from_16_bits(0x1801)
 SERVICE_CHANGED = UUID.from_16_bits(0x2A05)
+# A link step (encryption, discovery, the subscription) that takes longer is given up and the link made again:
+# each takes well under a second on Bumble's emulated radio, even under TCG.
+LINK_STEP_SECONDS = 15
 
 
 class Radio(LocalLink):
@@ -222,9 +225,18 @@ class Phone:
         self.peer = Peer(connection)
         if bonded:
             # Keys stored: encrypt with them, as a bonded phone does, before touching the Wake.
-            await connection.encrypt()
+            self.log("encrypting", link=self.links)
+            await self.bounded("encrypting with the stored keys", connection.encrypt())
             self.log("encrypted", link=self.links)
-        await self.subscribe(first=True)
+        await self.bounded("subscribing", self.subscribe(first=True))
+
+    async def bounded(self, what, step, seconds=LINK_STEP_SECONDS):
+        """One step of linking, given up after SECONDS as an app gives up a link that stalls: the caller
+        drops the link and links again, and the log says which step it was."""
+        try:
+            return await asyncio.wait_for(step, seconds)
+        except asyncio.TimeoutError:
+            raise TimeoutError("%s: no answer in %d s" % (what, seconds)) from None
 
     async def find_wake(self):
         services = await self.peer.discover_service(WAKE_SERVICE)
