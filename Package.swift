@@ -26,6 +26,9 @@ let package = Package(
         .target(name: "WireFormat", swiftSettings: strict),
         .target(name: "LiveActivity", dependencies: ["Logging", "WireFormat"], swiftSettings: strict),
         .target(name: "NetworkAddress", swiftSettings: strict),
+        // Retry delays (`Backoff`), one rule for every retry: the phone's fetches, both buses' reconnections,
+        // bluetoothd's steps and the phone's search.
+        .target(name: "Retry", swiftSettings: strict),
         // Log severities (pure cores return log effects in them, Platform's Logger writes them) and the one
         // rule for control characters in text from outside (`ControlCharacter`: escaped in every log line and
         // message, shown bounded, dropped for people, refused in task text). No dependencies, so every target
@@ -34,7 +37,7 @@ let package = Package(
         .target(name: "Configuration", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // The phone's decisions: PhoneSession and the state machines and answers it composes.
         .target(
-            name: "PhoneCore", dependencies: ["Logging", "NetworkAddress", "WakeProtocol", "WireFormat"],
+            name: "PhoneCore", dependencies: ["Logging", "NetworkAddress", "Retry", "WakeProtocol", "WireFormat"],
             swiftSettings: strict),
         .target(
             name: "BoardAPI", dependencies: ["LiveActivity", "Logging", "NetworkAddress", "WireFormat"],
@@ -80,14 +83,15 @@ let package = Package(
         ),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
         .target(
-            name: "BlueZ", dependencies: ["DBusModel", "Logging", "NetworkAddress", "Platform"], swiftSettings: strict),
+            name: "BlueZ", dependencies: ["DBusModel", "Logging", "NetworkAddress", "Platform", "Retry"],
+            swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
             name: "BoardService",
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
-                "ServiceManager", "Doctor", "WireFormat",
+                "ServiceManager", "Doctor", "WireFormat", "Retry",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
@@ -96,7 +100,7 @@ let package = Package(
             dependencies: [
                 "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging", "CommandLineSyntax",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
-                "ServiceManager", "Doctor", "HTTPServer", "BoardAPI",
+                "ServiceManager", "Doctor", "HTTPServer", "BoardAPI", "Retry",
             ],
             swiftSettings: strict),
 
@@ -164,6 +168,7 @@ let package = Package(
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "LiveActivity"]),
         .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "WireFormat"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
+        .testTarget(name: "RetryTests", dependencies: ["Retry"]),
         .testTarget(
             name: "BoardAPITests",
             dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress", "TestSupport", "WireFormat"]),
@@ -191,13 +196,14 @@ let package = Package(
             dependencies: ["PhoneCore", "WireFormat", "BoardAPI", "HTTPServer", "NetworkAddress"],
             path: "Tests/PhoneTestSupport"),
         .testTarget(
-            name: "PhoneCoreTests", dependencies: ["PhoneCore", "PhoneTestSupport", "WakeProtocol", "WireFormat"]),
+            name: "PhoneCoreTests",
+            dependencies: ["PhoneCore", "PhoneTestSupport", "Retry", "WakeProtocol", "WireFormat"]),
         .testTarget(
             name: "PhoneServiceTests",
             dependencies: [
                 "PhoneService", "PhoneCore", "PhoneTestSupport", "WakeProtocol", "Platform", "USBLink",
                 "NetworkAddress", "DesktopNotifications", "TestSupport", "BlueZ", "Configuration", "DBus", "DBusModel",
-                "Doctor", "Logging", "WireFormat", "BoardAPI", "CommandLineSyntax",
+                "Doctor", "Logging", "WireFormat", "BoardAPI", "CommandLineSyntax", "Retry",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
@@ -213,7 +219,7 @@ let package = Package(
             name: "BlueZTests",
             dependencies: [
                 "BlueZ", "DBus", "DBusModel", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport", "Doctor",
+                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport", "Doctor", "Retry",
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Doctor", "NetworkAddress"]),

@@ -1,5 +1,6 @@
 import DBusModel
 import Platform
+import Retry
 import Synchronization
 
 /// Keeps one bus connection, and a session that lives on it, alive: connects, starts the session, and when

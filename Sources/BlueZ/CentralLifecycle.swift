@@ -1,5 +1,6 @@
 import DBusModel
 import NetworkAddress
+import Retry
 
 /// The phone's Wake central as a pure state machine: events in (bluetoothd's signals, call results, time),
 /// actions out (calls to make, values to deliver, state to report). No I/O, no clock.

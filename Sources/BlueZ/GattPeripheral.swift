@@ -1,5 +1,6 @@
 import DBusModel
 import Platform
+import Retry
 import Synchronization
 
 /// The board's Wake GATT peripheral on bluetoothd: the shell around `PeripheralLifecycle`.

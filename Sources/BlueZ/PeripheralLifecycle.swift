@@ -1,5 +1,6 @@
 import DBusModel
 import NetworkAddress
+import Retry
 
 /// The board peripheral's life with bluetoothd, as a pure state machine: events in (bus signals, call results,
 /// time), actions out (calls to make). No I/O and no clock: `now` is a monotonic time from any fixed origin.

@@ -1,5 +1,6 @@
 import DBusModel
 import Platform
+import Retry
 import Synchronization
 
 /// The phone host's Wake receiver over bluetoothd: the shell around `CentralLifecycle`.

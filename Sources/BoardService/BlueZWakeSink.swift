@@ -3,6 +3,7 @@ import BoardAPI
 import DBus
 import DBusModel
 import Platform
+import Retry
 import Synchronization
 import WakeProtocol
 

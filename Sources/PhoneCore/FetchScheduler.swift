@@ -1,3 +1,5 @@
+import Retry
+
 /// When to fetch the newest snapshot: a pure state machine fed with events and the time they
 /// happened (a `Duration` since any monotonic origin); the caller performs the returned action.
 ///
@@ -34,21 +36,18 @@ package struct FetchScheduler: Sendable {
     }
 
     package struct Configuration: Sendable, Equatable {
-        /// The delay after the first failure; it doubles with each further failure.
-        package var initialBackoff: Duration
-        /// The longest delay between retries.
-        package var maximumBackoff: Duration
+        /// The delay after each run of failures: doubling from the first failure's to the longest.
+        package var backoff: Backoff
         /// How long an idle client waits before fetching anyway.
         package var safetyInterval: Duration
 
         package init(
-            initialBackoff: Duration = .milliseconds(250), maximumBackoff: Duration = .seconds(8),
+            backoff: Backoff = Backoff(base: .milliseconds(250), cap: .seconds(8)),
             safetyInterval: Duration = .seconds(60)
         ) {
-            precondition(initialBackoff > .zero && maximumBackoff >= initialBackoff, "backoff must grow from > 0")
+            precondition(backoff.base > .zero, "backoff must grow from > 0")
             precondition(safetyInterval > .zero, "the safety interval must be positive")
-            self.initialBackoff = initialBackoff
-            self.maximumBackoff = maximumBackoff
+            self.backoff = backoff
             self.safetyInterval = safetyInterval
         }
     }
@@ -109,7 +108,7 @@ package struct FetchScheduler: Sendable {
             guard case .fetching = state else { return .none }
             consecutiveFailures += 1
             // The retry also serves any trigger that arrived during the failed fetch.
-            let retryAt = now + backoff(afterFailures: consecutiveFailures)
+            let retryAt = now + configuration.backoff.delay(afterFailures: consecutiveFailures)
             state = .backingOff(retryAt: retryAt)
             return .scheduleDeadline(at: retryAt)
         case .deadlineReached:
@@ -142,16 +141,5 @@ package struct FetchScheduler: Sendable {
     private mutating func startFetch() -> Action {
         state = .fetching(trailing: false)
         return .startFetch
-    }
-
-    /// `initialBackoff · 2^(failures − 1)`, capped at `maximumBackoff`.
-    package func backoff(afterFailures failures: Int) -> Duration {
-        var delay = configuration.initialBackoff
-        var doublings = max(0, failures - 1)
-        while doublings > 0, delay < configuration.maximumBackoff {
-            delay *= 2
-            doublings -= 1
-        }
-        return min(delay, configuration.maximumBackoff)
     }
 }

@@ -4,6 +4,7 @@ import DBusModel
 import Dispatch
 import PhoneCore
 import Platform
+import Retry
 import Synchronization
 
 /// The phone's Wakes over BLE: BlueZ's `WakeCentral` on the D-Bus system bus, behind the

@@ -4,6 +4,7 @@ import Dispatch
 import HTTPClient
 import PhoneCore
 import Platform
+import Retry
 
 /// `aiden-phone status [--follow] [--json]` (docs/desktop.md): the card as one line for a status bar, from the
 /// running client's bar status socket (`StatusSocket`). The client already follows the board (Wakes, fetches, the

@@ -3,6 +3,7 @@ import DBus
 import DBusModel
 import DesktopNotifications
 import Platform
+import Retry
 
 /// The phone's one supervised connection to the session bus, shared by all its desktop surfaces, so a
 /// surface costs no connection and no thread of its own. `BusSupervisor` connects and, when the bus goes

@@ -1,5 +1,7 @@
 /// Retry delays that double from `base` up to `cap`: 1 s, 2 s, 4 s … for the first, second, third failure.
-/// Deterministic (no jitter): one board talks to one bluetoothd, there is no herd to spread.
+/// The one rule for every retry (the phone's fetches, bus reconnections, bluetoothd's steps, the phone's
+/// search). Deterministic (no jitter): one phone talks to one board, one daemon to one bluetoothd and one
+/// dbus-daemon; there is no herd to spread.
 package struct Backoff: Sendable, Equatable {
     package var base: Duration
     package var cap: Duration

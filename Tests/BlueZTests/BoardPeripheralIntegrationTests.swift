@@ -3,6 +3,7 @@ import BoardService
 import DBus
 import DBusModel
 import Platform
+import Retry
 import TestSupport
 import Testing
 import WakeProtocol

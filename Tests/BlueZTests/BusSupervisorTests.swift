@@ -1,6 +1,7 @@
 import BlueZ
 import DBusModel
 import Platform
+import Retry
 import Synchronization
 import TestSupport
 import Testing

@@ -2,6 +2,7 @@ import BlueZ
 import DBus
 import DBusModel
 import Platform
+import Retry
 import Synchronization
 import TestSupport
 import Testing

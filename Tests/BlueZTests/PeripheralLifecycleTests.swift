@@ -1,4 +1,5 @@
 import DBusModel
+import Retry
 import Testing
 
 @testable import BlueZ

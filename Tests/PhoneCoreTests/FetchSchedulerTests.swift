@@ -1,3 +1,4 @@
+import Retry
 import Testing
 
 @testable import PhoneCore
@@ -138,7 +139,7 @@ import Testing
 
     @Test func configurableIntervals() {
         let configuration = FetchScheduler.Configuration(
-            initialBackoff: .milliseconds(100), maximumBackoff: .milliseconds(300), safetyInterval: .seconds(5))
+            backoff: Backoff(base: .milliseconds(100), cap: .milliseconds(300)), safetyInterval: .seconds(5))
         var scheduler = FetchScheduler(configuration: configuration)
         run(
             [
@@ -151,7 +152,6 @@ import Testing
                 (600, .deadlineReached, .startFetch),
                 (600, .fetchSucceeded, at(5_600)),
             ], &scheduler)
-        #expect(scheduler.backoff(afterFailures: 0) == .milliseconds(100))
-        #expect(scheduler.backoff(afterFailures: 1_000) == .milliseconds(300))
+        #expect(scheduler.configuration.backoff.delay(afterFailures: 1_000) == .milliseconds(300))
     }
 }

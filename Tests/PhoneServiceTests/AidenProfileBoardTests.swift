@@ -3,6 +3,7 @@ import Foundation
 import PhoneCore
 import PhoneTestSupport
 import Platform
+import Retry
 import TestSupport
 import Testing
 
@@ -29,7 +30,9 @@ import Testing
             board.interface = nil
             let (logger, _) = Logger.capturing()
             client = PhoneClient(
-                session: PhoneSession(settings: .init(phoneID: "p1", scheduler: .init(initialBackoff: .seconds(1)))),
+                session: PhoneSession(
+                    settings: .init(
+                        phoneID: "p1", scheduler: .init(backoff: Backoff(base: .seconds(1), cap: .seconds(8))))),
                 transport: HTTPBoardTransport(board: board), runtime: runtime, output: output, notifiers: [output],
                 saveRecord: { _ throws(AtomicWriteError) in }, logger: logger)
             try wakeSource.start(into: client)
