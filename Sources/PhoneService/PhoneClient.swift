@@ -92,6 +92,15 @@ package final class PhoneClient: Sendable {
         runtime.enqueue { [self] in step(input) }
     }
 
+    /// The person answered `requestID` (at `revision`) on one of the surfaces, a key or a notification's
+    /// button: a new answer id for it, so a retried send is recognised by the board as the same answer.
+    package func submitAnswer(_ answer: PersonAnswer, requestID: String, revision: UInt64?) {
+        var random = SystemRandomNumberGenerator()
+        submit(
+            .personAnswered(
+                answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random), revision: revision))
+    }
+
     /// One step of the session and its effects, on the executor.
     private func step(_ input: PhoneSession.Input) {
         let effects = state.withLock { state in

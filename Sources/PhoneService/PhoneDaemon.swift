@@ -189,32 +189,14 @@ package enum PhoneDaemon {
             logger: logger.child("client"))
         relay.attach(client)
         desktop.onEvents(
-            answered: { answer, requestID, revision in
-                var random = SystemRandomNumberGenerator()
-                client.submit(
-                    .personAnswered(
-                        answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
-                        revision: revision))
-            },
+            answered: client.submitAnswer,
             // Clicking a card is the person coming back to the task.
             opened: { _ in client.submit(.appState(.foreground)) },
             serverFound: { client.submit(.returnEntryOffered(.notification)) })
         tray.onEvents(
-            answered: { answer, requestID, revision in
-                var random = SystemRandomNumberGenerator()
-                client.submit(
-                    .personAnswered(
-                        answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
-                        revision: revision))
-            },
+            answered: client.submitAnswer,
             opened: { _ in client.submit(.appState(.foreground)) })
-        jobs.onEvents { answer, requestID, revision in
-            var random = SystemRandomNumberGenerator()
-            client.submit(
-                .personAnswered(
-                    answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random), revision: revision
-                ))
-        }
+        jobs.onEvents(answered: client.submitAnswer)
         sessionBus.start(environment: ProcessEnvironment.current(), surfaces: [desktop, tray, jobs])
         if let statusSocket {
             bar.start(path: statusSocket)
@@ -276,11 +258,7 @@ package enum PhoneDaemon {
                 case let .show(line):
                     terminal?.printAbove(">> " + line)
                 case let .send(answer, requestID, revision):
-                    var random = SystemRandomNumberGenerator()
-                    client.submit(
-                        .personAnswered(
-                            answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random),
-                            revision: revision))
+                    client.submitAnswer(answer, requestID: requestID, revision: revision)
                 }
             }
         }
