@@ -55,13 +55,16 @@ final class FakeWakeSource: WakeSource, @unchecked Sendable {  // guarded by `lo
         deliver?(event)
     }
 
-    /// Starts the source into `client`, as the daemon wires a real one.
-    func start(into client: PhoneClient) throws {
+    /// Starts the source into `client`, as the daemon wires a real one. With `runtime`, each event has been
+    /// handled when `inject` returns: the record queue's thread may be running the executor just then (an
+    /// alert waiting for its record), and the event would wait its turn while the test looked.
+    func start(into client: PhoneClient, runtime: ManualRuntime? = nil) throws {
         try start { event in
             switch event {
             case let .value(bytes, length): client.submit(.wakeValue(bytes, fullLength: length))
             case let .state(state, detail): client.submit(.wakeLink(state, detail: detail))
             }
+            runtime?.awaitIdleExecutor()
         }
     }
 
@@ -155,7 +158,8 @@ struct ClientHarness {
 
     /// Starts the Wake source into the client, then the client.
     func start() throws {
-        try wakeSource.start(into: client)
+        try wakeSource.start(into: client, runtime: runtime)
         client.submit(.started)
+        runtime.awaitIdleExecutor()
     }
 }
