@@ -47,6 +47,23 @@ import WakeProtocol
         #expect(board.engine.wakeFacts.coalescedChanges == 51, "the start and 50 updates merged into one Wake")
     }
 
+    /// Timeline: the trailing Wake's timer is late (the executor busy past 750 ms); a change at 900 ms goes out at
+    /// once, and the stale timer then finds nothing waiting. Only the change inside the window was coalesced: the
+    /// timer is no change of its own.
+    @Test func aLateTimerAfterALeadingEdgeCountsNoCoalescedChange() throws {
+        let board = try EngineFixture()
+        board.engine.start()
+        board.runtime.advance(by: .milliseconds(100))
+        let id = board.start()
+        #expect(board.runtime.pendingTimers.contains(.milliseconds(750)))
+        board.runtime.elapse(.milliseconds(800))
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"late"}"#)
+        board.runtime.advance(by: .seconds(2))
+        #expect(board.sink.wakes.map(\.at) == [.zero, .milliseconds(900)])
+        #expect(board.sink.envelopes.map(\.reason) == [.system, .liveActivity])
+        #expect(board.engine.wakeFacts.coalescedChanges == 1)
+    }
+
     @Test func aChangeAfterAQuietWindowGoesOutAtOnce() throws {
         let board = try EngineFixture()
         board.engine.start()
