@@ -4,15 +4,17 @@ import Testing
 /// The tray item in a real host: Debian's waybar, under the headless sway of `WaylandDesktop` (run as an
 /// unprivileged user with its own session bus), whose `tray` module is the session's StatusNotifierWatcher and
 /// its host. The phone's item registers with waybar's watcher, waybar reads the item's properties (and reads
-/// them again when the item signals a change), and the menu's Stop, pressed as waybar's menu sends it
-/// (`Event(id, "clicked", 0, time)`), reaches the board as the person's answer. The bar's custom module runs
+/// them again when the item signals a change), and the menu's Stop, clicked as a person clicks it (a right click on
+/// the item opens waybar's menu, a click on Stop makes waybar send the click, `EventGroup`; the pointer is
+/// wayvnc's, `WaylandDesktop.click`), reaches the board as the person's answer. The bar's custom module runs
 /// `aiden-phone status --follow --json` beside it and gets the task's line.
 @Suite(
     .serialized,
     .enabled(
         if: WaylandDesktop.available && FileManager.default.isExecutableFile(atPath: WaylandDesktop.waybar)
-            && FileManager.default.isExecutableFile(atPath: BusMonitor.program),
-        Comment(rawValue: WaylandDesktop.skipMessage + ", waybar")))
+            && FileManager.default.isExecutableFile(atPath: BusMonitor.program)
+            && FileManager.default.isExecutableFile(atPath: WaylandDesktop.wayvnc),
+        Comment(rawValue: WaylandDesktop.skipMessage + ", waybar, wayvnc")))
 struct WaybarTrayTests {
     static let title = "Render the site"
     static let itemInterface = "org.kde.StatusNotifierItem"
@@ -35,9 +37,9 @@ struct WaybarTrayTests {
         return String(decoding: try JSONSerialization.data(withJSONObject: bar, options: [.sortedKeys]), as: UTF8.self)
     }
 
-    /// Waits (bounded, 15 s) until `condition` holds.
-    static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(15)
+    /// Waits (bounded, 15 s unless told) until `condition` holds.
+    static func eventually(seconds: Double = 15, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
             usleep(50_000)
@@ -133,17 +135,38 @@ struct WaybarTrayTests {
                 }
             }, "custom module: \((try? String(contentsOfFile: barLines, encoding: .utf8)) ?? "nothing")")
 
-        // Stop in the menu, sent as waybar's menu sends a click: the board records the person's answer.
-        var stop: Int?
+        // Stop in the menu, clicked as a person clicks it. The tray is the bar's last module, so its icon is near
+        // the bar's right end: a right click there opens waybar's menu (waybar asks the item `AboutToShow…`).
         #expect(
             Self.eventually {
-                stop = try? Self.menuItem("Stop", on: item, in: desktop)
-                return stop != nil
+                (try? Self.menuItem("Stop", on: item, in: desktop)) != nil
             })
-        _ = try desktop.busctl([
-            "call", item, "/MenuBar", "com.canonical.dbusmenu", "Event", "isvu", String(try #require(stop)),
-            "clicked", "i", "0", "0",
-        ])
+        func menuCalls(_ members: [String]) -> Int {
+            monitor.calls.filter {
+                waybarConnections.contains($0.sender) && $0.destination == item && $0.path == "/MenuBar"
+                    && members.contains($0.member)
+            }.count
+        }
+        let barMiddle = 14
+        var icon: Int?
+        for x in stride(from: -4, through: -64, by: -6) {
+            let shown = menuCalls(["AboutToShow", "AboutToShowGroup"])
+            try desktop.click(x: x, y: barMiddle, button: "right")
+            if Self.eventually(seconds: 2, { menuCalls(["AboutToShow", "AboutToShowGroup"]) > shown }) {
+                icon = x
+                break
+            }
+        }
+        let iconX = try #require(icon, "no right click near the bar's right end opened the menu: \(monitor.log)")
+        // The menu opens below the pointer, towards the screen's middle: the task's words first (not pressable,
+        // so a click on them does nothing), then Stop, the first item that takes a click. Clicks walk down from
+        // the words until waybar sends the click (libdbusmenu sends it as `EventGroup`, `Event` before that).
+        let clicks = ["Event", "EventGroup"]
+        for offset in stride(from: 10, through: 90, by: 8) {
+            try desktop.click(x: iconX - 80, y: barMiddle + offset)
+            if Self.eventually(seconds: 1, { menuCalls(clicks) > 0 }) { break }
+        }
+        #expect(menuCalls(clicks) == 1, "waybar's menu sent no click, or more than one: \(monitor.log)")
         var answer: [String: Any]?
         #expect(
             Self.eventually {

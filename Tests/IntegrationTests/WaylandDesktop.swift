@@ -16,6 +16,10 @@ final class WaylandDesktop {
     static let setpriv = "/usr/bin/setpriv"
     static let waybar = "/usr/bin/waybar"
     static let busctl = "/usr/bin/busctl"
+    static let wayvnc = "/usr/bin/wayvnc"
+    /// The client that drives wayvnc's pointer (RFB over its Unix socket), shared with scripts/screenshots.
+    static let vncInput = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/vnc-input").path
     static let nobody: uid_t = 65534
     /// Root, to hand the desktop (and the phone) to `nobody`; and the programs.
     static var available: Bool {
@@ -32,6 +36,8 @@ final class WaylandDesktop {
     let runtimeDirectory: String
     private(set) var busAddress = ""
     private var group: pid_t = 0
+    /// wayvnc's process group, once `click` started it.
+    private var hands: pid_t = 0
 
     /// `waybar`: the bar's configuration (JSON, with a `tray` module), or none for no bar; the bar has started
     /// once its tray owns `org.kde.StatusNotifierWatcher`.
@@ -92,9 +98,38 @@ final class WaylandDesktop {
     var log: String { (try? String(contentsOfFile: scratch.path + "/sway.log", encoding: .utf8)) ?? "" }
     var waybarLog: String { (try? String(contentsOfFile: scratch.path + "/home/waybar.log", encoding: .utf8)) ?? "" }
 
-    /// Ends the bus, sway, mako and waybar (their group; mako and waybar end with sway).
+    /// Ends the bus, sway, mako and waybar (their group; mako and waybar end with sway), and wayvnc.
     func stop() {
+        endGroup(&hands)
         endGroup(&group)
+    }
+
+    /// Presses and releases `button` (left, middle, right) at `x`, `y`, as a person's click: the headless seat has
+    /// no pointer, so wayvnc gives it one (started on the first click, on a Unix socket in the runtime directory,
+    /// as the desktop's user), driven by `scripts/vnc-input`. A negative coordinate counts from the right or
+    /// bottom edge.
+    func click(x: Int, y: Int, button: String = "left") throws {
+        let socket = runtimeDirectory + "/vnc.sock"
+        if hands == 0 {
+            let display = try FileManager.default.contentsOfDirectory(atPath: runtimeDirectory).first {
+                $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
+            }
+            guard let display else { throw IntegrationError("no Wayland socket in \(runtimeDirectory)") }
+            hands = try cleanSpawn(
+                Self.asNobody + [Self.wayvnc, "--unix-socket", socket],
+                environment: [
+                    "HOME=\(scratch.path)/home", "XDG_RUNTIME_DIR=\(runtimeDirectory)", "WAYLAND_DISPLAY=\(display)",
+                    "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+                ],
+                log: scratch.path + "/wayvnc.log", newGroup: true)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
+        }
+        let result = try runCommand("/usr/bin/python3", [Self.vncInput, socket, "click:\(x),\(y),\(button)"])
+        guard result.status == 0 else {
+            let log = (try? String(contentsOfFile: scratch.path + "/wayvnc.log", encoding: .utf8)) ?? ""
+            throw IntegrationError("vnc-input: \(result.error) (wayvnc: \(log))")
+        }
     }
 
     func makoctl(_ arguments: [String]) throws -> CommandResult {
