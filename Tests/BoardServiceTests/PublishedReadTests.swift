@@ -45,9 +45,9 @@ import WakeProtocol
         #expect(after.header("ETag") != during.header("ETag"))
     }
 
-    /// The person's answer and a pairing request need the executor (the writer, the peripheral's lifecycle): the
-    /// engine answers them later, so the listener's thread gets its reply at once, even while the writer is in a
-    /// slow fsync, and serves the phone's reads meanwhile; the answer comes once it is durable.
+    /// The person's answer is a store change, made by the writer: the engine answers it later, so the listener's
+    /// thread gets its reply at once, even while the writer is in a slow fsync, and serves the phone's reads
+    /// meanwhile; the answer comes once it is durable.
     @Test func aPhonesAnswerWaitsForTheWriterOffTheListenersThread() throws {
         let gate = GatedFileSystem()
         let engine = try Self.engine(on: gate)
@@ -88,8 +88,51 @@ import WakeProtocol
         #expect(String(decoding: after.body, as: UTF8.self).contains(#""answer_id":"a-1""#), "published once durable")
     }
 
+    /// A pairing request is decided by the peripheral, on a queue of the board's own: while the writer is in a
+    /// slow fsync, the listener's thread gets its reply at once, and the answer (what the peripheral decided)
+    /// comes without waiting for the writer.
+    @Test func aPairingRequestIsAnsweredWhileTheWriterIsInASlowFsync() throws {
+        let gate = GatedFileSystem()
+        let sink = PairingSink()
+        sink.outcome.withLock { $0 = .success(.open(closesIn: .seconds(45))) }
+        let engine = try Self.engine(on: gate, sink: sink)
+        engine.start()
+        #expect(engine.handleAgent(Self.start("Before")).status == 201)
+
+        gate.close()
+        defer { gate.open() }
+        let writerDone = Mutex<Int?>(nil)
+        let writer = Thread {
+            let status = engine.handleAgent(Self.start("After")).status
+            writerDone.withLock { $0 = status }
+        }
+        writer.start()
+        try gate.waitUntilBlocked()
+        let replied = Mutex<HTTPReply?>(nil)
+        let listener = Thread {
+            let reply = engine.handlePhone(Self.pairing)
+            replied.withLock { $0 = reply }
+        }
+        listener.start()
+        let deadline = Date().addingTimeInterval(5)
+        while replied.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
+        let reply = try #require(replied.withLock { $0 }, "the listener's thread did not get its reply")
+        #expect(reply.isLater, "answered off the listener's thread")
+        let answered = Mutex<HTTPResponse?>(nil)
+        if case let .later(start) = reply { start { response in answered.withLock { $0 = response } } }
+
+        let answerDeadline = Date().addingTimeInterval(5)
+        while answered.withLock({ $0 }) == nil, Date() < answerDeadline { usleep(1_000) }
+        let answer = try #require(answered.withLock { $0 }, "the pairing answer waited for the writer")
+        #expect(answer.status == 200)
+        #expect(String(decoding: answer.body, as: UTF8.self).contains(#""seconds":45"#), "what the peripheral decided")
+        #expect(sink.asked.withLock { $0 } == [.seconds(60)])
+        #expect(writerDone.withLock { $0 } == nil, "the writer was still in its fsync")
+        #expect(engine.handlePhone(Self.current).response().status == 200)
+    }
+
     /// An engine on the real serial runtime whose state directory is on `gate`.
-    private static func engine(on gate: GatedFileSystem) throws -> BoardEngine {
+    private static func engine(on gate: GatedFileSystem, sink: any WakeSink = NullSink()) throws -> BoardEngine {
         let directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: gate)
         var random = SystemRandomNumberGenerator()
         let loaded = try directory.load(now: Date(), using: &random)
@@ -102,7 +145,7 @@ import WakeProtocol
             policy: AccessPolicy(
                 allowedSubnets: [try Subnet("192.168.42.0/24")],
                 listenAddresses: [IPAddress(v4: 192, 168, 42, 1)]),
-            sink: NullSink(), runtime: SerialRuntime(label: "test.board"), logger: logger)
+            sink: sink, runtime: SerialRuntime(label: "test.board"), logger: logger)
     }
 
     static func answer(_ id: String) -> HTTPRequest {
@@ -116,6 +159,12 @@ import WakeProtocol
     static func start(_ title: String) -> HTTPRequest {
         HTTPRequest(method: "POST", path: "/v1/tasks", body: Array(#"{"task_title":"\#(title)"}"#.utf8))
     }
+
+    static let pairing = HTTPRequest(
+        method: "POST", path: "/api/bluetooth/pairing/start",
+        headers: ["host": "192.168.42.1:8080", "content-type": "application/json"],
+        body: Array(#"{"seconds":60}"#.utf8),
+        peer: .ip(IPAddress(v4: 192, 168, 42, 2)), localAddress: IPAddress(v4: 192, 168, 42, 1))
 
     static let current = HTTPRequest(
         method: "GET", path: "/api/live-activity/current", headers: ["host": "192.168.42.1:8080"],
