@@ -9,7 +9,10 @@ forbids. It fails when the board answers a 5xx, a status the operation does not 
 match the schema listed for that status, refuses as invalid (400, 413, 415) a request the spec allows, or
 accepts (2xx) one it forbids. Phone paths go over TCP, /v1 paths over the agent's Unix socket.
 
-Usage: scripts/contract.py SPEC HTTP_PORT AGENT_SOCKET [--examples N] [--seed S]
+`--narrow KIND` first narrows the spec in one way the board does not follow, so that a run must report
+disagreements: how scripts/contract shows the check itself can fail (NARROWINGS below).
+
+Usage: scripts/contract.py SPEC HTTP_PORT AGENT_SOCKET [--examples N] [--seed S] [--narrow KIND]
 """
 import argparse
 import copy
@@ -337,6 +340,25 @@ class Contract:
                 self.check(item["get"], "GET", path, status, raw, "after the writes")
 
 
+def narrow_status(spec):
+    """`GET /api/live-activity/current` no longer lists 200: every answer the board gives there is unlisted."""
+    del spec["paths"]["/api/live-activity/current"]["get"]["responses"]["200"]
+
+
+def narrow_body(spec):
+    """A task answer must carry a member the board never sends: every such body breaks its schema."""
+    answer = spec["components"]["schemas"]["CurrentAnswer"]
+    answer["required"] = list(answer["required"]) + ["narrowed"]
+
+
+def narrow_limit(spec):
+    """A title may be at most 3 characters: the board accepts longer ones, which the spec now forbids."""
+    spec["components"]["schemas"]["Title"]["maxLength"] = 3
+
+
+NARROWINGS = {"status": narrow_status, "body": narrow_body, "limit": narrow_limit}
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("spec")
@@ -344,11 +366,15 @@ def main():
     parser.add_argument("agent_socket")
     parser.add_argument("--examples", type=int, default=40)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--narrow", choices=sorted(NARROWINGS))
     args = parser.parse_args()
     chosen = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     print("contract: seed %d (again: --seed %d)" % (chosen, chosen), flush=True)
     with open(args.spec) as spec_file:
         spec = yaml.safe_load(spec_file)
+    if args.narrow:
+        NARROWINGS[args.narrow](spec)
+        print("contract: the spec narrowed: " + NARROWINGS[args.narrow].__doc__.split(":")[0], flush=True)
     contract = Contract(spec, args.port, args.agent_socket)
     contract.run(args.examples, random.Random(chosen))
     for failure in contract.failures[:40]:
