@@ -341,6 +341,14 @@ phase_board() {
     wait_for 5 bash -c "journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'refused a connection from 192.168.42.1'"
     check local-process-refused "a process on the board -> $BOARD_URL: ${code:-none} $(head -c 200 <<<"$body"); $(journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -m1 'refused a connection from 192.168.42.1')" \
         bash -c "[ '$code' = 403 ] && grep -q 'the board itself' <<<'$body' && journalctl -b -u aiden-board -o cat --since @${since%.*} | grep -q 'refused a connection from 192.168.42.1'"
+    # DNS rebinding: the phone itself, through a page that names another host, is refused on the real link too:
+    # a JSON 403 that names the Host.
+    for url in "$BOARD_URL/status" "$BOARD_URL/api/live-activity/current"; do
+        body=$(curl -s -H 'Host: rebind.example' -w '\n%{http_code}' -m 5 "$url" 2>&1)
+        code=${body##*$'\n'}; body=${body%$'\n'*}
+        check "rebinding-host-403-${url##*/}" "Host: rebind.example -> $url: HTTP ${code:-none} $(head -c 200 <<<"$body")" \
+            bash -c "[ '$code' = 403 ] && grep -q '\"code\":\"forbidden\"' <<<'$body' && grep -q \"Host 'rebind.example' does not name this board\" <<<'$body'"
+    done
     # Hostile text: a bidi override in a title is refused and names the field; a path that tries to end
     # the log line stays one escaped line in the journal.
     aidenctl --socket /run/aiden/agent.sock task start --title $'evil \xe2\x80\xae txt' --request-id vm-hostile \
