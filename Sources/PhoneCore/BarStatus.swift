@@ -29,16 +29,20 @@ package struct BarStatus: Sendable, Equatable {
     package var tooltip: String
     /// 0–100: the shown task's progress, while it is active and shows progress.
     package var percentage: Int?
-    /// The task the line is about (the tray's menu leads with it), nil when none is.
-    package var requestID: String?
+    /// The task the line is about, at the revision its card shows (what an answer without an ID is for), nil when
+    /// none is.
+    package var task: ShownTask?
 
-    package init(kind: Kind, text: String, tooltip: String, percentage: Int? = nil, requestID: String? = nil) {
+    package init(kind: Kind, text: String, tooltip: String, percentage: Int? = nil, task: ShownTask? = nil) {
         self.kind = kind
         self.text = text
         self.tooltip = tooltip
         self.percentage = percentage
-        self.requestID = requestID
+        self.task = task
     }
+
+    /// The id of the task the line is about.
+    package var requestID: String? { task?.requestID }
 
     /// The line `aiden-phone status` prints when it reaches no running client (at start it exits instead).
     package static let offline = BarStatus(
@@ -60,7 +64,7 @@ package struct BarStatus: Sendable, Equatable {
             if let last = tasks.first {
                 self.init(
                     kind: .done, text: "All done", tooltip: lines.joined(separator: "\n"),
-                    requestID: last.snapshot?.requestID)
+                    task: last.snapshot.flatMap(Self.shown))
                 return
             }
             let connected = current.map { $0.state != .disconnected } ?? false
@@ -101,7 +105,12 @@ package struct BarStatus: Sendable, Equatable {
             }
         self.init(
             kind: kind, text: text, tooltip: lines.joined(separator: "\n"), percentage: percentage,
-            requestID: task.requestID)
+            task: Self.shown(task))
+    }
+
+    /// The task a card shows, as an answer names it.
+    static func shown(_ task: SnapshotView) -> ShownTask? {
+        task.requestID.map { ShownTask(requestID: $0, revision: task.revision, title: task.taskTitle) }
     }
 
     /// The task's title on one line, else `Task <id>`.

@@ -1,4 +1,5 @@
 import Configuration
+import HTTPClient
 import PhoneCore
 import Platform
 
@@ -6,22 +7,26 @@ import Platform
 import Glibc
 #endif
 
-/// `aiden-phone stop|done|refuse|dismiss [ID]`, for scripts: one answer, posted over the transport the
-/// client uses (bound to `[board] interface` as it is), with this phone's id; without an ID the task is
-/// the card's current one (`GET /api/live-activity/current?phone_id=P`), answered at the revision read there;
-/// with an ID, at `--revision N` when given (else the board takes it for the task as it is). One line out; the exit status
-/// says how it went (`ExitStatus`). A request that gets no HTTP answer is sent again with the same
-/// `answer_id` (the board records an id once), up to three times in all.
+/// `aiden-phone stop|done|refuse|dismiss [ID]`, for scripts and the desktop entry's actions: one answer, posted over
+/// the transport the client uses (bound to `[board] interface` as it is), with this phone's id. Without an ID the
+/// task is the one the running client's card shows, at the revision it shows, asked of the client's status socket
+/// (`GET /v1/task`, `StatusSocket`): an answer answers what the person saw, and the board refuses it
+/// (`stale_revision`) when the task has moved on since. Never the board's current revision, which would take a
+/// prompt nobody was shown; with no running client to ask, it says so and posts nothing. With an ID, at
+/// `--revision N` when given (else the board takes it for the task as it is). One line out; the exit status says
+/// how it went (`ExitStatus`). A request that gets no HTTP answer is sent again with the same `answer_id` (the board
+/// records an id once), up to three times in all.
 package enum PhoneAnswerCommand {
     /// The exit statuses, as `--help` and docs/phone-client.md list them.
     package enum ExitStatus {
         package static let recorded: Int32 = 0
-        /// The board refused the answer (409 `not_stoppable`, `task_ended`, `not_waiting`, `not_ended`;
-        /// 404 `not_found`; any other error status); its words are printed.
+        /// The board refused the answer (409 `stale_revision`, `not_stoppable`, `task_ended`, `not_waiting`,
+        /// `not_ended`; 404 `not_found`; any other error status); its words are printed.
         package static let refused: Int32 = 1
-        /// No ID was given and the board shows no task for this phone.
-        package static let noCurrentTask: Int32 = 3
-        /// EX_UNAVAILABLE: the board gave no HTTP answer (or no readable one).
+        /// No ID was given and the running client's card shows no task.
+        package static let noTaskShown: Int32 = 3
+        /// EX_UNAVAILABLE: the board gave no HTTP answer (or no readable one), or, without an ID, no running client
+        /// said which task it shows.
         package static let unavailable: Int32 = 69
     }
 
@@ -33,40 +38,70 @@ package enum PhoneAnswerCommand {
         package var status: Int32
     }
 
-    /// The pure part: the requests, through `perform` (synchronous), and what to say.
+    /// The task an answer without an ID is for, or the line and status to end with.
+    package enum Shown: Sendable, Equatable {
+        case task(ShownTask)
+        case ended(Result)
+    }
+
+    /// Asks the running client which task its card shows (its status socket at `statusSocket`; nil: there is
+    /// none to ask, no `XDG_RUNTIME_DIR`).
+    package static func shown(by statusSocket: String?, answer: PersonAnswer) -> Shown {
+        guard let path = statusSocket else {
+            return .ended(
+                Result(
+                    line: "aiden-phone: \(answer.rawValue): no running aiden-phone to ask which task its card shows "
+                        + "(XDG_RUNTIME_DIR is not set); run it in the person's session, or name the task: "
+                        + "aiden-phone \(answer.rawValue) ID",
+                    status: ExitStatus.unavailable))
+        }
+        let client = HTTPClient(maxResponseBytes: 4096)
+        let reply = Swift.Result { () throws(HTTPClientError) in
+            try client.perform(StatusSocket.taskRequest(path: path, milliseconds: 5_000))
+        }
+        return shown(reply, answer: answer, path: path)
+    }
+
+    /// Reads the client's reply to `GET /v1/task`: the task, or why there is none to answer.
+    package static func shown(
+        _ reply: Swift.Result<HTTPClientResponse, HTTPClientError>, answer: PersonAnswer, path: String
+    ) -> Shown {
+        let verb = answer.rawValue
+        switch reply {
+        case let .failure(error):
+            return .ended(
+                Result(
+                    line: "aiden-phone: \(verb): no aiden-phone answers at \(path) (\(error)), so no card is shown to "
+                        + "answer; start it (systemctl --user start aiden-phone), or name the task: aiden-phone \(verb) ID",
+                    status: ExitStatus.unavailable))
+        case let .success(response) where response.status == 204:
+            return .ended(Result(line: "aiden-phone: \(verb): the card shows no task", status: ExitStatus.noTaskShown))
+        case let .success(response) where response.status == 200:
+            guard let task = ShownTask(json: response.body) else {
+                return .ended(
+                    Result(
+                        line: "aiden-phone: \(verb): the running aiden-phone's answer names no task: "
+                            + BoardText.printable(String(decoding: response.body, as: UTF8.self), limit: 120),
+                        status: ExitStatus.unavailable))
+            }
+            return .task(task)
+        case let .success(response):
+            let words = BoardText.printable(String(decoding: response.body, as: UTF8.self), limit: 120)
+            return .ended(
+                Result(
+                    line: "aiden-phone: \(verb): the running aiden-phone answered HTTP \(response.status) (\(words)) "
+                        + "when asked which task its card shows; restart it, or name the task: aiden-phone \(verb) ID",
+                    status: ExitStatus.unavailable))
+        }
+    }
+
+    /// The pure part: the answer for `task` at its revision, through `perform` (synchronous), and what to say.
     package static func answer(
-        _ answer: PersonAnswer, requestID: String?, revision: UInt64? = nil, phoneID: String, answerID: String,
+        _ answer: PersonAnswer, task: ShownTask, phoneID: String, answerID: String,
         perform: (BoardRequest) -> BoardResponse
     ) -> Result {
-        var taskID = requestID
-        var revision = revision
-        var title: String?
-        if taskID == nil {
-            let response = perform(.current(phoneID: phoneID, ifNoneMatch: nil))
-            switch response {
-            case let .failed(detail):
-                return Result(line: "aiden-phone: board unreachable: \(detail)", status: ExitStatus.unavailable)
-            case let .answered(status, _, body, _):
-                switch BoardAnswer.current(status: status, body: body) {
-                case let .success(.snapshot(task)):
-                    taskID = task.requestID
-                    title = task.taskTitle
-                    revision = revision ?? task.revision
-                case .success(.notFound):
-                    return Result(
-                        line: "aiden-phone: no current task for phone \(phoneID) to \(answer.rawValue)",
-                        status: ExitStatus.noCurrentTask)
-                case let .failure(problem):
-                    let status = if case .malformed = problem { ExitStatus.unavailable } else { ExitStatus.refused }
-                    return Result(line: "aiden-phone: \(problem)", status: status)
-                }
-            }
-        }
-        guard let taskID else {
-            return Result(line: "aiden-phone: the board named no task", status: ExitStatus.unavailable)
-        }
         let request = BoardRequest.answer(
-            requestID: taskID, answer, answerID: answerID, phoneID: phoneID, revision: revision)
+            requestID: task.requestID, answer, answerID: answerID, phoneID: phoneID, revision: task.revision)
         var response = perform(request)
         var sent = 1
         while case .failed = response, sent < attempts {
@@ -74,7 +109,7 @@ package enum PhoneAnswerCommand {
             sent += 1
         }
         let outcome = AnswerOutcome.interpret(
-            response, answer: answer, requestID: taskID, answerID: answerID, title: title)
+            response, answer: answer, requestID: task.requestID, answerID: answerID, title: task.title)
         switch outcome.result {
         case .recorded:
             return Result(line: outcome.line, status: ExitStatus.recorded)
@@ -88,7 +123,8 @@ package enum PhoneAnswerCommand {
         }
     }
 
-    /// The shell: configuration and phone id as the client takes them, then `answer(…)` over HTTP.
+    /// The shell: configuration and phone id as the client takes them, the task (named, or the one the running
+    /// client shows), then `answer(…)` over HTTP.
     package static func run(
         _ answer: PersonAnswer, requestID: String?, revision: UInt64? = nil, configPath: String?,
         environment: [String: String]
@@ -118,10 +154,18 @@ package enum PhoneAnswerCommand {
                 line: "aiden-phone: no phone id: set [phone] id or LIVE_ACTIVITY_PHONE_ID, or a state directory",
                 status: PhoneDaemon.stateExitCode)
         }
+        let task: ShownTask
+        if let requestID {
+            task = ShownTask(requestID: requestID, revision: revision, title: nil)
+        } else {
+            switch shown(by: paths.statusSocket, answer: answer) {
+            case let .task(shown): task = shown
+            case let .ended(result): return result
+            }
+        }
         let transport = HTTPBoardTransport(board: configuration.board)
         return Self.answer(
-            answer, requestID: requestID, revision: revision, phoneID: phoneID,
-            answerID: PersonAnswer.newAnswerID(using: &random),
+            answer, task: task, phoneID: phoneID, answerID: PersonAnswer.newAnswerID(using: &random),
             perform: transport.perform)
     }
 }

@@ -13,9 +13,9 @@ package enum PhoneCommand: Equatable, Sendable {
     /// `json`: every check as a JSON object (`doctor --json`), instead of one line each.
     case doctor(configPath: String?, json: Bool)
     /// `aiden-phone stop|done|refuse|dismiss [ID]`: post the person's answer once (`PhoneAnswerCommand`);
-    /// `requestID` nil: the card's current task. `revision` (`--revision N`): the task's revision the answer is
-    /// for (the board refuses it as stale if the task started again or asked again since); nil: the current
-    /// task's revision when no ID is given, else none.
+    /// `requestID` nil: the task the running client's card shows, at the revision it shows. `revision`
+    /// (`--revision N`, only with an ID): the task's revision the answer is for (the board refuses it as stale if
+    /// the task started again or asked again since); nil with an ID: none.
     case answer(PersonAnswer, requestID: String?, configPath: String?, revision: UInt64? = nil)
     /// `aiden-phone status [--follow] [--json]`: the running client's card as one line for a status bar
     /// (`PhoneStatusCommand`), once or one line per change; `json`: waybar's object instead of the text.
@@ -52,17 +52,20 @@ package enum PhoneCommandLine {
         the board's /status, bluetoothd and the bond with the board, and desktop notifications; one
         line per finding with its fix (with --json: one JSON object, every check in it); exit 0 when
         nothing is wrong, 1 when something is.
-        'stop', 'done', 'refuse' and 'dismiss' answer task ID (default: the card's current task)
-        once, print one line, and exit 0 when the board recorded it, 1 when it refused (its error
-        is printed), 3 when there is no current task, 69 when the board did not answer.
+        'stop', 'done', 'refuse' and 'dismiss' answer task ID (default: the task the running
+        client's card shows, at the revision it shows) once, print one line, and exit 0 when the
+        board recorded it, 1 when it refused (its error is printed; stale_revision when the task
+        changed since it was shown), 3 when the card shows no task, 69 when the board did not answer
+        or, without an ID, no running client did.
         'status' prints the running client's card as one line for a status bar (the task that needs
         you, else the one running, and how many others run and wait) and exits 0, or 69 when no client
         answers; with --follow, one more line per change (waybar, i3blocks); with --json, waybar's
         object (text, tooltip, class, percentage) instead of the text.
         'completion' prints the shell's completion script (bash, zsh or fish).
         On the card the keys are s (stop), d (done), r (refuse), x (dismiss), each confirmed with y.
-        The answer is for the task's revision it was shown at (--revision; without an ID, the current
-        task's): the board refuses it (stale_revision) if the task started again or asked again since.
+        The answer is for the task's revision it was shown at (--revision with an ID; without one, the
+        revision the client shows): the board refuses it (stale_revision) if the task started again or
+        asked again since.
 
           --config FILE   the configuration; without it, as root /etc/aiden/phone.toml, otherwise
                           $XDG_CONFIG_HOME/aiden/phone.toml (~/.config/aiden/phone.toml), else
@@ -131,6 +134,12 @@ package enum PhoneCommandLine {
                     throw PhoneUsageError(message: "--revision '\(text)' must be a task revision, a whole number")
                 }
                 revision = number
+            }
+            if revision != nil, id == nil {
+                // Without an ID the task and its revision are the ones the running client shows: a number given
+                // here could only contradict them.
+                throw PhoneUsageError(
+                    message: "--revision goes with an ID (without one, the answer is for the card the client shows)")
             }
             return .answer(answer, requestID: id, configPath: config, revision: revision)
         }

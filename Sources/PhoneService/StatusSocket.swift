@@ -9,7 +9,9 @@ import Synchronization
 /// person's runtime directory (docs/desktop.md): `GET /v1/status?format=text|json&wait=S` answers the line now,
 /// or, with `If-None-Match` naming the line the asker has, holds the request (no thread, no timer but the one
 /// of that request) until the line changes or S seconds (at most 60) pass (`304`). `aiden-phone status --follow`
-/// holds one such request at a time; nothing here wakes while no one asks.
+/// holds one such request at a time; nothing here wakes while no one asks. `GET /v1/task` names the task the line is
+/// about, at the revision its card shows (`ShownTask`): what `aiden-phone stop|done|refuse|dismiss` without an ID
+/// answers, so a desktop action answers what the person saw.
 ///
 /// A surface beside the notifications: it takes the same cards, after the same steps, and never blocks the
 /// client (answers go to waiting connections from the executor; libmicrohttpd writes them on its own thread).
@@ -107,16 +109,18 @@ package final class StatusSocket: CardSurface {
         }
     }
 
-    /// One request on the socket: the line now, a held wait, or what is wrong with the request.
+    /// One request on the socket: the line now, a held wait, the task the line is about, or what is wrong with the
+    /// request.
     package func handle(_ request: HTTPRequest) -> HTTPReply {
-        guard request.path == "/v1/status" else {
-            return .now(Self.plain(404, "no such path: ask GET /v1/status"))
+        guard request.path == "/v1/status" || request.path == Self.taskPath else {
+            return .now(Self.plain(404, "no such path: ask GET /v1/status or GET \(Self.taskPath)"))
         }
         guard request.method == "GET" || request.method == "HEAD" else {
-            var response = Self.plain(405, "\(request.method) is not allowed on /v1/status")
+            var response = Self.plain(405, "\(request.method) is not allowed on \(request.path)")
             response.headers.append((name: "Allow", value: "GET, HEAD"))
             return .now(response)
         }
+        if request.path == Self.taskPath { return .now(Self.answer(state.withLock { $0.status.task })) }
         let format = request.query.first { $0.name == "format" }?.value ?? "text"
         guard format == "text" || format == "json" else {
             return .now(Self.plain(400, "format '\(BoardText.printable(format, limit: 40))' must be text or json"))
@@ -196,6 +200,16 @@ package final class StatusSocket: CardSurface {
             body: Array(((json ? status.waybarJSON : status.text) + "\n").utf8))
     }
 
+    /// `GET /v1/task`: the task the line is about, at the revision its card shows (`ShownTask`, JSON), or `204` when
+    /// the line is about none. What `aiden-phone stop|done|refuse|dismiss` without an ID answers.
+    static func answer(_ task: ShownTask?) -> HTTPResponse {
+        guard let task else { return HTTPResponse(status: 204, headers: [(name: "Cache-Control", value: "no-store")]) }
+        return HTTPResponse(
+            status: 200,
+            headers: [(name: "Content-Type", value: "application/json"), (name: "Cache-Control", value: "no-store")],
+            body: Array((task.json + "\n").utf8))
+    }
+
     static func notModified(_ tag: String) -> HTTPResponse {
         HTTPResponse(status: 304, headers: [(name: "ETag", value: tag)])
     }
@@ -204,6 +218,16 @@ package final class StatusSocket: CardSurface {
         HTTPResponse(
             status: status, headers: [(name: "Content-Type", value: "text/plain; charset=utf-8")],
             body: Array((words + "\n").utf8))
+    }
+
+    /// Where the running client says which task its line is about (`ShownTask`).
+    package static let taskPath = "/v1/task"
+
+    /// The request `aiden-phone stop|done|refuse|dismiss` without an ID makes: the task the line is about.
+    package static func taskRequest(path: String, milliseconds: Int) -> HTTPClientRequest {
+        HTTPClientRequest(
+            method: "GET", url: "http://localhost" + taskPath, headers: [], unixSocketPath: path,
+            timeout: .init(connectMilliseconds: 1_000, totalMilliseconds: milliseconds))
     }
 
     /// The request `aiden-phone status` makes: the line in its format, held `wait` seconds when `tag` is the one it

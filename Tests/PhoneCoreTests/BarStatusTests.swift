@@ -86,6 +86,22 @@ import WireFormat
         #expect(!status.text.contains("\n"), "one line")
     }
 
+    /// What an answer without an ID is for: the task the line leads with, at the revision its card shows, with its
+    /// title; none while no task is seen.
+    @Test func theLinesTaskCarriesTheRevisionItsCardShows() {
+        var handoff = Fixtures.handoff
+        handoff.revision = 7
+        let status = BarStatus(cards: [Self.card(Fixtures.running, id: "a"), Self.card(handoff)], current: nil)
+        #expect(status.task == ShownTask(requestID: "chat_1", revision: 7, title: "Open Settings"))
+        var untitled = Fixtures.ended(.completed)
+        untitled.taskTitle = nil
+        untitled.revision = nil
+        #expect(
+            BarStatus(cards: [Self.card(untitled)], current: nil).task
+                == ShownTask(requestID: "chat_1", revision: nil, title: nil))
+        #expect(BarStatus(cards: [], current: Self.standby).task == nil)
+    }
+
     @Test func theTooltipListsEveryTaskAndSaysWhenItIsStale() {
         let status = BarStatus(
             cards: [

@@ -29,7 +29,7 @@ import Testing
         (["--config=p.toml", "dismiss"], .answer(.dismiss, requestID: nil, configPath: "p.toml")),
         (["stop", "--help"], .help),
         (["done", "chat_1", "--revision", "17"], .answer(.done, requestID: "chat_1", configPath: nil, revision: 17)),
-        (["--revision=0", "stop"], .answer(.stop, requestID: nil, configPath: nil, revision: 0)),
+        (["--revision=0", "stop", "chat_1"], .answer(.stop, requestID: "chat_1", configPath: nil, revision: 0)),
         (["status"], .status(follow: false, json: false)),
         (["status", "--follow"], .status(follow: true, json: false)),
         (["--json", "status", "--follow"], .status(follow: true, json: true)),
@@ -48,6 +48,10 @@ import Testing
         (["stop", "--revision", "+1"], "--revision '+1' must be a task revision, a whole number"),
         (["stop", "--revision", "x"], "--revision 'x' must be a task revision, a whole number"),
         (["--revision", "3"], "--revision goes with stop, done, refuse or dismiss"),
+        (
+            ["stop", "--revision", "3"],
+            "--revision goes with an ID (without one, the answer is for the card the client shows)"
+        ),
         (["--config"], "--config needs a file"),
         (["--config", "--json"], "--config needs a file"),
         (["--config="], "--config needs a file"),

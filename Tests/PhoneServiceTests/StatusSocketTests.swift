@@ -75,6 +75,21 @@ import WireFormat
         #expect(runtime.pendingTimers.isEmpty, "its timer went with it")
     }
 
+    /// `GET /v1/task`: the task the line is about at the revision its card shows, and none (204) while the line is
+    /// about no task.
+    @Test func theTaskTheLineIsAboutAtItsRevision() throws {
+        let socket = StatusSocket(runtime: ManualRuntime(), logger: Logger(component: "test", entries: { _ in }))
+        socket.show([], current: Self.standby, alerts: [])
+        let none = try #require(Self.now(socket.handle(Self.get([], path: StatusSocket.taskPath))))
+        #expect(none.status == 204)
+        #expect(none.body.isEmpty)
+        socket.show([Self.running], current: Self.running, alerts: [])
+        let shown = try #require(Self.now(socket.handle(Self.get([], path: StatusSocket.taskPath))))
+        #expect(shown.status == 200)
+        #expect(shown.header("Content-Type") == "application/json")
+        #expect(Self.text(shown) == #"{"request_id":"chat_1","revision":3,"title":"Deploy"}"# + "\n")
+    }
+
     @Test func aHeldRequestIsAnsweredUnchangedWhenItsTimeIsUp() throws {
         let runtime = ManualRuntime()
         let socket = StatusSocket(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
@@ -106,7 +121,8 @@ import WireFormat
         (get([("wait", "-1")]), 400, "wait '-1' must be 0 to 60 seconds\n"),
         (get([("wait", "+5")]), 400, "wait '+5' must be 0 to 60 seconds\n"),
         (get([], method: "POST"), 405, "POST is not allowed on /v1/status\n"),
-        (get([], path: "/status"), 404, "no such path: ask GET /v1/status\n"),
+        (get([], path: "/status"), 404, "no such path: ask GET /v1/status or GET /v1/task\n"),
+        (get([], method: "DELETE", path: "/v1/task"), 405, "DELETE is not allowed on /v1/task\n"),
     ])
     func everyBadRequestIsNamed(request: HTTPRequest, status: Int, words: String) throws {
         let socket = StatusSocket(runtime: ManualRuntime(), logger: Logger(component: "test", entries: { _ in }))

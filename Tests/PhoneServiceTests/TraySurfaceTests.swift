@@ -10,7 +10,7 @@ import WireFormat
 
 /// `TraySurface` against a fake StatusNotifierWatcher (from the spec) on a private session bus, read as a tray host
 /// reads it: it registers, its properties follow the cards, `GetLayout` gives the menu, `Event` answers the
-/// revision shown; a watcher that goes and comes back gets the item again, and none at all stops nothing.
+/// revision shown; a watcher that crashes or is replaced gets the item again, and none at all stops nothing.
 @Suite(.serialized) struct TraySurfaceTests {
     static func card(handoff: Bool, revision: UInt64 = 7) -> Card {
         var snapshot = SnapshotView(
@@ -46,6 +46,15 @@ import WireFormat
         return (revision, items)
     }
 
+    /// The tray and the session bus connection it goes on (started by the test, after any `onEvents`).
+    static func tray() -> (TraySurface, SessionBus) {
+        let runtime = SerialRuntime(label: "test.tray")
+        return (
+            TraySurface(runtime: runtime, logger: Logger(component: "test", entries: { _ in })),
+            SessionBus(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
+        )
+    }
+
     @Test func aHostReadsTheItemAndItsMenuAndAPressAnswersTheRevisionShown() async throws {
         let bus = try PrivateBus.start()
         defer { bus.stop() }
@@ -53,15 +62,13 @@ import WireFormat
         let watcher = try await FakeStatusNotifierWatcher.start(on: bus.address, registered: registered)
         let host = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
         defer { host.close() }
-        let runtime = SerialRuntime(label: "test.tray")
-        let tray = TraySurface(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
+        let (tray, sessionBus) = Self.tray()
         let answers = Mailbox<String>()
         tray.onEvents(
             answered: { answer, id, revision in
                 answers.put("\(answer.rawValue) \(id) \(revision.map(String.init) ?? "-")")
             },
             opened: { id in answers.put("open \(id)") })
-        let sessionBus = SessionBus(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
         sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [tray])
         let registration = try await registered.next(within: 10, "the item's registration")
         #expect(registration.path == TraySurface.itemPath)
@@ -116,13 +123,44 @@ import WireFormat
         #expect(try await answers.next(within: 5, "the answer") == "done chat_1 7")
         tray.show([], current: nil, alerts: [])
         #expect(try await launcher.next(within: 5, "the cleared entry")["count-visible"]?.boolValue == false)
-
-        // The watcher crashes and another takes its name: the item registers again, as it is.
         watcher.stop()
-        let again = try await FakeStatusNotifierWatcher.start(on: bus.address, registered: registered)
-        defer { again.stop() }
-        #expect(try await registered.next(within: 10, "the registration with the new watcher").service == service)
-        #expect(try await property("Status").stringValue == "Passive")
+        await sessionBus.stop()
+    }
+
+    /// A watcher that restarts holds no items: the item registers with each new owner of the watcher's name, as
+    /// it is. One crashes (its connection gone without a word) and a new process takes the name; then that one is
+    /// replaced while it lives (a desktop shell started again with `replaceExisting`: the name goes from one owner
+    /// to the other). Each watcher counts only its own registrations, so none can pass for another's.
+    @Test func aWatcherThatRestartsGetsTheItemAgain() async throws {
+        let bus = try PrivateBus.start()
+        defer { bus.stop() }
+        let first = Mailbox<FakeStatusNotifierWatcher.Registration>()
+        let crashing = try await FakeStatusNotifierWatcher.start(on: bus.address, registered: first)
+        let host = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
+        defer { host.close() }
+        let (tray, sessionBus) = Self.tray()
+        sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [tray])
+        let service = try await first.next(within: 10, "the registration with the first watcher").service
+        tray.show([Self.card(handoff: true)], current: nil, alerts: [])
+        let item = service + TraySurface.itemPath.rawValue
+
+        crashing.stop()
+        let second = Mailbox<FakeStatusNotifierWatcher.Registration>()
+        let restarted = try await FakeStatusNotifierWatcher.start(
+            on: bus.address, registered: second, flags: [.allowReplacement])
+        defer { restarted.stop() }
+        #expect(try await second.next(within: 10, "the registration with the restarted watcher").service == service)
+        #expect(restarted.registeredItems == [item])
+        let status = try await host.getProperty(
+            "Status", interface: TraySurface.itemInterface, path: TraySurface.itemPath, destination: service)
+        #expect(status.stringValue == "NeedsAttention", "the item as it is now")
+
+        let third = Mailbox<FakeStatusNotifierWatcher.Registration>()
+        let replacing = try await FakeStatusNotifierWatcher.start(
+            on: bus.address, registered: third, flags: [.replaceExisting, .doNotQueue])
+        defer { replacing.stop() }
+        #expect(try await third.next(within: 10, "the registration with the replacing watcher").service == service)
+        #expect(replacing.registeredItems == [item])
         await sessionBus.stop()
     }
 
@@ -131,9 +169,7 @@ import WireFormat
         defer { bus.stop() }
         let host = try await DBusConnection.connect(to: .address(bus.address), timeout: .seconds(5))
         defer { host.close() }
-        let runtime = SerialRuntime(label: "test.tray")
-        let tray = TraySurface(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
-        let sessionBus = SessionBus(runtime: runtime, logger: Logger(component: "test", entries: { _ in }))
+        let (tray, sessionBus) = Self.tray()
         sessionBus.start(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], surfaces: [tray])
         tray.show([Self.card(handoff: false)], current: nil, alerts: [])
         // A watcher that comes later finds the item as it is now.

@@ -21,9 +21,11 @@ package final class FakeStatusNotifierWatcher: Sendable {
     package let connection: DBusConnection
     private let items = Mutex<[String]>([])
 
-    /// Connects to `address`, exports the watcher and takes its name.
+    /// Connects to `address`, exports the watcher and takes its name (`flags`: `allowReplacement` lets a later
+    /// watcher take it over while this one lives, as a restarted desktop shell does with `replaceExisting`; without
+    /// `doNotQueue` it waits in the bus's queue while another holds the name).
     package static func start(
-        on address: String, registered: Mailbox<Registration>
+        on address: String, registered: Mailbox<Registration>, flags: DBusRequestNameFlags = [.doNotQueue]
     ) async throws
         -> FakeStatusNotifierWatcher
     {
@@ -65,13 +67,19 @@ package final class FakeStatusNotifierWatcher: Sendable {
                         DBusSignalDescription("StatusNotifierHostRegistered"),
                     ])
             ]), at: path)
-        _ = try await connection.requestName(name)
+        let reply = try await connection.requestName(name, flags: flags)
+        guard reply == .primaryOwner || (reply == .inQueue && !flags.contains(.doNotQueue)) else {
+            throw DBusError.failed("the watcher's name was not given: \(reply)")
+        }
         return watcher
     }
 
     private init(connection: DBusConnection) {
         self.connection = connection
     }
+
+    /// What a host reads: the items registered with this watcher, as `service/path`.
+    package var registeredItems: [String] { items.withLock { $0 } }
 
     /// Leaves the bus (a watcher that goes away, or crashes).
     package func stop() { connection.close() }

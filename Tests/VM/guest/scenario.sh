@@ -591,6 +591,20 @@ card_within() {
         fail "$1" "no $2 card within $4 s"
     fi
 }
+# card_after_press NAME BADGE PRESSED SECONDS: the card shows BADGE within 1 s of the person's press at PRESSED
+# (the product's promise for a Stop: the [CANCELED] card within 1 s of the press, not of the agent's end), waiting
+# up to SECONDS for it; the figure is printed.
+card_after_press() {
+    local t d
+    wait_for "$4" bash -c "$(declare -f card_at); [ -n \"\$(card_at '$2' $3)\" ]"
+    t=$(card_at "$2" "$3")
+    if [ -n "$t" ]; then
+        d=$(calc "$t - $3")
+        check "$1" "$2 card $d s after the press (limit 1 s)" test "$(calc "$d <= 1")" = 1
+    else
+        fail "$1" "no $2 card within $4 s of the press"
+    fi
+}
 phase_task() {
     local rx0; rx0=$(cat /sys/class/net/aidenboard0/statistics/rx_bytes)
     # An independent central joins the link: bleak subscribes to the board's Wake characteristic.
@@ -966,13 +980,16 @@ records = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 print(next((str(r["at"]) for r in reversed(records) if "pressed" in r and "at" in r), ""))
 PY
 }
-# notification_id TEXT ACTION: the id of the newest recorded notification whose summary or body has TEXT
-# and which offers ACTION, or nothing.
+# notification_id TEXT ACTION [AFTER]: the id of the newest recorded notification whose summary or body has TEXT
+# and which offers ACTION, or nothing; with AFTER, only among the records after the file's first AFTER lines (a
+# notification kept after a press still offers its buttons until the phone redraws it).
 notification_id() {
-    python3 - "$OUT/notifications.txt" "$1" "$2" <<'PY'
+    python3 - "$OUT/notifications.txt" "$1" "$2" "${3:-0}" <<'PY'
 import json, sys
 found = ""
-for line in open(sys.argv[1]):
+for number, line in enumerate(open(sys.argv[1])):
+    if number < int(sys.argv[4]):
+        continue
     try:
         n = json.loads(line)
     except ValueError:
@@ -989,27 +1006,31 @@ task_field() { # task_field ID FIELD: the field of the task's snapshot as the ph
 phase_answer() {
     # The person answers back. First a stop: an agent runs a command as a task (aidenctl task run), the
     # person stops it with `aiden-phone stop`; task run stops the command and ends the task canceled.
-    local t rc run
+    local t rc run pressed
     t=$(now)
     aidenctl --socket /run/aiden/agent.sock task run --title "Long job" --request-id vm-run-1 -- sleep 600 \
         > "$OUT/task-run.txt" 2>&1 &
     run=$!
     card_within answer-run-card "[RUNNING]" "$t" 15 "task vm-run-1 started"
-    t=$(now); as_person aiden-phone stop vm-run-1 > "$OUT/phone-stop.txt" 2>&1; rc=$?
+    # The press is the moment the person's shell starts aiden-phone stop (its first line), not runuser's start,
+    # which under TCG alone takes about a second (the lab's, as for busctl below); else just before runuser.
+    t=$(now); as_person sh -c 'date +%s.%N; exec aiden-phone stop vm-run-1' > "$OUT/phone-stop.txt" 2>&1; rc=$?
+    pressed=$(head -n 1 "$OUT/phone-stop.txt")
+    [[ $pressed =~ ^[0-9]+\.[0-9]+$ ]] || pressed=$t
     check answer-stop-sent "aiden-phone stop: exit $rc, $(tail -n 1 "$OUT/phone-stop.txt")" test $rc = 0
     wait_for 10 bash -c "! kill -0 $run"
     local ended; ended=$(task_field vm-run-1 status)
     check answer-stop-ends-task "task run exited ($(kill -0 $run 2> /dev/null && echo still running || echo gone)), task $ended: $(tail -n 1 "$OUT/task-run.txt")" \
         test "$ended" = canceled
-    # The product's promise: the person sees the end within 2 s of the agent's answer (its end of the task,
-    # as the board logged it with the task's id); the whole round from the key press is in the detail.
+    # The product's promise: the person sees the [CANCELED] card within 1 s of pressing Stop. When the agent
+    # ended the task (the board's line with the task's id) is in the log beside it.
+    card_after_press answer-stop-card "[CANCELED]" "$pressed" 10
     local ended_at
     ended_at=$(journalctl -b -u aiden-board REQUEST_ID=vm-run-1 -o short-unix --no-pager | awk '/ended canceled/ { print $1; exit }')
     if [ -n "$ended_at" ]; then
-        card_within answer-stop-card "[CANCELED]" "$ended_at" 10
-        say "the whole round: aiden-phone stop to the [CANCELED] card $(calc "$(card_at '[CANCELED]' "$t") - $t") s"
+        say "the agent ended vm-run-1 $(calc "$ended_at - $pressed") s after the press"
     else
-        fail answer-stop-card "no 'ended canceled' line with REQUEST_ID=vm-run-1 in the board's journal"
+        say "no 'ended canceled' line with REQUEST_ID=vm-run-1 in the board's journal"
     fi
     kill -9 $run 2> /dev/null
 
@@ -1054,23 +1075,20 @@ phase_answer() {
     as_person aiden-phone dismiss vm-answer-1 > "$OUT/phone-dismiss.txt" 2>&1; rc=$?
     check answer-dismissed "aiden-phone dismiss: exit $rc, dismissed_at $(task_field vm-answer-1 dismissed_at), current: $(curl -sS -m 5 "$BOARD_URL/api/live-activity/current" | head -c 120)" \
         bash -c "[ $rc = 0 ] && ! curl -sS -m 5 '$BOARD_URL/api/live-activity/current' | grep -q vm-answer-1"
-    # One notification per task, updated in place through its whole life (start, steps, two handoffs, the end):
-    # a new id only after the server closed the last one (the recorder closes a notification when its button is
-    # pressed, as a server that ignores `resident` does, and the card comes back).
+    # One notification per task, updated in place through its whole life (start, steps, two handoffs, two
+    # presses, the end): exactly one id. The recorder keeps a notification whose `resident` hint is true when a
+    # button is pressed, as a server that honours the hint does, so a press is no reason for a new one.
     local ids; ids=$(python3 - "$OUT/notifications.txt" <<'PY'
 import json, sys
-ids, pressed, ok = [], set(), True
+ids = []
 for record in map(json.loads, open(sys.argv[1])):
-    if "pressed" in record:
-        pressed.add(record["pressed"])
-    elif "id" in record and "Pick a network" in record["summary"] + record["body"] and record["id"] not in ids:
-        ok = ok and (not ids or ids[-1] in pressed)
+    if "id" in record and "Pick a network" in record["summary"] + record["body"] and record["id"] not in ids:
         ids.append(record["id"])
-print(" ".join(map(str, ids)) + ("" if ok else " (a new id while the last was still shown)"))
+print(" ".join(map(str, ids)))
 PY
 )
-    check answer-one-notification-per-task "notification ids for the task, each new one after a press closed the last: ${ids:-none}" \
-        bash -c "[ -n '$ids' ] && ! grep -q 'still shown' <<< '$ids'"
+    check answer-one-notification-per-task "notification ids for the task through its life: ${ids:-none} (exactly one)" \
+        test "$(wc -w <<< "$ids")" = 1
 
     # Stop pressed on a running task's notification: the agent's `task run` stops the command and ends the
     # task canceled, and the card shows it.
@@ -1080,15 +1098,16 @@ PY
     run=$!
     wait_for 15 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Nightly backup' stop)\" ]"
     id=$(notification_id 'Nightly backup' stop)
+    # The press is the recorder's click (its record of it); else just before busctl asked for it.
     t=$(now)
     as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
         Press us "${id:-0}" stop > "$OUT/press-stop.txt" 2>&1
-    t=$(pressed_at "$OUT/notifications.txt"); t=${t:-$(now)}
+    pressed=$(pressed_at "$OUT/notifications.txt"); t=${pressed:-$t}
     wait_for 10 bash -c "! kill -0 $run"
     ended=$(task_field vm-run-2 status)
     check answer-notification-stop "notification ${id:-none}: task run $(kill -0 $run 2> /dev/null && echo still running || echo exited) $(calc "$(now) - $t") s after the press, task $ended" \
         test "$ended" = canceled
-    card_within answer-notification-stop-card "[CANCELED]" "$t" 10
+    card_after_press answer-notification-stop-card "[CANCELED]" "$t" 10
     kill -9 $run 2> /dev/null
 
     # Stop chosen in the tray's menu: the phone registered its StatusNotifierItem with the session's watcher
@@ -1106,12 +1125,12 @@ PY
     t=$(now)
     as_person busctl --user call org.kde.StatusNotifierWatcher /StatusNotifierWatcher org.aidenbridge.VMTray \
         Press ss "Weekly report" Stop > "$OUT/press-tray-stop.txt" 2>&1
-    t=$(pressed_at "$OUT/tray.jsonl"); t=${t:-$(now)}
+    pressed=$(pressed_at "$OUT/tray.jsonl"); t=${pressed:-$t}
     wait_for 10 bash -c "! kill -0 $run"
     ended=$(task_field vm-run-3 status)
     check answer-tray-stop "menu $(head -c 200 "$OUT/tray-layout.txt"); pressed: $(cat "$OUT/press-tray-stop.txt"); task run $(kill -0 $run 2> /dev/null && echo still running || echo exited) $(calc "$(now) - $t") s after the press, task $ended" \
         test "$ended" = canceled
-    card_within answer-tray-stop-card "[CANCELED]" "$t" 10
+    card_after_press answer-tray-stop-card "[CANCELED]" "$t" 10
     kill -9 $run 2> /dev/null
 }
 
@@ -1158,10 +1177,12 @@ phase_mcp() {
     local key behaviour
     for key in done refuse; do
         behaviour=$([ $key = done ] && echo allow || echo deny)
+        # The same request twice: only a notification posted for this one counts, not the last round's.
+        local seen; seen=$(wc -l < "$OUT/notifications.txt")
         hook --timeout 60 < "$fixtures/claude-PermissionRequest.json" > "$OUT/hook-$key.txt" 2> "$OUT/hook-$key.err" &
         local hooked=$!
-        wait_for 20 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Allow Bash: rm -rf build?' $key)\" ]"
-        id=$(notification_id 'Allow Bash: rm -rf build?' $key)
+        wait_for 20 bash -c "$(declare -f notification_id); OUT=$OUT; [ -n \"\$(notification_id 'Allow Bash: rm -rf build?' $key $seen)\" ]"
+        id=$(notification_id 'Allow Bash: rm -rf build?' $key "$seen")
         t=$(now)
         as_person busctl --user call org.freedesktop.Notifications /org/freedesktop/Notifications org.aidenbridge.VMRecorder \
             Press us "${id:-0}" $key > "$OUT/hook-press-$key.txt" 2>&1

@@ -8,8 +8,11 @@ draws, is what the host's NotificationServerTests use; here the guest runs under
 enough to prove the path.) It advertises `body-markup`, so the phone escapes board text for it, and
 `actions`, so the phone offers its buttons (Stop, Done, Dismiss); the scenario presses one as a person
 clicking it would: `Press(id, action_key)` on org.aidenbridge.VMRecorder (this object) makes the server
-emit `ActionInvoked` and then `NotificationClosed` (reason 2, dismissed by the user), exactly the signals
-a real server sends, from the name that owns org.freedesktop.Notifications.
+emit `ActionInvoked`, exactly the signal a real server sends, from the name that owns
+org.freedesktop.Notifications. As the specification has it, a notification whose `resident` hint is true
+stays after the press (its buttons too, until the phone replaces it); any other is closed then
+(`NotificationClosed`, reason 2, dismissed by the user), as dunst and mako do. A notification replaced in
+place keeps its id, and one that was closed is shown again under the id it is given back.
 
 Usage: notify_recorder.py OUTPUT_FILE
 Needs Debian's python3-dbus and python3-gi.
@@ -33,7 +36,8 @@ class Server(dbus.service.Object):
         super().__init__(bus, PATH)
         self.output = output
         self.next_id = 1
-        self.actions = {}  # id -> the action keys it offered
+        self.actions = {}  # id -> the action keys it offers, while it is shown
+        self.resident = {}  # id -> its `resident` hint, while it is shown
 
     @dbus.service.method(NAME, in_signature="", out_signature="as")
     def GetCapabilities(self):
@@ -50,9 +54,10 @@ class Server(dbus.service.Object):
             self.next_id += 1
         keys = [str(a) for a in actions[0::2]]
         self.actions[number] = keys
+        self.resident[number] = bool(hints.get("resident", False))
         record = {"id": number, "app": str(app), "summary": str(summary), "body": str(body),
                   "urgency": int(hints.get("urgency", -1)), "category": str(hints.get("category", "")),
-                  "actions": [str(a) for a in actions]}
+                  "resident": self.resident[number], "actions": [str(a) for a in actions]}
         with open(self.output, "a") as out:
             out.write(json.dumps(record) + "\n")
         return number
@@ -60,6 +65,7 @@ class Server(dbus.service.Object):
     @dbus.service.method(NAME, in_signature="u", out_signature="")
     def CloseNotification(self, number):
         self.actions.pop(int(number), None)
+        self.resident.pop(int(number), None)
         self.NotificationClosed(number, 3)  # closed by a CloseNotification call
 
     @dbus.service.signal(NAME, signature="us")
@@ -72,17 +78,22 @@ class Server(dbus.service.Object):
 
     @dbus.service.method(CONTROL, in_signature="us", out_signature="")
     def Press(self, number, key):
-        """What a click on the button does: only an action the notification offered, on one still shown."""
+        """What a click on the button does: only an action the notification offers, on one still shown; a
+        resident one stays, any other is closed."""
         number = int(number)
         if str(key) not in self.actions.get(number, []):
             raise dbus.exceptions.DBusException(
                 "notification %d offers no action %r (offers %r)" % (number, str(key), self.actions.get(number)),
                 name=CONTROL + ".NoSuchAction")
+        at = time.time()
         self.ActionInvoked(number, key)
-        self.actions.pop(number, None)
-        self.NotificationClosed(number, 2)
+        kept = self.resident.get(number, False)
+        if not kept:
+            self.actions.pop(number, None)
+            self.resident.pop(number, None)
+            self.NotificationClosed(number, 2)
         with open(self.output, "a") as out:
-            out.write(json.dumps({"pressed": number, "action": str(key), "at": time.time()}) + "\n")
+            out.write(json.dumps({"pressed": number, "action": str(key), "at": at, "closed": not kept}) + "\n")
 
 
 def main():
