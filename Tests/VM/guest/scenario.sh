@@ -1012,12 +1012,15 @@ phase_answer() {
         > "$OUT/task-run.txt" 2>&1 &
     run=$!
     card_within answer-run-card "[RUNNING]" "$t" 15 "task vm-run-1 started"
-    # The press is the moment the person's shell starts aiden-phone stop (its first line), not runuser's start,
-    # which under TCG alone takes about a second (the lab's, as for busctl below); else just before runuser.
+    # The press, for a command, is when the board took it (its line with the task's id, written once the answer
+    # is durable): the command's own start, a Swift binary under TCG, takes about a second and a half before it
+    # sends anything (the lab's, as for aidenctl). The whole round from the person's shell is printed beside it.
     t=$(now); as_person sh -c 'date +%s.%N; exec aiden-phone stop vm-run-1' > "$OUT/phone-stop.txt" 2>&1; rc=$?
-    pressed=$(head -n 1 "$OUT/phone-stop.txt")
-    [[ $pressed =~ ^[0-9]+\.[0-9]+$ ]] || pressed=$t
-    check answer-stop-sent "aiden-phone stop: exit $rc, $(tail -n 1 "$OUT/phone-stop.txt")" test $rc = 0
+    local typed; typed=$(head -n 1 "$OUT/phone-stop.txt")
+    [[ $typed =~ ^[0-9]+\.[0-9]+$ ]] || typed=$t
+    pressed=$(journalctl -b -u aiden-board REQUEST_ID=vm-run-1 -o short-unix --no-pager | awk '/stop requested/ { print $1; exit }')
+    pressed=${pressed:-$typed}
+    check answer-stop-sent "aiden-phone stop: exit $rc, $(tail -n 1 "$OUT/phone-stop.txt"); the board took it $(calc "$pressed - $typed") s after the shell ran the command" test $rc = 0
     wait_for 10 bash -c "! kill -0 $run"
     local ended; ended=$(task_field vm-run-1 status)
     check answer-stop-ends-task "task run exited ($(kill -0 $run 2> /dev/null && echo still running || echo gone)), task $ended: $(tail -n 1 "$OUT/task-run.txt")" \
