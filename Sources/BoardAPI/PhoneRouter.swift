@@ -118,7 +118,7 @@ package struct PhoneRouter: Sendable {
                 return Responses.invalidParameter("phone_id", IdentifierRule.expectation())
             }
             let body = board.currentBody(forPhone: phone, now: now, instant: instant, retention: retention)
-            return board.json(200, body, request: request)
+            return board.json(200, body, request: request, reusable: true)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard IdentifierRule.isValid(id) else {
