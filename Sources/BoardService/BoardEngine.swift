@@ -495,10 +495,13 @@ package final class BoardEngine: Sendable {
     /// Makes the writer's current state what readers see.
     private func publish(_ writer: inout Writer) {
         let (now, instant) = clockNow()
-        let next = Publication(
+        var replaced = Publication(
             board: writer.board.published(now: now, instant: instant, retention: settings.retention),
             wakeFacts: writer.wakeFacts)
-        publication.withLock { $0 = next }
+        publication.withLock { swap(&$0, &replaced) }
+        // The one it replaced is freed here, past the lock (a store of hundreds of tasks takes a while), unless a
+        // phone's request still holds it: readers never wait for it.
+        _ = consume replaced
         status.changed()
         answerWaits(&writer)
     }
