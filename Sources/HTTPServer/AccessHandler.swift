@@ -233,7 +233,7 @@ private func queryValues(_ connection: OpaquePointer) -> [(name: String, value: 
 /// The header fields by lower-cased name (the first of repeated ones), built in one pass over libmicrohttpd's
 /// table: the names lower-cased from their bytes, each field hashed once.
 private func headerFields(_ connection: OpaquePointer) -> [String: String] {
-    var fields: [String: String] = [:]
+    var fields = [String: String](minimumCapacity: 8)  // a phone sends four or five: never grown
     withUnsafeMutablePointer(to: &fields) { pointer in
         _ = MHD_get_connection_values(
             connection, .HEADER_KIND,
