@@ -141,9 +141,12 @@ package struct AccessPolicy: Sendable, Equatable {
     /// re-rendering for the usual case, a canonical IPv4 literal (the strict parser accepts only
     /// canonical dotted quads, so the text already is the canonical form).
     package static func hostName(fromHostHeader header: String) -> String? {
-        let value =
-            header.utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) })
-            ? header.lowercased() : header
+        var hasCapital = false
+        for byte in header.utf8 where byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") {
+            hasCapital = true
+            break
+        }
+        let value = hasCapital ? header.lowercased() : header
         if value.utf8.first == UInt8(ascii: "[") {
             guard let close = value.firstIndex(of: "]") else { return nil }
             let inner = value[value.index(after: value.startIndex)..<close]
@@ -166,6 +169,8 @@ package struct AccessPolicy: Sendable, Equatable {
 
     /// One or more ASCII digits (the port of a `Host` header; a second colon fails here too).
     private static func isPort(_ text: Substring) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard !text.isEmpty else { return false }
+        for byte in text.utf8 where byte < UInt8(ascii: "0") || byte > UInt8(ascii: "9") { return false }
+        return true
     }
 }

@@ -52,8 +52,12 @@ package struct HTTPRequest: Sendable, Equatable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        // The server hands them lower-cased already (ASCII): then they are taken as they are.
+        let lowered = !headers.keys.contains(where: Self.needsLowercasing)
+        self.headers =
+            lowered
+            ? headers
+            : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
         self.peer = peer
         self.localAddress = localAddress
@@ -66,7 +70,19 @@ package struct HTTPRequest: Sendable, Equatable {
         return peer.description
     }
 
-    package func header(_ name: String) -> String? { headers[name.lowercased()] }
+    /// A header field by name, in any case; a lower-case name (as the routers ask) is looked up as it is.
+    package func header(_ name: String) -> String? {
+        Self.needsLowercasing(name) ? headers[name.lowercased()] : headers[name]
+    }
+
+    /// Whether `lowercased()` may change `text`: it holds an ASCII capital, or a non-ASCII character. A plain loop:
+    /// the routers ask on every request.
+    private static func needsLowercasing(_ text: String) -> Bool {
+        for byte in text.utf8 where (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte >= 0x80 {
+            return true
+        }
+        return false
+    }
 
     package func queryValue(_ name: String) -> String? { query.first { $0.name == name }?.value }
 

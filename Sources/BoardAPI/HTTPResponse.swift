@@ -4,11 +4,18 @@ package struct HTTPResponse: Sendable, Equatable {
     /// Header fields in the order they are sent.
     package var headers: [(name: String, value: String)]
     package var body: [UInt8]
+    /// The same value answers many requests (a publication's `/current`, until the next publication): the server
+    /// may keep what it builds to send it, and send that again for every request it answers with an equal value.
+    /// Not part of equality; a hint, never a change in what is sent.
+    package var reusable: Bool
 
-    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(
+        status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], reusable: Bool = false
+    ) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.reusable = reusable
     }
 
     package func header(_ name: String) -> String? {

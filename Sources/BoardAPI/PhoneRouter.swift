@@ -53,11 +53,13 @@ package struct PhoneRouter: Sendable {
     }
 
     /// `now` stamps and `instant` (the monotonic clock; nil: judge by `now` alone) measures what is still shown.
+    /// `admitted`: `admit` has passed this very request already (the server runs it on every request's headers
+    /// before it reads the body), so the access policy, the same on every path, is not asked a second time.
     package func handle(
         _ request: HTTPRequest, board: PublishedBoard, facts: @autoclosure () -> BoardFacts, now: Date,
-        instant: Duration? = nil
+        instant: Duration? = nil, admitted: Bool = false
     ) -> RouteResult {
-        if case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
+        if !admitted, case let .deny(denial) = policy.decide(request) { return Self.refused(denial) }
         let isRead = request.method == "GET" || request.method == "HEAD"
         switch request.path {
         case "/api/live-activity/current", "/api/live-activity/status", "/api/live-activity/events":
@@ -118,7 +120,7 @@ package struct PhoneRouter: Sendable {
                 return Responses.invalidParameter("phone_id", IdentifierRule.expectation())
             }
             let body = board.currentBody(forPhone: phone, now: now, instant: instant, retention: retention)
-            return board.json(200, body, request: request)
+            return board.json(200, body, request: request, reusable: true)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard IdentifierRule.isValid(id) else {

@@ -31,13 +31,15 @@ package final class PublishedBoard: Sendable {
         notModifiedHeaders = Responses.notModifiedHeaders(etag: etag)
     }
 
-    /// A JSON answer with this publication's ETag; `304 Not Modified` when the client has it already.
-    func json(_ status: Int, _ body: [UInt8], request: HTTPRequest) -> HTTPResponse {
+    /// A JSON answer with this publication's ETag; `304 Not Modified` when the client has it already. `reusable`:
+    /// the body is this publication's own (`HTTPResponse.reusable`), so are the 200 and the 304.
+    func json(_ status: Int, _ body: [UInt8], request: HTTPRequest, reusable: Bool = false) -> HTTPResponse {
         if status == 200, ETag.matches(ifNoneMatch: request.header("if-none-match"), tag: etag) {
-            return HTTPResponse(status: 304, headers: notModifiedHeaders)
+            return HTTPResponse(status: 304, headers: notModifiedHeaders, reusable: reusable)
         }
         return HTTPResponse(
-            status: status, headers: status == 200 ? okHeaders : Responses.jsonHeaders + [("ETag", etag)], body: body)
+            status: status, headers: status == 200 ? okHeaders : Responses.jsonHeaders + [("ETag", etag)], body: body,
+            reusable: reusable && status == 200)
     }
 
     /// The answer body of `snapshot`, from this publication or (never for a published task) encoded now.

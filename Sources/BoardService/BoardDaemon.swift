@@ -138,7 +138,8 @@ package enum BoardDaemon {
                 admission: HTTPServerAdmission(
                     refuseConnection: { engine.refusePhoneConnection(peer: $0, local: $1, interface: $2) },
                     admitHeaders: { engine.admitPhone($0) }),
-                replying: { engine.handlePhone($0) })
+                // The server hands over only requests whose headers `admitPhone` passed.
+                replying: { engine.handlePhone($0, admitted: true) })
         } catch {
             close(agentSocket.descriptor)
             throw .server(error)

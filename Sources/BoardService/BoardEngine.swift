@@ -179,12 +179,14 @@ package final class BoardEngine: Sendable {
     /// calling thread: a pairing request from the phone, which waits (on a queue of its own) for the executor,
     /// where the peripheral decides when the window closes, and the person's answer to a task the router
     /// accepted on the published board, which the writer records (and makes durable) first.
-    package func handlePhone(_ request: HTTPRequest) -> HTTPReply {
+    /// `admitted`: `admitPhone` has passed this request already (the ECM server runs it on every request's headers
+    /// first), so the access policy is not asked again.
+    package func handlePhone(_ request: HTTPRequest, admitted: Bool = false) -> HTTPReply {
         let current = publication.withLock { $0 }
         let (now, instant) = clockNow()
         let result = phoneRouter.handle(
             request, board: current.board, facts: facts(wake: current.wakeFacts, path: request.path), now: now,
-            instant: instant)
+            instant: instant, admitted: admitted)
         if let denial = result.denial { logDenial(denial, request: request) }
         guard let effect = result.effect else { return .now(result.response) }
         switch effect {
@@ -493,10 +495,13 @@ package final class BoardEngine: Sendable {
     /// Makes the writer's current state what readers see.
     private func publish(_ writer: inout Writer) {
         let (now, instant) = clockNow()
-        let next = Publication(
+        var replaced = Publication(
             board: writer.board.published(now: now, instant: instant, retention: settings.retention),
             wakeFacts: writer.wakeFacts)
-        publication.withLock { $0 = next }
+        publication.withLock { swap(&$0, &replaced) }
+        // The one it replaced is freed here, past the lock (a store of hundreds of tasks takes a while), unless a
+        // phone's request still holds it: readers never wait for it.
+        _ = consume replaced
         status.changed()
         answerWaits(&writer)
     }

@@ -27,7 +27,7 @@ let accessHandler: MHD_AccessHandlerCallback = {
             context.connections.withLock { $0.requestArrived(connectionID(connection)) }
             var closing = refusal
             closing.headers.append(("Connection", "close"))
-            return queue(closing, on: connection)
+            return queue(closing, on: connection, context: context)
         }
         context.connections.withLock { $0.headersArrived(connectionID(connection)) }
         // Read from libmicrohttpd once, when the headers are in; the body joins it at the end.
@@ -36,14 +36,15 @@ let accessHandler: MHD_AccessHandlerCallback = {
         if let admit = context.admission.admitHeaders, let refusal = admit(head) {
             state.responded = true
             context.connections.withLock { $0.requestArrived(connectionID(connection)) }
-            return queue(refusal, on: connection)
+            return queue(refusal, on: connection, context: context)
         }
-        if let declared = headerValue(connection, "Content-Length"), let length = Int(declared),
+        if let declared = head.header("content-length"), let length = Int(declared),
             length > context.limits.maxBodyBytes
         {
             state.responded = true
             context.connections.withLock { $0.requestArrived(connectionID(connection)) }
-            return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
+            return queue(
+                HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection, context: context)
         }
         return .YES
     }
@@ -65,12 +66,13 @@ let accessHandler: MHD_AccessHandlerCallback = {
     guard !state.responded else {
         // Called again after a resume: the deferred answer is in.
         guard let response = state.deferred?.take() else { return .YES }
-        return queue(response, on: connection)
+        return queue(response, on: connection, context: context)
     }
     state.responded = true
     context.connections.withLock { $0.requestArrived(connectionID(connection)) }
     if state.bodyTooLarge {
-        return queue(HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection)
+        return queue(
+            HTTPResponses.payloadTooLarge(limit: context.limits.maxBodyBytes), on: connection, context: context)
     }
     var whole = state.head ?? request(connection, url: url, method: method, context: context, body: [])
     whole.body = state.body
@@ -78,7 +80,7 @@ let accessHandler: MHD_AccessHandlerCallback = {
     state.body = []
     switch context.handler(whole) {
     case let .now(response):
-        return queue(response, on: connection)
+        return queue(response, on: connection, context: context)
     case let .later(start):
         let deferred = DeferredResponse(connection: connection, context: context)
         start { response in deferred.send(response) }
@@ -86,7 +88,7 @@ let accessHandler: MHD_AccessHandlerCallback = {
             state.deferred = deferred
             return .YES
         }
-        return queue(response, on: connection)
+        return queue(response, on: connection, context: context)
     }
 }
 
@@ -99,10 +101,8 @@ private func request(
     return HTTPRequest(
         method: method.map { String(cString: $0) } ?? "",
         path: url.map { String(cString: $0) } ?? "/",
-        query: collectValues(connection, kind: .GET_ARGUMENT_KIND),
-        headers: Dictionary(
-            collectValues(connection, kind: .HEADER_KIND).map { ($0.name.lowercased(), $0.value) },
-            uniquingKeysWith: { first, _ in first }),
+        query: queryValues(connection),
+        headers: headerFields(connection),
         body: body,
         peer: context.isUnixSocket ? .unixSocket : record.peer,
         localAddress: context.isUnixSocket ? nil : record.local,
@@ -204,44 +204,70 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestC
     requestClass.pointee = nil
 }
 
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-    let mhdResponse = response.body.withUnsafeBytes { raw in
-        MHD_create_response_from_buffer(
-            raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
-            .RESPMEM_MUST_COPY)
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    if response.reusable {
+        guard let prepared = context.prepared.withLock({ $0.response(for: response) }) else { return .NO }
+        return MHD_queue_response(connection, UInt32(response.status), prepared)
     }
-    guard let mhdResponse else { return .NO }
-    defer { MHD_destroy_response(mhdResponse) }
-    for header in response.headers {
-        // withCString hands over the strings' own bytes (no C copy is allocated, unlike implicit bridging).
-        let added = header.name.withCString { name in
-            header.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
-        }
-        guard added == .YES else { return .NO }
-    }
-    return MHD_queue_response(connection, UInt32(response.status), mhdResponse)
+    guard let built = PreparedResponses.build(response) else { return .NO }
+    defer { MHD_destroy_response(built) }
+    return MHD_queue_response(connection, UInt32(response.status), built)
 }
 
-private func headerValue(_ connection: OpaquePointer, _ name: String) -> String? {
-    MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
-}
-
-private final class ValueCollector {
+/// The query's parameters in order, read straight from libmicrohttpd's table.
+private func queryValues(_ connection: OpaquePointer) -> [(name: String, value: String)] {
     var values: [(name: String, value: String)] = []
+    withUnsafeMutablePointer(to: &values) { pointer in
+        _ = MHD_get_connection_values(
+            connection, .GET_ARGUMENT_KIND,
+            { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                cls.assumingMemoryBound(to: [(name: String, value: String)].self).pointee.append(
+                    (String(cString: key), value.map { String(cString: $0) } ?? ""))
+                return .YES
+            }, pointer)
+    }
+    return values
 }
 
-private func collectValues(_ connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
-    let collector = ValueCollector()
-    let unmanaged = Unmanaged.passUnretained(collector)
-    _ = MHD_get_connection_values(
-        connection, kind,
-        { cls, _, key, value in
-            guard let cls, let key else { return .YES }
-            let collector = Unmanaged<ValueCollector>.fromOpaque(cls).takeUnretainedValue()
-            collector.values.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-            return .YES
-        }, unmanaged.toOpaque())
-    return withExtendedLifetime(collector) { collector.values }
+/// The header fields by lower-cased name (the first of repeated ones), built in one pass over libmicrohttpd's
+/// table: the names lower-cased from their bytes, each field hashed once.
+private func headerFields(_ connection: OpaquePointer) -> [String: String] {
+    var fields = [String: String](minimumCapacity: 8)  // a phone sends four or five: never grown
+    withUnsafeMutablePointer(to: &fields) { pointer in
+        _ = MHD_get_connection_values(
+            connection, .HEADER_KIND,
+            { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                let name = lowercasedName(key)
+                let fields = cls.assumingMemoryBound(to: [String: String].self)
+                // One hash per field; a repeated name keeps its first value.
+                if let first = fields.pointee.updateValue(value.map { String(cString: $0) } ?? "", forKey: name) {
+                    fields.pointee[name] = first
+                }
+                return .YES
+            }, pointer)
+    }
+    return fields
+}
+
+/// A header name lower-cased: field names are ASCII tokens, lower-cased byte by byte here; anything else goes
+/// through `String.lowercased()`, as every name once did.
+private func lowercasedName(_ key: UnsafePointer<CChar>) -> String {
+    let count = strlen(key)
+    return key.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+        let source = UnsafeBufferPointer(start: bytes, count: count)
+        guard !source.contains(where: { $0 >= 0x80 }) else { return String(cString: key).lowercased() }
+        guard source.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            return String(decoding: source, as: UTF8.self)
+        }
+        return String(unsafeUninitializedCapacity: count) { target in
+            for (index, byte) in source.enumerated() {
+                target[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            }
+            return count
+        }
+    }
 }
 
 private func peerAddress(_ connection: OpaquePointer) -> HTTPRequest.Peer {

@@ -18,6 +18,8 @@ final class ServerContext: Sendable {
     /// The answers a handler gave later (`HTTPReply.later`) still owed, by connection; `stopping` once the
     /// daemon stops, when each is answered at once instead.
     let deferred = Mutex<(owed: [UInt: DeferredResponse], stopping: Bool)>(([:], false))
+    /// libmicrohttpd's responses for the answers given again and again (`HTTPResponse.reusable`), built once each.
+    let prepared = Mutex(PreparedResponses())
     private let origin = ContinuousClock.now
     /// Fires at the next connection's deadline or the next held answer's limit (`waitBegan`, `deferralBegan`):
     /// once more after the last connection closes, then never while the server is idle.

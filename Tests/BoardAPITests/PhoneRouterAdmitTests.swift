@@ -97,4 +97,36 @@ import Testing
         #expect(
             try admit("POST", "/api/live-activity/tasks/a/b/answer", headers: ["content-type": "text/plain"]) == nil)
     }
+
+    /// The ECM server hands over only what `admit` passed, and tells `handle` so (`admitted`), which then does not
+    /// ask the access policy again: for every request `admit` passes, the answer is the same either way.
+    @Test func anAdmittedRequestIsAnsweredAsIfThePolicyRanAgain() throws {
+        var fixture = try RouterFixture()
+        _ = fixture.start(#"{"task_title":"Open Settings"}"#)
+        let router = PhoneRouter(policy: fixture.policy, liveActivityEnabled: true, retention: fixture.facts.retention)
+        let board = fixture.state.published(now: fixture.now, retention: fixture.facts.retention)
+        let (facts, now) = (fixture.facts, fixture.now)
+        var admittedCount = 0
+        for peer in ["192.168.42.2", "127.0.0.1", "10.99.0.2"] {
+            for host in ["192.168.42.1:8080", "localhost", "evil.example", nil] {
+                for (method, path) in [
+                    ("GET", "/api/live-activity/current"), ("HEAD", "/api/live-activity/current"),
+                    ("POST", "/api/live-activity/current"), ("GET", "/api/live-activity/events"), ("GET", "/status"),
+                    ("GET", "/nowhere"),
+                ] {
+                    let request = HTTPRequest(
+                        method: method, path: path, headers: host.map { ["host": $0] } ?? [:],
+                        peer: .ip(try #require(IPAddress(peer))), localAddress: IPAddress(v4: 192, 168, 42, 1))
+                    guard router.admit(request, boardAddresses: { [IPAddress(v4: 192, 168, 42, 1)] }) == nil else {
+                        continue
+                    }
+                    admittedCount += 1
+                    let asked = router.handle(request, board: board, facts: facts, now: now)
+                    let trusted = router.handle(request, board: board, facts: facts, now: now, admitted: true)
+                    #expect(asked.response == trusted.response && asked.denial == trusted.denial, "\(method) \(path)")
+                }
+            }
+        }
+        #expect(admittedCount == 2 * 2 * 6, "the link's peer and loopback, with either good Host")
+    }
 }

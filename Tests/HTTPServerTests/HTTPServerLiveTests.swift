@@ -205,6 +205,45 @@ import Glibc
         threads.forEach { $0.join() }
         #expect(served.load(ordering: .relaxed) == 200)
     }
+
+    /// Reusable answers (`HTTPResponse.reusable`) are built once and sent again: every request still gets exactly
+    /// the value its handler gave, when the value changes, when more values come than the server keeps, for HEAD,
+    /// and on several connections at once.
+    @Test func reusableAnswersAreSentAsTheHandlerGivesThem() throws {
+        let (server, port) = try startServer { request in
+            let name = String(request.path.dropFirst())
+            return HTTPResponse(
+                status: name.hasPrefix("same") ? 304 : 200, headers: [("ETag", "\"\(name)\""), ("X-Name", name)],
+                body: name.hasPrefix("same") ? [] : Array("value \(name)".utf8), reusable: true)
+        }
+        defer { server.stop() }
+        let names = (0..<2 * PreparedResponses.capacity).map { "v\($0)" } + ["v0", "v1", "same", "v0", "same"]
+        let failures = Atomic<Int>(0)
+        let threads = (0..<3).map { _ in
+            Thread {
+                guard let connection = try? RawHTTPConnection(port: port) else {
+                    failures.add(1, ordering: .relaxed)
+                    return
+                }
+                for name in names {
+                    let response = try? connection.request("GET", "/\(name)")
+                    let expected = name == "same" ? "" : "value \(name)"
+                    if response?.bodyText != expected || response?.headers["x-name"] != name
+                        || response?.headers["etag"] != "\"\(name)\""
+                    {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        threads.forEach { $0.join() }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        let connection = try RawHTTPConnection(port: port)
+        connection.send("HEAD /v3 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let head = try connection.readResponse(toHEAD: true)
+        #expect(head.status == 200 && head.headers["content-length"] == "8" && head.headers["x-name"] == "v3")
+        #expect(try connection.request("GET", "/v3").bodyText == "value v3", "no body after the HEAD's head")
+    }
 }
 
 /// A directory under /tmp removed with everything in it when the value goes away.

@@ -103,7 +103,8 @@ final class RawHTTPConnection {
     }
 
     /// Reads one response (Content-Length framed, which is all libmicrohttpd sends for buffers).
-    func readResponse() throws -> Response {
+    /// The next response; `toHEAD`: an answer to HEAD, whose `Content-Length` names a body that is not sent.
+    func readResponse(toHEAD: Bool = false) throws -> Response {
         while true {
             if let end = headerEnd() {
                 let head = String(decoding: buffer[..<end], as: UTF8.self)
@@ -117,7 +118,7 @@ final class RawHTTPConnection {
                     headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
                         .trimmingCharacters(in: " ")
                 }
-                let length = Int(headers["content-length"] ?? "0") ?? 0
+                let length = toHEAD ? 0 : Int(headers["content-length"] ?? "0") ?? 0
                 while buffer.count < end + 4 + length { try fill() }
                 let body = Array(buffer[(end + 4)..<(end + 4 + length)])
                 buffer.removeFirst(end + 4 + length)
