@@ -782,21 +782,30 @@ board_adapter_is() { # board_adapter_is hciN: the board's GATT application is re
     curl -sS -m 5 "$BOARD_URL/api/bluetooth/status" | python3 -c \
         'import json, sys; d = json.load(sys.stdin); sys.exit(d.get("adapter") != sys.argv[1] or d.get("gatt_registered") is not True)' "$1"
 }
-# bumble_wakes_resume NAME WHAT SINCE: the phone subscribed again after SINCE, and the change the scenario
-# makes then reaches it as a Wake within 2 s of the board taking it (aidenctl answered; under TCG aidenctl
-# alone takes over a second to start, and noticing the subscription in the log about one more).
+# bumble_wakes_resume NAME WHAT SINCE: the phone subscribed again after SINCE, and the change the scenario makes
+# then reaches it as a Wake within 2 s of the board taking it (the task's updated_at, which the board stamps to the
+# millisecond as it takes the change: under TCG aidenctl alone takes over a second to start, and noticing the
+# subscription in the log about one more). The Wake is the first new one at or after that moment, never one from
+# before the change, and the first fetch the phone began after it shows the step the change set.
 bumble_wakes_resume() {
-    local name=$1 what=$2 since=$3 sub wake taken
+    local name=$1 what=$2 since=$3 sub wake="" taken="" fetched="" stamp
     wait_for 60 bumble_has first subscribed "$since"
     sub=$(bumble_q first subscribed "$since")
-    [ -n "$sub" ] && ctl task update --id vm-bumble-1 --step "$name"
-    taken=$(now)
-    wait_for 10 bumble_has first-wake "${sub:-$since}"
-    wake=$(bumble_q first-wake "${sub:-$since}")
+    if [ -n "$sub" ]; then
+        ctl task update --id vm-bumble-1 --step "$name"
+        stamp=$(task_field vm-bumble-1 updated_at)
+        [ "$(task_field vm-bumble-1 current_step)" = "$name" ] && taken=$(date -d "$stamp" +%s.%N 2>/dev/null)
+    fi
+    if [ -n "$taken" ]; then
+        wait_for 10 bumble_has first-wake "$taken"
+        wake=$(bumble_q first-wake "$taken")
+        [ -n "$wake" ] && wait_for 10 bumble_has fetch-step-from "$wake"
+        [ -n "$wake" ] && fetched=$(bumble_q fetch-step-from "$wake")
+    fi
     local told=""   # what the phone last logged, when it did not get there
-    [ -n "$sub" ] && [ -n "$wake" ] || told="; the phone's last lines: $(tail -n 4 "$BUMBLE_LOG" | tr '\n' ' ')"
-    check "$name" "$what: subscribed again $( [ -n "$sub" ] && calc "$sub - $since" || echo never) s later; the next change a Wake $( [ -n "$wake" ] && [ -n "$sub" ] && calc "$wake - $taken" || echo never) s after the board took it (limit 2 s), $(calc "$taken - ${sub:-$taken}") s after the subscription$told" \
-        test -n "$sub" -a -n "$wake" -a "$(calc "${wake:-99} - $taken <= 2")" = 1
+    [ -n "$sub" ] && [ -n "$wake" ] && [ "${fetched#* }" = "$name" ] || told="; the phone's last lines: $(tail -n 4 "$BUMBLE_LOG" | tr '\n' ' ')"
+    check "$name" "$what: subscribed again $( [ -n "$sub" ] && calc "$sub - $since" || echo never) s later; the change taken at ${stamp:-never} ($( [ -n "$taken" ] && [ -n "$sub" ] && calc "$taken - $sub" || echo never) s after the subscription), its Wake $( [ -n "$wake" ] && calc "$wake - $taken" || echo never) s after (limit 2 s), the next fetch: ${fetched:-none}$told" \
+        bash -c "[ -n '$sub' ] && [ -n '$taken' ] && [ -n '$wake' ] && [ \"\$(awk -v w='$wake' -v t='$taken' 'BEGIN { print (w >= t && w - t <= 2) }')\" = 1 ] && [ '${fetched#* }' = '$name' ]"
 }
 # air_check ARGS...: the air checks on the run's capture, as far as it is written (air_check.py).
 air_check() { python3 "$(dirname "$0")/air_check.py" "$OUT/btmon.snoop" "$@"; }
