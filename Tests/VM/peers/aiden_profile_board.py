@@ -257,7 +257,9 @@ def main():
     control = ControlServer(args.control, ControlHandler)
     # The phone's side answers before the Wake service is there: the phone fetches as soon as it subscribes.
     threading.Thread(target=phone.serve_forever, daemon=True).start()
-    log("listening", phone=args.listen, control=args.control, adapter=args.adapter, tasks=len(board.tasks))
+    # The port bound (0 in --listen: one the kernel picks, as the loopback tests ask).
+    log("listening", phone="%s:%d" % (host, phone.server_address[1]), control=args.control, adapter=args.adapter,
+        tasks=len(board.tasks))
 
     if args.adapter:
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
