@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """A board of the Aiden profile for the real-stack scenario: its phone endpoints over HTTP and its Wake over
 BLE, in one process, and nothing of ours. Its rules are the ones Tests/PhoneTestSupport/AidenProfileBoard.swift
-gives the fast tests (docs/aiden-compatibility.md), so the phase and those tests play the same board.
+gives the fast tests (docs/aiden-compatibility.md), so the phase and those tests play the same board
+(Tests/DeploymentTests/AidenProfilePeerTests.swift asks both the same on loopback).
 
 The phone's side (--listen HOST:PORT; Python's standard library):
   GET /api/live-activity/current?phone_id=ID   200 {"status":"ok","live_activity":{...}}: the task changed last
