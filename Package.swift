@@ -229,7 +229,7 @@ let package = Package(
             name: "DeploymentTests",
             dependencies: [
                 "USBGadget", "Configuration", "NetworkAddress", "AgentCLI", "CommandLineSyntax", "BoardService",
-                "PhoneService",
+                "PhoneService", "PhoneTestSupport",
             ],
             exclude: ["vm"]),
         .testTarget(

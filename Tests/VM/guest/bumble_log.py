@@ -9,6 +9,8 @@ the answer on one line, empty when there is none:
   first-wake SINCE             t of the first new Wake at or after SINCE
   lengths                      the distinct lengths of every notified value, sorted ("12")
   last-fetch-step SINCE        "T STEP" of the last fetch at or after SINCE
+  fetch-step-from SINCE        "T STEP" of the first fetch that began at or after SINCE (T, the end, less
+                               what it took; a fetch under way at SINCE may have read the board before it)
 Usage: bumble_log.py LOG QUESTION ARGS...
 """
 import json
@@ -42,6 +44,11 @@ def main(path, question, *args):
         since = float(args[0])
         fetches = [e for e in log if e["event"] == "fetch" and e["t"] >= since]
         return "%s %s" % (fetches[-1]["t"], fetches[-1].get("step")) if fetches else ""
+    if question == "fetch-step-from":
+        since = float(args[0])
+        # t and took are both rounded to the millisecond: a fetch that began at SINCE may seem 2 ms earlier.
+        began = [e for e in log if e["event"] == "fetch" and e["t"] - (e.get("took") or 0) >= since - 0.002]
+        return "%s %s" % (began[0]["t"], began[0].get("step")) if began else ""
     sys.exit("unknown question %s" % question)
 
 

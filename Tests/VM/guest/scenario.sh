@@ -744,6 +744,117 @@ phase_board_forgot() {
 }
 
 # ---------------------------------------------------------------------------------------------- independent peripheral
+# The Aiden-profile board (peers/aiden_profile_board.py): its agent's socket, and its tasks across its restarts.
+AIDEN_PEER_SOCK=/run/aiden-profile.sock
+# aiden_change METHOD PATH JSON: one change the Aiden-profile board's agent makes; prints the wall-clock time the
+# board took it (the "taken" of its answer), or nothing.
+aiden_change() {
+    curl -sS -m 10 --unix-socket "$AIDEN_PEER_SOCK" -X "$1" -H 'Content-Type: application/json' -d "$3" \
+        "http://aiden-profile$2" 2>&1 | tee -a "$OUT/aiden-profile-changes.txt" \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["taken"])' 2> /dev/null
+    echo >> "$OUT/aiden-profile-changes.txt"
+}
+# step_on_card STEP SINCE SECONDS: seconds from SINCE to the first card the phone printed with the line
+# "Step: STEP" (or "Last step: STEP"), waiting up to SECONDS for it; "never" when none came.
+step_on_card() {
+    wait_for "$3" bash -c "$(declare -f card_at); [ -n \"\$(card_at 'tep: $1' $2)\" ]"
+    local t; t=$(card_at "tep: $1" "$2")
+    if [ -n "$t" ]; then calc "$t - $2"; else echo never; fi
+}
+# last_card_step SINCE: the step line of the last card the phone printed after SINCE ("Step: …").
+last_card_step() {
+    journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o short-unix --no-pager --since "@${1%.*}" \
+        | awk -v s="$1" '$1 + 0 >= s + 0 && / Step: / { l = $0; sub(/^.* Step: /, "Step: ", l) } END { print l }'
+}
+within_2s() { [ "$1" != never ] && [ "$(calc "$1 <= 2")" = 1 ]; }
+# aiden_profile_round N: process N of the Aiden-profile board, on 192.168.42.1:8080 in the board's namespace and
+# on hci0. The phone subscribes; the process's first change (its Wake is seq 1) and three more, one at a time,
+# each on the card within 2 s of the board taking it; then six changes back to back, the card ending on the last
+# within 2 s; in round 2 the task ends. Every change one Wake, and nothing else.
+aiden_profile_round() {
+    local n=$1 log=$OUT/aiden-profile-$1.jsonl t0 taken d delays=() ok=1 step
+    : > "$log"
+    ip netns exec board python3 "$PEERS/aiden_profile_board.py" --listen 192.168.42.1:8080 \
+        --control "$AIDEN_PEER_SOCK" --adapter hci0 --state /run/aiden-profile.json --log "$log" \
+        > "$OUT/aiden-profile-$n.log" 2>&1 &
+    local peer=$!; t0=$(now)
+    wait_for 60 grep -q '"event": "subscribed"' "$log"
+    check "aiden-profile-subscribed-$n" "the phone subscribed to the Aiden-profile board (process $n) $(calc "$(now) - $t0") s after it started; $(grep -c '"event": "get"' "$log") fetches so far" \
+        grep -q '"event": "subscribed"' "$log" || { kill "$peer"; wait "$peer" 2>/dev/null; return 1; }
+    if [ "$n" = 1 ]; then
+        # What the phone host reaches at the board's address is the Aiden profile and nothing of ours.
+        local phone_id; phone_id=$(cat "$PERSON_STATE/phone-id" 2>/dev/null)
+        step="Aiden 1 first"
+        taken=$(aiden_change POST /tasks/vm-aiden-1 "{\"task_title\":\"Aiden profile\",\"phase\":\"acting\",\"current_step\":\"$step\",\"locale\":\"de-DE\"}")
+        local codes current
+        codes=$(for p in /api/live-activity/events?since=0 /status /api/bluetooth/status "/api/live-activity/status?request_id=vm-nope"; do
+            curl -s -o /dev/null -w "$p %{http_code}; " -m 5 "$BOARD_URL$p"; done)
+        current=$(curl -sS -m 5 "$BOARD_URL/api/live-activity/current?phone_id=$phone_id")
+        check aiden-profile-endpoints "$codes /current: ${current:0:120}…" \
+            bash -c "grep -q 'events?since=0 404; /status 404; /api/bluetooth/status 404; .*vm-nope 200' <<<'$codes' \
+                && [ \"\$(curl -sS -m 5 '$BOARD_URL/api/live-activity/status?request_id=vm-nope')\" = '{\"status\":\"not_found\"}' ] \
+                && python3 -c 'import json, sys; a = json.loads(sys.argv[1]); t = a[\"live_activity\"]; sys.exit(not (a[\"status\"] == \"ok\" and {\"tool_status\", \"tool_started_at\", \"locale\"} <= t.keys()))' '$current'"
+    else
+        step="Aiden 2 first"
+        taken=$(aiden_change PATCH /tasks/vm-aiden-1 "{\"phase\":\"acting\",\"current_action\":\"\",\"current_step\":\"$step\"}")
+    fi
+    d=$(step_on_card "$step" "${taken:-$t0}" 10)
+    check "aiden-profile-first-change-$n" "process $n's first change (its Wake seq 1) on the card $d s after the board took it (limit 2 s)" \
+        within_2s "$d"
+    check "aiden-profile-sequence-from-1-$n" "the phone took this process's first Wakes (epoch 0, seq 1 and on) as new: $(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t0%.*}" | grep -o 'Wake [a-z_0-9]* epoch=0 seq=[0-9]*: [a-z]*' | head -n 3 | paste -sd' ')" \
+        bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep -q 'epoch=0 seq=1: new'"
+    # One change at a time: a handoff, a tool line, progress.
+    local changes=(
+        "{\"phase\":\"waiting_user\",\"current_action\":\"request_user_input\",\"current_step\":\"Aiden $n handoff\"}"
+        "{\"phase\":\"acting\",\"current_action\":\"\",\"tool_status\":\"Reading the screen\",\"current_step\":\"Aiden $n tool\"}"
+        "{\"tool_status\":\"\",\"progress\":0.5,\"current_step\":\"Aiden $n progress\"}")
+    local change
+    for change in "${changes[@]}"; do
+        step=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["current_step"])' "$change")
+        taken=$(aiden_change PATCH /tasks/vm-aiden-1 "$change")
+        d=$(step_on_card "$step" "${taken:-$(now)}" 10)
+        delays+=("$step: $d s")
+        within_2s "$d" || ok=0
+    done
+    check "aiden-profile-followed-$n" "every change on the card within 2 s of the board taking it: $(printf '%s; ' "${delays[@]}")" test $ok = 1
+    # A burst: six changes back to back (one curl), the card ends on the last.
+    local burst=() i b0; b0=$(now)
+    for i in 1 2 3 4 5 6; do
+        [ "$i" -gt 1 ] && burst+=(--next)
+        burst+=(--unix-socket "$AIDEN_PEER_SOCK" -sS -m 10 -X PATCH -H 'Content-Type: application/json'
+            -d "{\"current_step\":\"Aiden $n burst $i of 6\"}" -w '\n' http://aiden-profile/tasks/vm-aiden-1)
+    done
+    curl "${burst[@]}" > "$OUT/aiden-profile-burst-$n.txt" 2>&1
+    taken=$(tail -n 1 "$OUT/aiden-profile-burst-$n.txt" | python3 -c 'import json, sys; print(json.load(sys.stdin)["taken"])' 2> /dev/null)
+    d=$(step_on_card "Aiden $n burst 6 of 6" "${taken:-$b0}" 10)
+    sleep 3
+    local last; last=$(last_card_step "$b0")
+    check "aiden-profile-final-state-$n" "6 changes in $(calc "${taken:-$b0} - $b0") s ($(grep -c '"seq"' "$OUT/aiden-profile-burst-$n.txt") answered); the last, \"Aiden $n burst 6 of 6\", on the card $d s after the board took it (limit 2 s); the card ends on \"${last:-nothing}\"" \
+        bash -c "$(declare -f within_2s calc); within_2s '$d' && [ '$last' = 'Step: Aiden $n burst 6 of 6' ]"
+    if [ "$n" = 2 ]; then
+        # The profile's end: can_stop false, shows_progress false, progress 1.
+        taken=$(aiden_change POST /tasks/vm-aiden-1/end '{"status":"completed"}')
+        card_within aiden-profile-ended "[COMPLETED]" "${taken:-$(now)}" 10
+    fi
+    sleep 1
+    # Every Wake of this process was a change's: as many Wakes as changes, each notified, seq 1, 2, … in order,
+    # bytes 2-3 zero.
+    local wakes; wakes=$(python3 - "$log" <<'PY'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+changes = sum(1 for e in events if e["event"] == "change")
+wakes = [e for e in events if e["event"] == "wake"]
+seqs = [e["seq"] for e in wakes]
+good = (len(wakes) == changes and seqs == list(range(1, changes + 1)) and all(e["notified"] for e in wakes)
+        and all(e["value"][4:8] == "0000" and len(e["value"]) == 24 for e in wakes))
+print("%s %d changes, %d Wakes (seq %s, reasons %s), %d notified" % (
+    "ok" if good else "wrong:", changes, len(wakes), " ".join(map(str, seqs)),
+    " ".join(sorted({str(e["reason"]) for e in wakes})), sum(1 for e in wakes if e["notified"])))
+PY
+)
+    check "aiden-profile-wake-per-change-$n" "$wakes" grep -q '^ok' <<<"$wakes"
+    kill "$peer"; wait "$peer" 2>/dev/null
+}
 phase_peer_peripheral() {
     # aiden-board keeps serving HTTP but sends no BLE Wake (loopback transport); a python-dbus peripheral
     # serves the Wake service on the same controller instead. The phone must follow it.
@@ -765,28 +876,19 @@ phase_peer_peripheral() {
     sleep 1
     kill "$peer"; wait "$peer" 2>/dev/null
 
-    # A board of the Aiden profile (docs/aiden-compatibility.md): no epoch (0), the reasons 0 to 5, and a
-    # sequence that starts at 1 again when its process restarts. The phone shows the change after the first
-    # Wakes and the first change after the restart, each within 2 s, and takes the restarted sequence as new.
-    ctl task start --title "Aiden profile" --request-id vm-aiden-1 --phase planning
+    # A board of the Aiden profile (docs/aiden-compatibility.md), not ours on either side:
+    # peers/aiden_profile_board.py serves the phone's HTTP where the phone fetches (192.168.42.1:8080 in the
+    # board's namespace, aiden-board and its socket stopped meanwhile) and the Wake service on hci0, and sends
+    # a Wake only when its task changes: no epoch (bytes 2-3 zero), the reasons 0 to 5 in turn, a sequence from
+    # 1 in each process. Run twice (its tasks kept in a file), so the second process restarts the sequence.
+    timeout 90 systemctl stop aiden-board.socket aiden-board.service
     local round
     for round in 1 2; do
-        python3 "$PEERS/wake_peripheral.py" --adapter hci0 --epoch 0 --aiden --interval 0.5 \
-            > "$OUT/peer-aiden-$round.log" 2>&1 &
-        peer=$!; t0=$(now)
-        wait_for 60 grep -q StartNotify "$OUT/peer-aiden-$round.log"
-        check "aiden-profile-subscribed-$round" "the phone subscribed to the Aiden-profile peripheral (process $round) $(calc "$(now) - $t0") s after it started" \
-            grep -q StartNotify "$OUT/peer-aiden-$round.log"
-        t=$(now)
-        ctl task update --id vm-aiden-1 --phase waiting_user --action request_user_input --step "Aiden step $round"
-        card_within "aiden-profile-followed-$round" "[YOUR TURN]" "$t" 10
-        check "aiden-profile-sequence-from-1-$round" "the phone took this process's first Wakes (epoch 0, seq 1 and on) as new: $(journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since "@${t0%.*}" | grep -o 'Wake [a-z_]* epoch=0 seq=[0-9]*: [a-z]*' | head -n 3 | paste -sd' ')" \
-            bash -c "journalctl -b _SYSTEMD_USER_UNIT=aiden-phone.service -o cat --since @${t0%.*} | grep -q 'epoch=0 seq=1: new'"
-        ctl task update --id vm-aiden-1 --phase acting --action tap --step "Between rounds $round"
-        kill "$peer"; wait "$peer" 2>/dev/null
+        aiden_profile_round "$round"
     done
-    ctl task end --id vm-aiden-1 --status completed
+    rm -f "$AIDEN_PEER_SOCK" /run/aiden-profile.json
     cp /run/board.toml.saved /etc/aiden/board.toml
+    timeout 90 systemctl start aiden-board.socket
     timeout 90 systemctl restart aiden-board.service
     wait_for 60 bash -c "curl -sS -m 5 $BOARD_URL/api/bluetooth/status | grep -q '\"gatt_registered\":true'"
 }
@@ -804,21 +906,30 @@ board_adapter_is() { # board_adapter_is hciN: the board's GATT application is re
     curl -sS -m 5 "$BOARD_URL/api/bluetooth/status" | python3 -c \
         'import json, sys; d = json.load(sys.stdin); sys.exit(d.get("adapter") != sys.argv[1] or d.get("gatt_registered") is not True)' "$1"
 }
-# bumble_wakes_resume NAME WHAT SINCE: the phone subscribed again after SINCE, and the change the scenario
-# makes then reaches it as a Wake within 2 s of the board taking it (aidenctl answered; under TCG aidenctl
-# alone takes over a second to start, and noticing the subscription in the log about one more).
+# bumble_wakes_resume NAME WHAT SINCE: the phone subscribed again after SINCE, and the change the scenario makes
+# then reaches it as a Wake within 2 s of the board taking it (the task's updated_at, which the board stamps to the
+# millisecond as it takes the change: under TCG aidenctl alone takes over a second to start, and noticing the
+# subscription in the log about one more). The Wake is the first new one at or after that moment, never one from
+# before the change, and the first fetch the phone began after it shows the step the change set.
 bumble_wakes_resume() {
-    local name=$1 what=$2 since=$3 sub wake taken
+    local name=$1 what=$2 since=$3 sub wake="" taken="" fetched="" stamp
     wait_for 60 bumble_has first subscribed "$since"
     sub=$(bumble_q first subscribed "$since")
-    [ -n "$sub" ] && ctl task update --id vm-bumble-1 --step "$name"
-    taken=$(now)
-    wait_for 10 bumble_has first-wake "${sub:-$since}"
-    wake=$(bumble_q first-wake "${sub:-$since}")
+    if [ -n "$sub" ]; then
+        ctl task update --id vm-bumble-1 --step "$name"
+        stamp=$(task_field vm-bumble-1 updated_at)
+        [ "$(task_field vm-bumble-1 current_step)" = "$name" ] && taken=$(date -d "$stamp" +%s.%N 2>/dev/null)
+    fi
+    if [ -n "$taken" ]; then
+        wait_for 10 bumble_has first-wake "$taken"
+        wake=$(bumble_q first-wake "$taken")
+        [ -n "$wake" ] && wait_for 10 bumble_has fetch-step-from "$wake"
+        [ -n "$wake" ] && fetched=$(bumble_q fetch-step-from "$wake")
+    fi
     local told=""   # what the phone last logged, when it did not get there
-    [ -n "$sub" ] && [ -n "$wake" ] || told="; the phone's last lines: $(tail -n 4 "$BUMBLE_LOG" | tr '\n' ' ')"
-    check "$name" "$what: subscribed again $( [ -n "$sub" ] && calc "$sub - $since" || echo never) s later; the next change a Wake $( [ -n "$wake" ] && [ -n "$sub" ] && calc "$wake - $taken" || echo never) s after the board took it (limit 2 s), $(calc "$taken - ${sub:-$taken}") s after the subscription$told" \
-        test -n "$sub" -a -n "$wake" -a "$(calc "${wake:-99} - $taken <= 2")" = 1
+    [ -n "$sub" ] && [ -n "$wake" ] && [ "${fetched#* }" = "$name" ] || told="; the phone's last lines: $(tail -n 4 "$BUMBLE_LOG" | tr '\n' ' ')"
+    check "$name" "$what: subscribed again $( [ -n "$sub" ] && calc "$sub - $since" || echo never) s later; the change taken at ${stamp:-never} ($( [ -n "$taken" ] && [ -n "$sub" ] && calc "$taken - $sub" || echo never) s after the subscription), its Wake $( [ -n "$wake" ] && calc "$wake - $taken" || echo never) s after (limit 2 s), the next fetch: ${fetched:-none}$told" \
+        bash -c "[ -n '$sub' ] && [ -n '$taken' ] && [ -n '$wake' ] && [ \"\$(awk -v w='$wake' -v t='$taken' 'BEGIN { print (w >= t && w - t <= 2) }')\" = 1 ] && [ '${fetched#* }' = '$name' ]"
 }
 # air_check ARGS...: the air checks on the run's capture, as far as it is written (air_check.py).
 air_check() { python3 "$(dirname "$0")/air_check.py" "$OUT/btmon.snoop" "$@"; }

@@ -6,11 +6,10 @@ with the Wake service UUID on an adapter, and while a central is subscribed it n
 envelope (version 1, reason live_activity, its own epoch, a growing sequence) every --interval seconds.
 aiden-phone must follow it: every Wake makes it fetch the board's snapshot over HTTP.
 
-With --epoch 0 --aiden it is a board of the Aiden profile (docs/aiden-compatibility.md): no epoch, a
-sequence that starts at 1 again with every process (as it does anyway here: each run counts from 1), and
-the reasons 0 to 5 in turn instead of live_activity alone.
+`peers/aiden_profile_board.py` imports its GATT objects (`serve`) and sends a Wake only when its task
+changes (`Characteristic.wake`) instead of on a timer.
 
-Usage: wake_peripheral.py --adapter hci0 [--epoch 4242] [--interval 0.5] [--aiden]
+Usage: wake_peripheral.py --adapter hci0 [--epoch 4242] [--interval 0.5]
 Needs Debian's python3-dbus and python3-gi.
 """
 import argparse
@@ -35,6 +34,11 @@ ADVERTISEMENT = "/vmpeer_advertisement0"
 
 def log(message):
     print("[peripheral %.2f] %s" % (time.monotonic(), message), flush=True)
+
+
+def envelope(reason, epoch, sequence):
+    """The 12-byte Wake: version 1, the reason, the epoch (bytes 2-3) and the sequence, little-endian."""
+    return bytes([1, reason]) + struct.pack("<HQ", epoch, sequence)
 
 
 class Application(dbus.service.Object):
@@ -66,18 +70,16 @@ class Service(dbus.service.Object):
 class Characteristic(dbus.service.Object):
     path = CHARACTERISTIC
 
-    def __init__(self, bus, epoch, aiden):
+    def __init__(self, bus, epoch, say=log):
         super().__init__(bus, CHARACTERISTIC)
         self.epoch = epoch
-        self.aiden = aiden
+        self.say = say
         self.sequence = 0
+        self.reason = 4
         self.notifying = False
 
-    def reason(self):
-        return self.sequence % 6 if self.aiden else 4
-
     def envelope(self):
-        return bytes([1, self.reason()]) + struct.pack("<HQ", self.epoch, self.sequence)
+        return envelope(self.reason, self.epoch, self.sequence)
 
     def properties(self):
         return {"org.bluez.GattCharacteristic1": {
@@ -95,24 +97,33 @@ class Characteristic(dbus.service.Object):
 
     @dbus.service.method("org.bluez.GattCharacteristic1")
     def StartNotify(self):
-        log("StartNotify")
+        self.say("StartNotify")
         self.notifying = True
 
     @dbus.service.method("org.bluez.GattCharacteristic1")
     def StopNotify(self):
-        log("StopNotify")
+        self.say("StopNotify")
         self.notifying = False
 
     @dbus.service.signal(PROPERTIES, signature="sa{sv}as")
     def PropertiesChanged(self, interface, changed, invalidated):
         pass
 
-    def tick(self):
+    def wake(self, reason=4):
+        """One Wake: the next sequence with REASON, notified when a central is subscribed (the value is
+        what a read returns either way). Returns whether it was notified. Called on the main loop."""
+        self.sequence += 1
+        self.reason = reason
         if self.notifying:
-            self.sequence += 1
             self.PropertiesChanged("org.bluez.GattCharacteristic1",
                                    {"Value": dbus.Array(self.envelope(), "y")}, [])
-            log("Wake reason=%d epoch=%d seq=%d" % (self.reason(), self.epoch, self.sequence))
+        self.say("Wake reason=%d epoch=%d seq=%d%s" % (reason, self.epoch, self.sequence,
+                                                         "" if self.notifying else " (not notified: no subscriber)"))
+        return self.notifying
+
+    def tick(self):
+        if self.notifying:
+            self.wake()
         return True
 
 
@@ -130,30 +141,36 @@ class Advertisement(dbus.service.Object):
         log("advertisement released")
 
 
+def serve(adapter_name, epoch, loop, say=log):
+    """The Wake service and its advertisement on ADAPTER_NAME, answered on LOOP (a GLib main loop, which
+    ends when BlueZ refuses either); returns the characteristic."""
+    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+    bus = dbus.SystemBus()
+    adapter = bus.get_object(BLUEZ, "/org/bluez/" + adapter_name)
+    characteristic = Characteristic(bus, epoch, say)
+    Application(bus, [Service(bus), characteristic])
+    Advertisement(bus)
+
+    def failed(what):
+        return lambda error: (say("FAIL: %s: %s" % (what, error)), loop.quit())
+
+    dbus.Interface(adapter, "org.bluez.GattManager1").RegisterApplication(
+        APP, {}, reply_handler=lambda: say("application registered"),
+        error_handler=failed("RegisterApplication"))
+    dbus.Interface(adapter, "org.bluez.LEAdvertisingManager1").RegisterAdvertisement(
+        ADVERTISEMENT, {}, reply_handler=lambda: say("advertisement registered"),
+        error_handler=failed("RegisterAdvertisement"))
+    return characteristic
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--adapter", default="hci0")
     parser.add_argument("--epoch", type=int, default=4242)
     parser.add_argument("--interval", type=float, default=0.5)
-    parser.add_argument("--aiden", action="store_true", help="reasons 0 to 5 in turn, as an Aiden board sends")
     args = parser.parse_args()
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.SystemBus()
-    adapter = bus.get_object(BLUEZ, "/org/bluez/" + args.adapter)
-    characteristic = Characteristic(bus, args.epoch, args.aiden)
-    Application(bus, [Service(bus), characteristic])
-    Advertisement(bus)
     loop = GLib.MainLoop()
-
-    def failed(what):
-        return lambda error: (log("FAIL: %s: %s" % (what, error)), loop.quit())
-
-    dbus.Interface(adapter, "org.bluez.GattManager1").RegisterApplication(
-        APP, {}, reply_handler=lambda: log("application registered"),
-        error_handler=failed("RegisterApplication"))
-    dbus.Interface(adapter, "org.bluez.LEAdvertisingManager1").RegisterAdvertisement(
-        ADVERTISEMENT, {}, reply_handler=lambda: log("advertisement registered"),
-        error_handler=failed("RegisterAdvertisement"))
+    characteristic = serve(args.adapter, args.epoch, loop)
     GLib.timeout_add(int(args.interval * 1000), characteristic.tick)
     loop.run()
     return 1
