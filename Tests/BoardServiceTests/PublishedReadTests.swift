@@ -60,30 +60,19 @@ import WakeProtocol
 
         gate.close()
         defer { gate.open() }
-        let replied = Mutex<HTTPReply?>(nil)
-        let listener = Thread {
-            let reply = engine.handlePhone(Self.answer("stop_1"))
-            replied.withLock { $0 = reply }
-        }
-        listener.start()
-        let deadline = Date().addingTimeInterval(5)
-        while replied.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
-        let reply = try #require(replied.withLock { $0 }, "the listener's thread did not get its reply")
-        #expect(reply.isLater, "answered when the writer is done, not on this thread")
-        let answered = Mutex<HTTPResponse?>(nil)
-        if case let .later(start) = reply { start { response in answered.withLock { $0 = response } } }
+        let answered = try LaterAnswer(Self.answer("stop_1"), from: engine)
         try gate.waitUntilBlocked()
 
         // The writer is in the answer's fsync: the phone's reads are answered, without the unfinished stop.
         let during = engine.handlePhone(Self.current).response()
         #expect(during.status == 200)
         #expect(!String(decoding: during.body, as: UTF8.self).contains(#""answer_id":"a-1""#))
-        #expect(answered.withLock { $0 } == nil, "not acknowledged before it is durable")
+        #expect(answered.response == nil, "not acknowledged before it is durable")
 
         gate.open()
         let answerDeadline = Date().addingTimeInterval(10)
-        while answered.withLock({ $0 }) == nil, Date() < answerDeadline { usleep(1_000) }
-        #expect(answered.withLock { $0 }?.status == 200)
+        while answered.response == nil, Date() < answerDeadline { usleep(1_000) }
+        #expect(answered.response?.status == 200)
         let after = engine.handlePhone(Self.current).response()
         #expect(String(decoding: after.body, as: UTF8.self).contains(#""answer_id":"a-1""#), "published once durable")
     }
@@ -108,22 +97,11 @@ import WakeProtocol
         }
         writer.start()
         try gate.waitUntilBlocked()
-        let replied = Mutex<HTTPReply?>(nil)
-        let listener = Thread {
-            let reply = engine.handlePhone(Self.pairing)
-            replied.withLock { $0 = reply }
-        }
-        listener.start()
-        let deadline = Date().addingTimeInterval(5)
-        while replied.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
-        let reply = try #require(replied.withLock { $0 }, "the listener's thread did not get its reply")
-        #expect(reply.isLater, "answered off the listener's thread")
-        let answered = Mutex<HTTPResponse?>(nil)
-        if case let .later(start) = reply { start { response in answered.withLock { $0 = response } } }
+        let answered = try LaterAnswer(Self.pairing, from: engine)
 
         let answerDeadline = Date().addingTimeInterval(5)
-        while answered.withLock({ $0 }) == nil, Date() < answerDeadline { usleep(1_000) }
-        let answer = try #require(answered.withLock { $0 }, "the pairing answer waited for the writer")
+        while answered.response == nil, Date() < answerDeadline { usleep(1_000) }
+        let answer = try #require(answered.response, "the pairing answer waited for the writer")
         #expect(answer.status == 200)
         #expect(String(decoding: answer.body, as: UTF8.self).contains(#""seconds":45"#), "what the peripheral decided")
         #expect(sink.asked.withLock { $0 } == [.seconds(60)])
@@ -169,6 +147,28 @@ import WakeProtocol
     static let current = HTTPRequest(
         method: "GET", path: "/api/live-activity/current", headers: ["host": "192.168.42.1:8080"],
         peer: .ip(IPAddress(v4: 192, 168, 42, 2)), localAddress: IPAddress(v4: 192, 168, 42, 1))
+}
+
+/// A phone request handed to the engine on a thread of its own, as libmicrohttpd's listener hands it: the engine
+/// must reply at once with `.later`, and `response` is the answer once the engine sends it.
+private final class LaterAnswer: Sendable {
+    private let answered = Mutex<HTTPResponse?>(nil)
+
+    init(_ request: HTTPRequest, from engine: BoardEngine) throws {
+        let replied = Mutex<HTTPReply?>(nil)
+        let listener = Thread {
+            let reply = engine.handlePhone(request)
+            replied.withLock { $0 = reply }
+        }
+        listener.start()
+        let deadline = Date().addingTimeInterval(5)
+        while replied.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
+        let reply = try #require(replied.withLock { $0 }, "the listener's thread did not get its reply")
+        #expect(reply.isLater, "answered later, off the listener's thread")
+        if case let .later(start) = reply { start { response in self.answered.withLock { $0 = response } } }
+    }
+
+    var response: HTTPResponse? { answered.withLock { $0 } }
 }
 
 /// An in-memory file system whose file fsync can be held, like an SD card taking its time.
