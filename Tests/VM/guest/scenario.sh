@@ -344,10 +344,10 @@ phase_board() {
     # DNS rebinding: the phone itself, through a page that names another host, is refused on the real link too:
     # a JSON 403 that names the Host.
     for url in "$BOARD_URL/status" "$BOARD_URL/api/live-activity/current"; do
-        body=$(curl -s -H 'Host: rebind.example' -w '\n%{http_code}' -m 5 "$url" 2>&1)
-        code=${body##*$'\n'}; body=${body%$'\n'*}
-        check "rebinding-host-403-${url##*/}" "Host: rebind.example -> $url: HTTP ${code:-none} $(head -c 200 <<<"$body")" \
-            bash -c "[ '$code' = 403 ] && grep -q '\"code\":\"forbidden\"' <<<'$body' && grep -q \"Host 'rebind.example' does not name this board\" <<<'$body'"
+        code=$(curl -s -H 'Host: rebind.example' -o "$OUT/rebinding-body.json" -w '%{http_code}' -m 5 "$url" 2>&1)
+        check "rebinding-host-403-${url##*/}" "Host: rebind.example -> $url: HTTP ${code:-none} $(head -c 200 "$OUT/rebinding-body.json")" \
+            bash -c "[ '$code' = 403 ] && grep -q '\"code\":\"forbidden\"' '$OUT/rebinding-body.json' \
+                && grep -qF \"Host 'rebind.example' does not name this board\" '$OUT/rebinding-body.json'"
     done
     # Hostile text: a bidi override in a title is refused and names the field; a path that tries to end
     # the log line stays one escaped line in the journal.
