@@ -21,25 +21,19 @@ import WakeProtocol
         #expect(engine.handleAgent(Self.start("Before")).status == 201)
 
         gate.close()
-        let writerDone = Mutex<Int?>(nil)
-        let writer = Thread {
-            let status = engine.handleAgent(Self.start("After")).status
-            writerDone.withLock { $0 = status }
-        }
-        writer.start()
-        try gate.waitUntilBlocked()
+        let writer = try HeldWrite(Self.start("After"), on: engine, gate: gate)
 
         // The writer is inside fsync; the phone still gets an answer, and it is the durable state.
         let during = engine.handlePhone(Self.current).response()
         #expect(during.status == 200)
         #expect(String(decoding: during.body, as: UTF8.self).contains(#""task_title":"Before""#))
         #expect(engine.isResponsive(), "a slow fsync is not a hang")
-        #expect(writerDone.withLock { $0 } == nil)
+        #expect(writer.status == nil)
 
         gate.open()
         let deadline = Date().addingTimeInterval(10)
-        while writerDone.withLock({ $0 }) == nil, Date() < deadline { usleep(1_000) }
-        #expect(writerDone.withLock { $0 } == 201)
+        while writer.status == nil, Date() < deadline { usleep(1_000) }
+        #expect(writer.status == 201)
         let after = engine.handlePhone(Self.current).response()
         #expect(String(decoding: after.body, as: UTF8.self).contains(#""task_title":"After""#))
         #expect(after.header("ETag") != during.header("ETag"))
@@ -90,13 +84,7 @@ import WakeProtocol
 
         gate.close()
         defer { gate.open() }
-        let writerDone = Mutex<Int?>(nil)
-        let writer = Thread {
-            let status = engine.handleAgent(Self.start("After")).status
-            writerDone.withLock { $0 = status }
-        }
-        writer.start()
-        try gate.waitUntilBlocked()
+        let writer = try HeldWrite(Self.start("After"), on: engine, gate: gate)
         let answered = try LaterAnswer(Self.pairing, from: engine)
 
         let answerDeadline = Date().addingTimeInterval(5)
@@ -105,7 +93,7 @@ import WakeProtocol
         #expect(answer.status == 200)
         #expect(String(decoding: answer.body, as: UTF8.self).contains(#""seconds":45"#), "what the peripheral decided")
         #expect(sink.asked.withLock { $0 } == [.seconds(60)])
-        #expect(writerDone.withLock { $0 } == nil, "the writer was still in its fsync")
+        #expect(writer.status == nil, "the writer was still in its fsync")
         #expect(engine.handlePhone(Self.current).response().status == 200)
     }
 
@@ -147,6 +135,23 @@ import WakeProtocol
     static let current = HTTPRequest(
         method: "GET", path: "/api/live-activity/current", headers: ["host": "192.168.42.1:8080"],
         peer: .ip(IPAddress(v4: 192, 168, 42, 2)), localAddress: IPAddress(v4: 192, 168, 42, 1))
+}
+
+/// An agent's write on a thread of its own, held inside its fsync by `gate` when `init` returns; `status` is its
+/// answer's once the gate opens and the write is done.
+private final class HeldWrite: Sendable {
+    private let done = Mutex<Int?>(nil)
+
+    init(_ request: HTTPRequest, on engine: BoardEngine, gate: GatedFileSystem) throws {
+        let writer = Thread {
+            let status = engine.handleAgent(request).status
+            self.done.withLock { $0 = status }
+        }
+        writer.start()
+        try gate.waitUntilBlocked()
+    }
+
+    var status: Int? { done.withLock { $0 } }
 }
 
 /// A phone request handed to the engine on a thread of its own, as libmicrohttpd's listener hands it: the engine
