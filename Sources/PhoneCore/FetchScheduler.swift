@@ -5,9 +5,11 @@ import Retry
 ///
 /// Rules (docs/phone-client.md): at most one fetch in flight; triggers during a fetch (any number)
 /// cause exactly one trailing fetch after it; failures retry by themselves with exponential backoff;
-/// an idle client refetches every `safetyInterval` in case a Wake was lost.
+/// an idle client refetches every `safetyInterval` in case a Wake was lost; after the person's answer was
+/// recorded it refetches every `followInterval` for `followWindow`, because the answer's own Wake opened the
+/// board's coalescing window and the Wake for what the answer causes (the agent stopping) waits it out.
 package struct FetchScheduler: Sendable {
-    /// What happened. Triggers are `started`, `wake`, `connected` and `linkUp`.
+    /// What happened. Triggers are `started`, `wake`, `connected`, `linkUp` and `answerRecorded`.
     package enum Event: Sendable, Equatable, CaseIterable {
         /// The client started.
         case started
@@ -17,6 +19,9 @@ package struct FetchScheduler: Sendable {
         case connected
         /// The USB ECM link to the board came up.
         case linkUp
+        /// The board recorded one of the person's answers: what the answer causes comes soon, and may come
+        /// inside the Wake coalescing window the answer's own Wake opened.
+        case answerRecorded
         /// The fetch in flight finished with an answer (any answer the card can show).
         case fetchSucceeded
         /// The fetch in flight failed (unreachable, 403, malformed, …).
@@ -40,15 +45,25 @@ package struct FetchScheduler: Sendable {
         package var backoff: Backoff
         /// How long an idle client waits before fetching anyway.
         package var safetyInterval: Duration
+        /// How often a client refetches while it follows an answer.
+        package var followInterval: Duration
+        /// How long after an answer was recorded the client follows it: longer than the board's Wake
+        /// coalescing window (750 ms), after which the Wake for the answer's consequence comes by itself.
+        package var followWindow: Duration
 
         package init(
             backoff: Backoff = Backoff(base: .milliseconds(250), cap: .seconds(8)),
-            safetyInterval: Duration = .seconds(60)
+            safetyInterval: Duration = .seconds(60),
+            followInterval: Duration = .milliseconds(100),
+            followWindow: Duration = .seconds(1)
         ) {
             precondition(backoff.base > .zero, "backoff must grow from > 0")
             precondition(safetyInterval > .zero, "the safety interval must be positive")
+            precondition(followInterval > .zero, "the follow interval must be positive")
             self.backoff = backoff
             self.safetyInterval = safetyInterval
+            self.followInterval = followInterval
+            self.followWindow = followWindow
         }
     }
 
@@ -65,6 +80,8 @@ package struct FetchScheduler: Sendable {
     private var state: State = .idle(deadline: nil)
     /// Failures since the last success; sets the backoff delay.
     package private(set) var consecutiveFailures = 0
+    /// Until when the client follows the last recorded answer (nil: it follows none).
+    package private(set) var followingUntil: Duration?
 
     package init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -97,11 +114,15 @@ package struct FetchScheduler: Sendable {
             // During backoff the retry serves the Wake: a Wake over BLE says nothing about the
             // HTTP path (USB may be unplugged), so it must not defeat the backoff.
             return trigger(interruptingBackoff: false)
+        case .answerRecorded:
+            // The board just answered over HTTP, so no backoff is running; if one were, its retry serves this.
+            followingUntil = now + configuration.followWindow
+            return trigger(interruptingBackoff: false)
         case .fetchSucceeded:
             guard case .fetching(let trailing) = state else { return .none }
             consecutiveFailures = 0
             if trailing { return startFetch() }
-            let deadline = now + configuration.safetyInterval
+            let deadline = idleDeadline(after: now)
             state = .idle(deadline: deadline)
             return .scheduleDeadline(at: deadline)
         case .fetchFailed:
@@ -114,6 +135,15 @@ package struct FetchScheduler: Sendable {
         case .deadlineReached:
             return deadlineReached(at: now)
         }
+    }
+
+    /// The next fetch of an idle client: the next follow-up while it follows an answer, else the safety fetch.
+    private mutating func idleDeadline(after now: Duration) -> Duration {
+        if let until = followingUntil {
+            if now < until { return min(now + configuration.followInterval, until) }
+            followingUntil = nil
+        }
+        return now + configuration.safetyInterval
     }
 
     private mutating func trigger(interruptingBackoff: Bool) -> Action {

@@ -3,7 +3,7 @@
 /// says how the board took it. A request that got no answer at all is sent again, with the same
 /// `answer_id`, up to `Settings.maximumAnswerAttempts` times: the board records an answer id once, so a
 /// retry after a lost reply changes nothing. A recorded answer makes the client fetch (the card shows
-/// it; the board's Wake would too).
+/// it; the board's Wake would too), and keep fetching for a moment to see what the answer causes.
 extension PhoneSession {
     /// An answer on its way: what was asked, how many times it was sent.
     struct PendingAnswer: Sendable, Equatable {
@@ -51,7 +51,10 @@ extension PhoneSession {
         effects.append(.log(.info, outcome.line))
         effects.append(.emit(.answered(outcome)))
         // Recorded, the card shows it; stale, the person answered a card that is gone: either way read the task
-        // again, so every surface draws what the board holds now.
-        if outcome.succeeded || outcome.isStale, started { perform(scheduler.handle(.wake, at: now), &effects) }
+        // again, so every surface draws what the board holds now. A recorded stop, done or refuse is also followed
+        // (`FetchScheduler.Event.answerRecorded`): what it causes comes in the coalescing window its Wake opened.
+        guard outcome.succeeded || outcome.isStale, started else { return }
+        let follows = outcome.succeeded && answer != .dismiss
+        perform(scheduler.handle(follows ? .answerRecorded : .wake, at: now), &effects)
     }
 }

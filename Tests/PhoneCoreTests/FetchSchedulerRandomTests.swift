@@ -23,6 +23,8 @@ private struct Harness {
     var timer: Duration?
     var started = false
     var triggers = 0
+    var answers = 0
+    let follow = (interval: Duration.milliseconds(100), window: Duration.seconds(1))
     var failures = 0
     var fetches = 0
     /// Step of the oldest trigger not yet followed by the start of a fetch.
@@ -35,7 +37,8 @@ private struct Harness {
         self.seed = seed
         rng = SplitMix64(seed: seed)
         safety = .seconds(Int.random(in: 5...60, using: &rng))
-        scheduler = FetchScheduler(configuration: .init(safetyInterval: safety))
+        scheduler = FetchScheduler(
+            configuration: .init(safetyInterval: safety, followInterval: follow.interval, followWindow: follow.window))
     }
 
     mutating func run() {
@@ -54,6 +57,7 @@ private struct Harness {
             case 0..<40: apply(.wake)
             case 40..<45: apply(.connected)
             case 45..<50: apply(.linkUp)
+            case 88..<90: apply(.answerRecorded)
             case 50..<80 where inFlight: apply(Bool.random(using: &rng) ? .fetchSucceeded : .fetchFailed)
             case 80..<83: apply(Bool.random(using: &rng) ? .fetchSucceeded : .fetchFailed)  // maybe spurious
             case 83..<88:  // the caller's timer fires early (or a stale one fires): it is spent either way
@@ -65,7 +69,9 @@ private struct Harness {
         drain()
         #expect(unservedSince == nil, "seed \(seed): a trigger was never followed by a fetch")
         let safetyTicks = Int(now / safety)
-        #expect(fetches <= triggers + failures + safetyTicks, "seed \(seed): \(fetches) fetches")
+        // Each recorded answer adds at most one follow-up fetch per follow interval of its window.
+        let followUps = answers * Int(follow.window / follow.interval)
+        #expect(fetches <= triggers + failures + safetyTicks + followUps, "seed \(seed): \(fetches) fetches")
     }
 
     /// Lets every fetch succeed and every retry timer fire until nothing is pending. Safety timers are
@@ -88,6 +94,11 @@ private struct Harness {
     private mutating func apply(_ event: FetchScheduler.Event) {
         step += 1
         switch event {
+        case .answerRecorded:
+            answers += 1
+            triggers += 1
+            started = true
+            if unservedSince == nil { unservedSince = step }
         case .started, .wake, .connected, .linkUp:
             triggers += 1
             started = true

@@ -137,6 +137,46 @@ import Testing
         #expect(scheduler.nextDeadline == .milliseconds(60_040))
     }
 
+    @Test func aRecordedAnswerIsFollowedForItsWindowThenTheSafetyFetchResumes() {
+        let configuration = FetchScheduler.Configuration(
+            followInterval: .milliseconds(100), followWindow: .milliseconds(350))
+        var scheduler = FetchScheduler(configuration: configuration)
+        run(
+            [
+                (0, .started, .startFetch),
+                (10, .fetchSucceeded, at(60_010)),
+                (1_000, .answerRecorded, .startFetch),  // idle: fetch at once
+                (1_020, .fetchSucceeded, at(1_120)),  // then every 100 ms
+                (1_120, .deadlineReached, .startFetch),
+                (1_140, .wake, .none),  // a Wake meanwhile: one trailing fetch, as always
+                (1_150, .fetchSucceeded, .startFetch),
+                (1_160, .fetchSucceeded, at(1_260)),
+                (1_260, .deadlineReached, .startFetch),
+                (1_280, .fetchFailed, at(1_530)),  // a failure backs off as always
+                (1_530, .deadlineReached, .startFetch),
+                (1_540, .fetchSucceeded, at(61_540)),  // past 1 350 ms: the window is over
+            ], &scheduler)
+        #expect(scheduler.followingUntil == nil)
+    }
+
+    @Test func theLastFollowUpFallsOnTheWindowsEnd() {
+        var scheduler = FetchScheduler(
+            configuration: .init(followInterval: .milliseconds(100), followWindow: .milliseconds(250)))
+        run(
+            [
+                (0, .started, .startFetch),
+                (5, .answerRecorded, .none),  // during a fetch: the trailing fetch serves it
+                (10, .fetchSucceeded, .startFetch),
+                (20, .fetchSucceeded, at(120)),
+                (120, .deadlineReached, .startFetch),
+                (200, .fetchSucceeded, at(255)),  // not 300: the window ends at 255
+                (255, .deadlineReached, .startFetch),
+                (260, .fetchSucceeded, at(60_260)),
+                (300, .answerRecorded, .startFetch),  // a second answer opens a new window
+                (310, .fetchSucceeded, at(410)),
+            ], &scheduler)
+    }
+
     @Test func configurableIntervals() {
         let configuration = FetchScheduler.Configuration(
             backoff: Backoff(base: .milliseconds(100), cap: .milliseconds(300)), safetyInterval: .seconds(5))

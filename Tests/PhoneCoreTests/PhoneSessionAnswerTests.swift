@@ -32,6 +32,49 @@ import WireFormat
         #expect(driver.alerts.isEmpty)  // stop_requested never alerts
     }
 
+    /// What a stop causes comes inside the Wake coalescing window its own Wake opened: the agent ends the task
+    /// 300 ms after the answer and the board's Wake for it waits till 750 ms. The session follows the answer with
+    /// fetches every 100 ms, so the card shows the end at the first one after it, with no Wake at all; after 1 s it
+    /// is back to the safety fetch.
+    @Test func aRecordedStopIsFollowedUntilTheWakeWouldHaveCome() throws {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        driver.advance(to: .seconds(10))
+        driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
+        #expect(driver.session.nextDeadline == .milliseconds(10_100))
+        driver.fireDeadline()
+        driver.fireDeadline()
+        #expect(driver.lastCard?.state == .running)
+        driver.advance(to: .milliseconds(10_300))
+        board.end("canceled")
+        driver.fireDeadline()  // the fetch at 10.3 s
+        #expect(driver.now == .milliseconds(10_300))
+        #expect(driver.lastCard?.state == .canceled)
+        var follows = 0
+        while let due = driver.session.nextDeadline, due <= .milliseconds(11_000) {
+            driver.fireDeadline()
+            follows += 1
+        }
+        #expect(follows == 7)  // 10.4 … 11.0 s
+        #expect(driver.session.nextDeadline == .milliseconds(71_000))
+    }
+
+    /// A dismissal causes nothing on the board: one fetch, then the safety fetch.
+    @Test func aDismissalIsNotFollowed() throws {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        board.end("completed")
+        var driver = SessionDriver(board: board)
+        driver.send(.started)
+        driver.advance(to: .seconds(10))
+        let fetches = board.currentRequests
+        driver.send(.personAnswered(.dismiss, requestID: "chat_1", answerID: "ans-1"))
+        #expect(board.currentRequests == fetches + 1)
+        #expect(driver.session.nextDeadline == .seconds(70))
+    }
+
     /// An answer given on an older card: the board says `stale_revision`, the line says so, nothing is recorded, and
     /// the session reads the task again so every surface draws it as it is.
     @Test func aStaleAnswerIsSaidAndTheCardIsReadAgain() throws {
