@@ -88,10 +88,17 @@ package struct DesktopCardPlan: Sendable, Equatable {
         var alertOnly = false
         /// An answer pressed at this revision (a second press of it sends nothing).
         var pressed: Set<String> = []
-        /// A button was pressed: the server's close that follows (servers close a notification on a press,
-        /// unless they honour `resident`) is not the person dismissing the live card.
-        var pressedSinceShown = false
+        /// When a button was last pressed, while the server's close for it may still come: a server that closes a
+        /// notification on a press (one that does not honour `resident`) does so as it reports the press, so that
+        /// close is not the person dismissing the live card. A server that keeps the card shows it by answering a
+        /// later post without closing it first, or by letting `pressCloseWindow` pass; a close after that is the
+        /// person's own.
+        var pressedAt: Duration?
     }
+
+    /// How long after a press a close is still taken for the server's reaction to it (it comes at once; the margin
+    /// is for a loaded bus).
+    static let pressCloseWindow: Duration = .seconds(1)
 
     package private(set) var server: Server?
     private(set) var entries: [DesktopCard.Subject: Entry] = [:]
@@ -134,6 +141,8 @@ package struct DesktopCardPlan: Sendable, Equatable {
         case let .posted(subject, id):
             guard var entry = entries[subject] else { return [.close(id: id)] }
             entry.inFlight = false
+            // The server answered a post made after the press without closing the card first: it kept it.
+            entry.pressedAt = nil
             entry.id = id
             entry.everPosted = true
             entries[subject] = entry
@@ -150,9 +159,9 @@ package struct DesktopCardPlan: Sendable, Equatable {
             entry.shown = nil
             entries[subject] = entry
         case let .closed(id, reason):
-            closed(id, reason: reason, &effects)
+            closed(id, reason: reason, at: now, &effects)
         case let .invoked(id, key):
-            invoked(id, key: key, &effects)
+            invoked(id, key: key, at: now, &effects)
         case .deadlineReached:
             for subject in order {
                 guard let entry = entries[subject], !entry.gone, let at = entry.closeAt, at <= now else { continue }
@@ -264,7 +273,7 @@ package struct DesktopCardPlan: Sendable, Equatable {
         entries.first { $0.value.id == id }?.key
     }
 
-    private mutating func closed(_ id: UInt32, reason: UInt32, _ effects: inout [Effect]) {
+    private mutating func closed(_ id: UInt32, reason: UInt32, at now: Duration, _ effects: inout [Effect]) {
         guard let subject = subject(of: id), var entry = entries[subject] else { return }
         entry.id = nil
         let ended =
@@ -277,9 +286,10 @@ package struct DesktopCardPlan: Sendable, Equatable {
             effects.append(.answer(.dismiss, requestID: requestID, revision: entry.shown?.revision))
             return
         }
-        if entry.pressedSinceShown, case .task = subject, !entry.alertOnly {
+        if let pressed = entry.pressedAt, now - pressed <= Self.pressCloseWindow, case .task = subject, !entry.alertOnly
+        {
             // Closed because a button was pressed: the live card goes back on the desktop at once.
-            entry.pressedSinceShown = false
+            entry.pressedAt = nil
             entry.wanted = entry.shown
             entry.shown = nil
             entries[subject] = entry
@@ -298,18 +308,18 @@ package struct DesktopCardPlan: Sendable, Equatable {
         entries[subject] = entry
     }
 
-    private mutating func invoked(_ id: UInt32, key: String, _ effects: inout [Effect]) {
+    private mutating func invoked(_ id: UInt32, key: String, at now: Duration, _ effects: inout [Effect]) {
         guard let subject = subject(of: id), case let .task(requestID) = subject, var entry = entries[subject],
             let shown = entry.shown, let button = shown.buttons.first(where: { $0.key == key })
         else { return }
         switch button {
         case .open:
-            entry.pressedSinceShown = true
+            entry.pressedAt = now
             entries[subject] = entry
             effects.append(.open(requestID: requestID))
         case let .answer(answer):
             guard entry.pressed.insert(answer.rawValue).inserted else { return }
-            entry.pressedSinceShown = true
+            entry.pressedAt = now
             entries[subject] = entry
             effects.append(.answer(answer, requestID: requestID, revision: shown.revision))
             if answer == .dismiss {

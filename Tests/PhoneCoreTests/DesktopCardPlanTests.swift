@@ -172,6 +172,32 @@ import WireFormat
         #expect(plan.handle(.closed(id: 6, reason: 2), at: .zero).isEmpty)
     }
 
+    /// A server that honours `resident` keeps the card on a press: a close the person makes later is their own
+    /// dismissal of the live card, not the press's, whether a post came in between or only time passed.
+    @Test func aResidentCardClosedLaterByThePersonStaysClosed() {
+        var plan = DesktopCardPlan()
+        _ = plan.handle(.serverAppeared(Self.dunst), at: .zero)
+        _ = plan.handle(.cards([Self.card(Self.task("chat_1", Fixtures.handoff, revision: 44))], alerts: []), at: .zero)
+        _ = plan.handle(.posted(.task("chat_1"), id: 5), at: .zero)
+        _ = plan.handle(.invoked(id: 5, key: "done"), at: .seconds(1))
+        // The answer's card comes back from the board; the server replaces it in place, still shown.
+        let answered = plan.handle(
+            .cards([Self.card(Self.task("chat_1", revision: 45))], alerts: []), at: .milliseconds(1_050))
+        #expect(Self.posts(answered) == ["chat_1 low replaces 5"])
+        _ = plan.handle(.posted(.task("chat_1"), id: 5), at: .milliseconds(1_060))
+        #expect(plan.handle(.closed(id: 5, reason: 2), at: .milliseconds(1_200)).isEmpty)
+
+        var quiet = DesktopCardPlan()
+        _ = quiet.handle(.serverAppeared(Self.dunst), at: .zero)
+        _ = quiet.handle(.cards([Self.card(Self.task("chat_2", revision: 50))], alerts: []), at: .zero)
+        _ = quiet.handle(.posted(.task("chat_2"), id: 8), at: .zero)
+        #expect(quiet.handle(.invoked(id: 8, key: "default"), at: .seconds(1)) == [.open(requestID: "chat_2")])
+        // Opened, no change on the board, no post: 5 s later the person closes it.
+        #expect(quiet.handle(.closed(id: 8, reason: 2), at: .seconds(6)).isEmpty)
+        #expect(
+            quiet.handle(.cards([Self.card(Self.task("chat_2", revision: 51))], alerts: []), at: .seconds(7)).isEmpty)
+    }
+
     /// Closed by the person: an ended card is dismissed on the board and stays gone; a live one comes back with
     /// its next alert only; expired, it comes back with its next change.
     @Test func closingByThePerson() {
