@@ -71,6 +71,9 @@ package struct PhoneSession: Sendable {
         /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`); `revision` is the task's revision
         /// on the card the person answered (the board refuses a stale one), nil when the surface did not know it.
         case personAnswered(PersonAnswer, requestID: String, answerID: String, revision: UInt64? = nil)
+        /// `aiden-phone stop|done|refuse|dismiss` (the desktop entry's and a lock screen's actions) posted an answer
+        /// of this phone's and the board recorded it: fetch, and follow it as one of the session's own.
+        case answerRecordedElsewhere
     }
 
     /// What the shell must do, in order.
@@ -223,6 +226,8 @@ package struct PhoneSession: Sendable {
             sendAppStateIfNeeded(&effects)
         case let .personAnswered(answer, requestID, answerID, revision):
             personAnswered(answer, requestID: requestID, answerID: answerID, revision: revision, at: now, &effects)
+        case .answerRecordedElsewhere:
+            if started { perform(scheduler.handle(.answerRecorded, at: now), &effects) }
         }
         return effects
     }

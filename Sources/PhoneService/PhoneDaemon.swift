@@ -197,6 +197,7 @@ package enum PhoneDaemon {
             answered: client.submitAnswer,
             opened: { _ in client.submit(.appState(.foreground)) })
         jobs.onEvents(answered: client.submitAnswer)
+        bar.onAnswered { client.submit(.answerRecordedElsewhere) }
         sessionBus.start(environment: ProcessEnvironment.current(), surfaces: [desktop, tray, jobs])
         if let statusSocket {
             bar.start(path: statusSocket)

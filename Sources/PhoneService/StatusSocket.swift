@@ -11,7 +11,9 @@ import Synchronization
 /// of that request) until the line changes or S seconds (at most 60) pass (`304`). `aiden-phone status --follow`
 /// holds one such request at a time; nothing here wakes while no one asks. `GET /v1/task` names the task the line is
 /// about, at the revision its card shows (`ShownTask`): what `aiden-phone stop|done|refuse|dismiss` without an ID
-/// answers, so a desktop action answers what the person saw.
+/// answers, so a desktop action answers what the person saw. `POST /v1/answered` is that command saying the board
+/// recorded its answer: the client fetches and follows it (`PhoneSession.Input.answerRecordedElsewhere`), so what
+/// the answer causes reaches the card as fast as from the client's own buttons.
 ///
 /// A surface beside the notifications: it takes the same cards, after the same steps, and never blocks the
 /// client (answers go to waiting connections from the executor; libmicrohttpd writes them on its own thread).
@@ -29,6 +31,7 @@ package final class StatusSocket: CardSurface {
         var nextWaiter: UInt64 = 0
         var server: HTTPServer?
         var path: String?
+        var answered: (@Sendable () -> Void)?
     }
 
     /// The longest a request is held (the server answers any request it still owes at 75 s).
@@ -47,6 +50,11 @@ package final class StatusSocket: CardSurface {
         self.logger = logger
         var random = SystemRandomNumberGenerator()
         instance = String(random.next() as UInt64, radix: 16)
+    }
+
+    /// What to do when `aiden-phone stop|done|refuse|dismiss` says the board recorded its answer.
+    package func onAnswered(_ answered: @escaping @Sendable () -> Void) {
+        state.withLock { $0.answered = answered }
     }
 
     /// Serves on `path` (mode 0600, its directory made 0700 when missing), unless another running client already
@@ -112,8 +120,19 @@ package final class StatusSocket: CardSurface {
     /// One request on the socket: the line now, a held wait, the task the line is about, or what is wrong with the
     /// request.
     package func handle(_ request: HTTPRequest) -> HTTPReply {
-        guard request.path == "/v1/status" || request.path == Self.taskPath else {
-            return .now(Self.plain(404, "no such path: ask GET /v1/status or GET \(Self.taskPath)"))
+        guard request.path == "/v1/status" || request.path == Self.taskPath || request.path == Self.answeredPath else {
+            return .now(
+                Self.plain(
+                    404, "no such path: ask GET /v1/status or GET \(Self.taskPath), or POST \(Self.answeredPath)"))
+        }
+        if request.path == Self.answeredPath {
+            guard request.method == "POST" else {
+                var response = Self.plain(405, "\(request.method) is not allowed on \(request.path)")
+                response.headers.append((name: "Allow", value: "POST"))
+                return .now(response)
+            }
+            state.withLock { $0.answered }?()
+            return .now(HTTPResponse(status: 204))
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = Self.plain(405, "\(request.method) is not allowed on \(request.path)")
@@ -222,6 +241,15 @@ package final class StatusSocket: CardSurface {
 
     /// Where the running client says which task its line is about (`ShownTask`).
     package static let taskPath = "/v1/task"
+    /// Where `aiden-phone stop|done|refuse|dismiss` says the board recorded its answer.
+    package static let answeredPath = "/v1/answered"
+
+    /// The request `aiden-phone stop|done|refuse|dismiss` makes once the board recorded its answer.
+    package static func answeredRequest(path: String, milliseconds: Int) -> HTTPClientRequest {
+        HTTPClientRequest(
+            method: "POST", url: "http://localhost" + answeredPath, headers: [], unixSocketPath: path,
+            timeout: .init(connectMilliseconds: 500, totalMilliseconds: milliseconds))
+    }
 
     /// The request `aiden-phone stop|done|refuse|dismiss` without an ID makes: the task the line is about.
     package static func taskRequest(path: String, milliseconds: Int) -> HTTPClientRequest {

@@ -206,6 +206,27 @@ import Testing
         #expect(try board.aidenctl(["events", "--json"]).output.contains(#""answer":"done""#))
     }
 
+    /// `aiden-phone stop` posts the answer itself and tells the running client, which reads the board at once: with
+    /// no Wake reaching the client, its card still shows the stop, and then the task's end, which the agent makes
+    /// right after (the client follows the answer for a second; without being told it would read the board again
+    /// only at its 60 s safety fetch).
+    @Test func theClientFollowsAnAnswerTheCommandMade() throws {
+        let (board, phone) = try pair(wakes: false)
+        try board.start()
+        defer { board.stop() }
+        let id = try ctl(
+            board, ["task", "start", "--title", "Long job", "--phone-id", "it-phone", "--can-stop", "true"])
+        try start(phone)
+        defer { phone.stop() }
+        #expect(phone.waitForCard(state("running", id)))
+        #expect(try waitForLine(containing: "Long job"))
+        let stopped = try answer(phone, ["stop"])
+        #expect(stopped.status == 0, "\(stopped.error)")
+        _ = try ctl(board, ["task", "end", "--id", id, "--status", "canceled"])
+        #expect(phone.waitForCard { $0["answer"] as? String == "stop" }, "the stop, read at once")
+        #expect(phone.waitForCard(state("canceled", id)), "the end, read while following the answer")
+    }
+
     @Test func withNoClientNoTaskOrNoBoardTheExitStatusSays() throws {
         let (board, phone) = try pair()
         try board.start()

@@ -61,6 +61,22 @@ import WireFormat
         #expect(driver.session.nextDeadline == .milliseconds(71_000))
     }
 
+    /// `aiden-phone stop` (a desktop entry's or a lock screen's action) posted the answer itself and says so: the
+    /// session fetches at once and follows it as one of its own.
+    @Test func anAnswerRecordedElsewhereIsFollowed() throws {
+        let board = FakeBoard()
+        board.start("chat_1", canStop: true)
+        var driver = SessionDriver(board: board)
+        driver.send(.answerRecordedElsewhere)  // before the start: nothing to follow yet
+        #expect(board.currentRequests == 0)
+        driver.send(.started)
+        driver.advance(to: .seconds(10))
+        let fetches = board.currentRequests
+        driver.send(.answerRecordedElsewhere)
+        #expect(board.currentRequests == fetches + 1)
+        #expect(driver.session.nextDeadline == .milliseconds(10_100))
+    }
+
     /// A dismissal causes nothing on the board: one fetch, then the safety fetch.
     @Test func aDismissalIsNotFollowed() throws {
         let board = FakeBoard()

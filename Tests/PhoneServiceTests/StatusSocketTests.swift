@@ -115,14 +115,26 @@ import WireFormat
         #expect(runtime.pendingTimers.count == StatusSocket.mostWaiting)
     }
 
+    /// `aiden-phone stop|done|refuse|dismiss` says the board recorded its answer: the client is told, once per request.
+    @Test func anAnswerRecordedElsewhereIsPassedOn() throws {
+        let socket = StatusSocket(runtime: ManualRuntime(), logger: Logger(component: "test", entries: { _ in }))
+        let told = Mutex(0)
+        #expect(Self.now(socket.handle(Self.get([], method: "POST", path: "/v1/answered")))?.status == 204)
+        socket.onAnswered { told.withLock { $0 += 1 } }
+        #expect(Self.now(socket.handle(Self.get([], method: "POST", path: "/v1/answered")))?.status == 204)
+        #expect(Self.now(socket.handle(Self.get([], method: "GET", path: "/v1/answered")))?.status == 405)
+        #expect(told.withLock { $0 } == 1)
+    }
+
     @Test(arguments: [
         (get([("format", "xml")]), 400, "format 'xml' must be text or json\n"),
         (get([("wait", "61")]), 400, "wait '61' must be 0 to 60 seconds\n"),
         (get([("wait", "-1")]), 400, "wait '-1' must be 0 to 60 seconds\n"),
         (get([("wait", "+5")]), 400, "wait '+5' must be 0 to 60 seconds\n"),
         (get([], method: "POST"), 405, "POST is not allowed on /v1/status\n"),
-        (get([], path: "/status"), 404, "no such path: ask GET /v1/status or GET /v1/task\n"),
+        (get([], path: "/status"), 404, "no such path: ask GET /v1/status or GET /v1/task, or POST /v1/answered\n"),
         (get([], method: "DELETE", path: "/v1/task"), 405, "DELETE is not allowed on /v1/task\n"),
+        (get([], path: "/v1/answered"), 405, "GET is not allowed on /v1/answered\n"),
     ])
     func everyBadRequestIsNamed(request: HTTPRequest, status: Int, words: String) throws {
         let socket = StatusSocket(runtime: ManualRuntime(), logger: Logger(component: "test", entries: { _ in }))
