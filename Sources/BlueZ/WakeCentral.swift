@@ -99,11 +99,18 @@ package final class WakeCentral: Sendable {
             adapterPath: BlueZNames.adapterPath(configuration.adapter), callTimeout: configuration.callTimeout)
     }
 
+    /// How long stopping waits for each of bluetoothd's replies. bluetoothd finishes a `Disconnect` by itself once
+    /// asked, but answers only when the link is down, after giving the services on it 2 s to let go (BlueZ's
+    /// disconnect timer): the phone's stop took 3.1 s in the VM that way, and a stopping daemon must not wait it out.
+    static let stopCallTimeout: Duration = .seconds(1)
+
     /// Stops listening, turns discovery off if it is on, and disconnects the board if linked.
     package func stop() async {
         let lifecycle = await driver.stop()
-        if lifecycle.isSearching { try? await adapterCall("StopDiscovery") }
-        if let device = lifecycle.activeDevice { try? await deviceCall(device, "Disconnect") }
+        if lifecycle.isSearching { try? await adapterCall("StopDiscovery", timeout: Self.stopCallTimeout) }
+        if let device = lifecycle.activeDevice {
+            try? await deviceCall(device, "Disconnect", timeout: Self.stopCallTimeout)
+        }
         if cable != nil { bus.unexport(Self.agentPath) }
     }
 
@@ -333,10 +340,13 @@ package final class WakeCentral: Sendable {
         }
     }
 
-    private func adapterCall(_ member: String, _ body: [DBusValue] = []) async throws(DBusError) {
+    private func adapterCall(
+        _ member: String, _ body: [DBusValue] = [], timeout: Duration? = nil
+    ) async throws(DBusError) {
         _ = try await bus.call(
             destination: BlueZNames.service, path: BlueZNames.adapterPath(configuration.adapter),
-            interface: BlueZNames.adapter, member: member, body, expecting: "", timeout: configuration.callTimeout)
+            interface: BlueZNames.adapter, member: member, body, expecting: "",
+            timeout: timeout ?? configuration.callTimeout)
     }
 
     private func deviceCall(

@@ -432,5 +432,8 @@ struct WakeCentralTranscriptTests {
         _ = linked.takeCalls()
         await linked.central.stop()
         #expect(linked.takeCalls() == ["call org.bluez \(Self.device) org.bluez.Device1.Disconnect()"])
+        // A stopping daemon waits a second at most for each reply (bluetoothd finishes the disconnect anyway).
+        #expect(searching.bluez.bus.lastTimeout(of: "StopDiscovery") == .seconds(1))
+        #expect(linked.bluez.bus.lastTimeout(of: "Disconnect") == .seconds(1))
     }
 }

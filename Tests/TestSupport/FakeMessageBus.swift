@@ -67,6 +67,8 @@ package final class FakeMessageBus: BusConnection {
         var queued: [Key: [Result<[DBusValue], DBusError>]] = [:]
         var responders: [Key: Responder] = [:]
         var laterResponders: [String: LaterResponder] = [:]
+        /// The timeout of the last call of each member.
+        var callTimeouts: [String: Duration] = [:]
         var nameOwners: [String: String] = [:]
         var matches: [DBusMatchToken: DBusMatchRule] = [:]
         var serial: UInt32 = 0
@@ -196,6 +198,9 @@ package final class FakeMessageBus: BusConnection {
 
     package func close() { disconnect() }
 
+    /// The timeout the code under test gave its last call of `member` (nil: it made none).
+    package func lastTimeout(of member: String) -> Duration? { state.withLock { $0.callTimeouts[member] } }
+
     // MARK: MessageBus (the code under test's side)
 
     package func call(_ message: DBusMessage, timeout: Duration) async throws(DBusError) -> DBusMessage {
@@ -206,7 +211,10 @@ package final class FakeMessageBus: BusConnection {
         message.sender = uniqueName
         message.serial = nextSerial()
         record(.called(message))
-        let later = state.withLock { $0.laterResponders[message.member ?? ""] }
+        let later = state.withLock { state in
+            state.callTimeouts[message.member ?? ""] = timeout
+            return state.laterResponders[message.member ?? ""]
+        }
         let values: [DBusValue]
         if let later { values = try await later(message) } else { values = try answer(message) }
         let reply = DBusMessage(
