@@ -20,18 +20,8 @@ import Testing
             process.standardError = FileHandle.nullDevice
             try process.run()
             let sink = lines
-            DispatchQueue.global().async(group: reader) {
-                var pending = Data()
-                while true {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                        pending.removeSubrange(pending.startIndex...newline)
-                        sink.update { $0.append(line) }
-                    }
-                }
+            LineReader.start(output, group: reader) { line in
+                sink.update { $0.append(String(decoding: line, as: UTF8.self)) }
             }
         }
 

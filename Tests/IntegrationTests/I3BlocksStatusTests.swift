@@ -38,18 +38,8 @@ import Testing
             process.standardError = FileHandle(forWritingAtPath: errors)
             try process.run()
             let sink = texts
-            DispatchQueue.global().async {
-                var pending = Data()
-                while true {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = pending[pending.startIndex..<newline]
-                        pending.removeSubrange(pending.startIndex...newline)
-                        if let text = Self.blockText(line) { sink.update { $0.append(text) } }
-                    }
-                }
+            LineReader.start(output) { line in
+                if let text = Self.blockText(line) { sink.update { $0.append(text) } }
             }
         }
 

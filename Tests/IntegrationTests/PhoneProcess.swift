@@ -67,18 +67,8 @@ final class PhoneProcess {
         self.process = process
         let group = DispatchGroup()
         let sink = lines
-        DispatchQueue.global().async(group: group) {
-            var pending = Data()
-            while true {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    sink.update { $0.append(line) }
-                }
-            }
+        LineReader.start(output, group: group) { line in
+            sink.update { $0.append(String(decoding: line, as: UTF8.self)) }
         }
         reader = group
         guard
