@@ -17,6 +17,10 @@ package enum PersonAnswer: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the agent acts on it once recorded (it stops, or goes on), so the phone follows it
+    /// (`FetchScheduler.Event.answerRecorded`): a dismissal only takes the ended card away.
+    package var isFollowed: Bool { self != .dismiss }
+
     /// The verb a person reads on a button and in the confirmation line.
     package var verb: String {
         switch self {

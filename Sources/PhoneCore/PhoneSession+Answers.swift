@@ -54,7 +54,7 @@ extension PhoneSession {
         // again, so every surface draws what the board holds now. A recorded stop, done or refuse is also followed
         // (`FetchScheduler.Event.answerRecorded`): what it causes comes in the coalescing window its Wake opened.
         guard outcome.succeeded || outcome.isStale, started else { return }
-        let follows = outcome.succeeded && answer != .dismiss
+        let follows = outcome.succeeded && answer.isFollowed
         perform(scheduler.handle(follows ? .answerRecorded : .wake, at: now), &effects)
     }
 }

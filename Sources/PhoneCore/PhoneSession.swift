@@ -71,8 +71,8 @@ package struct PhoneSession: Sendable {
         /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`); `revision` is the task's revision
         /// on the card the person answered (the board refuses a stale one), nil when the surface did not know it.
         case personAnswered(PersonAnswer, requestID: String, answerID: String, revision: UInt64? = nil)
-        /// `aiden-phone stop|done|refuse|dismiss` (the desktop entry's and a lock screen's actions) posted an answer
-        /// of this phone's and the board recorded it: fetch, and follow it as one of the session's own.
+        /// `aiden-phone stop|done|refuse` (the desktop entry's and a lock screen's actions) posted an answer of this
+        /// phone's and the board recorded it: fetch, and follow it as one of the session's own.
         case answerRecordedElsewhere
     }
 

@@ -15,8 +15,9 @@ import Glibc
 /// prompt nobody was shown; with no running client to ask, it says so and posts nothing. With an ID, at
 /// `--revision N` when given (else the board takes it for the task as it is). One line out; the exit status says
 /// how it went (`ExitStatus`). A request that gets no HTTP answer is sent again with the same `answer_id` (the board
-/// records an id once), up to three times in all. A recorded answer is told to the running client, when there is
-/// one (`POST /v1/answered`), so it follows what the answer causes at once instead of waiting for the board's Wake.
+/// records an id once), up to three times in all. A recorded stop, done or refuse is told to the running client, when
+/// there is one (`POST /v1/answered`), so it follows what the answer causes at once instead of waiting for the board's
+/// Wake.
 package enum PhoneAnswerCommand {
     /// The exit statuses, as `--help` and docs/phone-client.md list them.
     package enum ExitStatus {
@@ -168,7 +169,7 @@ package enum PhoneAnswerCommand {
         let result = Self.answer(
             answer, task: task, phoneID: phoneID, answerID: PersonAnswer.newAnswerID(using: &random),
             perform: transport.perform)
-        if result.status == ExitStatus.recorded, let path = paths.statusSocket {
+        if result.status == ExitStatus.recorded, answer.isFollowed, let path = paths.statusSocket {
             // Best effort: with no client running (an answer by ID) there is no card to follow it.
             _ = try? HTTPClient(maxResponseBytes: 1024).perform(
                 StatusSocket.answeredRequest(path: path, milliseconds: 1_000))

@@ -12,7 +12,7 @@ import Synchronization
 /// holds one such request at a time; nothing here wakes while no one asks. `GET /v1/task` names the task the line is
 /// about, at the revision its card shows (`ShownTask`): what `aiden-phone stop|done|refuse|dismiss` without an ID
 /// answers, so a desktop action answers what the person saw. `POST /v1/answered` is that command saying the board
-/// recorded its answer: the client fetches and follows it (`PhoneSession.Input.answerRecordedElsewhere`), so what
+/// recorded its stop, done or refuse: the client fetches and follows it (`PhoneSession.Input.answerRecordedElsewhere`), so what
 /// the answer causes reaches the card as fast as from the client's own buttons.
 ///
 /// A surface beside the notifications: it takes the same cards, after the same steps, and never blocks the
@@ -52,7 +52,7 @@ package final class StatusSocket: CardSurface {
         instance = String(random.next() as UInt64, radix: 16)
     }
 
-    /// What to do when `aiden-phone stop|done|refuse|dismiss` says the board recorded its answer.
+    /// What to do when `aiden-phone stop|done|refuse` says the board recorded its answer.
     package func onAnswered(_ answered: @escaping @Sendable () -> Void) {
         state.withLock { $0.answered = answered }
     }
@@ -241,10 +241,10 @@ package final class StatusSocket: CardSurface {
 
     /// Where the running client says which task its line is about (`ShownTask`).
     package static let taskPath = "/v1/task"
-    /// Where `aiden-phone stop|done|refuse|dismiss` says the board recorded its answer.
+    /// Where `aiden-phone stop|done|refuse` says the board recorded its answer.
     package static let answeredPath = "/v1/answered"
 
-    /// The request `aiden-phone stop|done|refuse|dismiss` makes once the board recorded its answer.
+    /// The request `aiden-phone stop|done|refuse` makes once the board recorded its answer.
     package static func answeredRequest(path: String, milliseconds: Int) -> HTTPClientRequest {
         HTTPClientRequest(
             method: "POST", url: "http://localhost" + answeredPath, headers: [], unixSocketPath: path,

@@ -13,6 +13,11 @@ import WireFormat
             extras: extras)
     }
 
+    /// The answers the agent acts on are followed; a dismissal only takes the ended card away.
+    @Test func everyAnswerButADismissalIsFollowed() {
+        #expect(PersonAnswer.allCases.filter(\.isFollowed) == [.stop, .done, .refuse])
+    }
+
     @Test func theAnswersEachCardStateOffers() {
         var notStoppable = Fixtures.running
         notStoppable.canStop = false
