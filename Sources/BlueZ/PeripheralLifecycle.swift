@@ -375,7 +375,11 @@ package struct PeripheralLifecycle: Sendable {
     /// step when it runs), and, for a window `forgetting` a phone, answered the `RemoveDevice` of the board's
     /// stale half of a bond with it. The phone pairs only after the answer, so nothing the window started can
     /// still be under way when it pairs: a `RemoveDevice` that completed after the new bond would take it with
-    /// it. The advertisement turns discoverable when the window is ready.
+    /// it. For the same reason the advertisement turns discoverable first, before those calls: bluetoothd
+    /// rebuilds an advertisement to change it (the advertising set is off meanwhile), and that must be over
+    /// before the phone's `Pair` looks for the board. Announced once the window was ready, the rebuild raced the
+    /// `Pair`; with one bluetoothd for both ends (the real-stack scenario) its second half waited in bluetoothd's
+    /// management queue behind the pairing, which waited for the board to advertise, until the phone gave up.
     ///
     /// The rules keep the board from being pairable for good, whoever asks and however often:
     /// - An open window may be extended to `now + requested`, never past `maximumPairingWindow` (300 s) after it
@@ -437,6 +441,7 @@ package struct PeripheralLifecycle: Sendable {
         pairingWindow = PairingWindow(
             openedAt: now, closesAt: now + length, phone: device, forgetting: device, waiting: [request],
             prepareBy: now + settings.pairingPreparationTimeout)
+        actions.append(.announceDiscoverable(true))
         if let device { actions.append(.forgetDevice(device, round: round)) }
         return (nil, actions + syncPairable(at: now))
     }
@@ -456,8 +461,10 @@ package struct PeripheralLifecycle: Sendable {
         return device == phone
     }
 
-    /// Whether the advertisement says "discoverable" (only while a pairing window is open and ready).
-    package var advertisesDiscoverable: Bool { pairingWindow?.ready == true }
+    /// Whether the advertisement says "discoverable": while a pairing window is open, from the moment it was
+    /// asked for (`openPairingWindow` says why not only once it is ready). Nobody may pair before it is ready
+    /// all the same: the agent refuses (`authorizesPairing`).
+    package var advertisesDiscoverable: Bool { pairingWindow != nil }
 
     /// Closes the window as of `closedAt` (its end, the bond, or given up) and starts the cool-down from there;
     /// requests still waiting for it are told it closed.
@@ -469,7 +476,7 @@ package struct PeripheralLifecycle: Sendable {
             Action.answerPairing(request: $0, .failed("the pairing window closed before it was ready"))
         }
         actions += syncPairable(at: closedAt)
-        if window.ready { actions.append(.announceDiscoverable(false)) }
+        actions.append(.announceDiscoverable(false))
         return actions
     }
 
@@ -491,7 +498,8 @@ package struct PeripheralLifecycle: Sendable {
     }
 
     /// A window that waited only for bluetoothd is ready once the stale bond is gone and `Pairable` is confirmed
-    /// true (with no `Pairable=false` in flight): every waiting request hears "open".
+    /// true (with no `Pairable=false` in flight): every waiting request hears "open" (the advertisement already
+    /// says discoverable).
     private mutating func windowReadiness(at now: Duration) -> [Action] {
         guard var window = pairingWindow, !window.ready, window.forgetting == nil, now < window.closesAt,
             pairableConfirmed == true, pairableCall != false
@@ -500,7 +508,7 @@ package struct PeripheralLifecycle: Sendable {
         let answers = window.waiting.map { Action.answerPairing(request: $0, .open(closesIn: window.closesAt - now)) }
         window.waiting = []
         pairingWindow = window
-        return answers + [.announceDiscoverable(true)]
+        return answers
     }
 
     /// Sends `Pairable` when it differs from what the window wants (true while one is open, with its timeout),

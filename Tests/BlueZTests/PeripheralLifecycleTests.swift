@@ -158,7 +158,10 @@ struct PeripheralLifecycleTests {
                     #expect(answer == nil, "no answer before bluetoothd confirmed the window")
                     return actions
                 },
-                [.forgetDevice(Self.phone, round: 1), .setPairable(true, timeoutSeconds: 120, round: 1)], false
+                [
+                    .announceDiscoverable(true), .forgetDevice(Self.phone, round: 1),
+                    .setPairable(true, timeoutSeconds: 120, round: 1),
+                ], false
             ),
             (.milliseconds(10_100), { $0.pairableSet(round: 1, error: nil, at: $1) }, [], false),
             // An answer for another device, or from an earlier bluetoothd, does not count.
@@ -167,7 +170,7 @@ struct PeripheralLifecycleTests {
             (
                 .milliseconds(10_200),
                 { $0.deviceForgotten(Self.phone, round: 1, error: .bluez(.doesNotExist, "Does Not Exist"), at: $1) },
-                [opened, .announceDiscoverable(true)], true
+                [opened], true
             ),
             // The phone pairs; its bond closes the window, and nothing follows that could remove it.
             (
@@ -194,7 +197,7 @@ struct PeripheralLifecycleTests {
                 .setPairable(false, timeoutSeconds: 0, round: 1), .announceDiscoverable(false),
             ])
         let (answer, actions) = machine.openPairingWindow(for: .seconds(60), request: 2, at: .seconds(16))
-        #expect(answer == nil && actions.isEmpty, "Pairable=false is not answered yet")
+        #expect(answer == nil && actions == [.announceDiscoverable(true)], "Pairable=false is not answered yet")
         #expect(
             machine.pairableSet(round: 1, error: nil, at: .seconds(17)) == [
                 .setPairable(true, timeoutSeconds: 59, round: 1)
@@ -202,8 +205,46 @@ struct PeripheralLifecycleTests {
         #expect(!machine.authorizesPairing(of: Self.phone, askedBy: ":1.0", at: .seconds(17)))
         #expect(
             machine.pairableSet(round: 1, error: nil, at: .seconds(18)) == [
-                .answerPairing(request: 2, .open(closesIn: .seconds(58))), .announceDiscoverable(true),
+                .answerPairing(request: 2, .open(closesIn: .seconds(58)))
             ])
+    }
+
+    /// The first `Pair` that stalled 5 s: the advertisement turned discoverable only once the window was ready,
+    /// so bluetoothd rebuilt it (the advertising set off, its parameters, then its data, then on again) just as
+    /// the phone's `Pair`, which follows the answer, began. On the real stack, where one bluetoothd serves both
+    /// ends, the rebuild's second half waited in bluetoothd's management queue behind the phone's pairing, and
+    /// the pairing for the board to advertise again, until the phone gave its `Pair` up. Now the advertisement
+    /// turns discoverable first, before the calls that make the window ready, so it is rebuilt before the
+    /// window answers; a window given up turns it back.
+    @Test func theAdvertisementIsDiscoverableBeforeTheWindowAnswersOpen() {
+        var machine = Self.registered()
+        let (answer, actions) = machine.openPairingWindow(
+            for: .seconds(120), forgetting: "00:AA:01:01:00:01", request: 1, at: .seconds(10))
+        #expect(answer == nil)
+        #expect(
+            actions == [
+                .announceDiscoverable(true), .forgetDevice(Self.phone, round: 1),
+                .setPairable(true, timeoutSeconds: 120, round: 1),
+            ])
+        #expect(machine.advertisesDiscoverable, "bluetoothd reading the advertisement again sees it too")
+        #expect(!machine.authorizesPairing(of: Self.phone, askedBy: ":1.0", at: .seconds(10)), "not ready yet")
+        #expect(machine.pairableSet(round: 1, error: nil, at: .milliseconds(10_100)) == [])
+        #expect(
+            machine.deviceForgotten(Self.phone, round: 1, error: nil, at: .milliseconds(10_200)) == [
+                .answerPairing(request: 1, .open(closesIn: .milliseconds(119_800)))
+            ], "nothing left to change when the phone pairs")
+
+        var silent = Self.registered()
+        _ = silent.openPairingWindow(for: .seconds(60), forgetting: "00:AA:01:01:00:01", request: 2, at: .zero)
+        #expect(
+            silent.timerFired(at: .milliseconds(2500)) == [
+                .answerPairing(
+                    request: 2,
+                    .failed(
+                        "bluetoothd did not answer the removal of the stale bond with \(Self.phone.rawValue) in time")),
+                .announceDiscoverable(false),
+            ])
+        #expect(!silent.advertisesDiscoverable)
     }
 
     /// A window that cannot be made ready fails closed: the requests hear why, it closes (and cools down), and
@@ -217,6 +258,7 @@ struct PeripheralLifecycleTests {
         #expect(
             refused.deviceForgotten(Self.phone, round: 1, error: busy, at: .milliseconds(20)) == [
                 .answerPairing(request: 3, .failed(why)), .setPairable(false, timeoutSeconds: 0, round: 1),
+                .announceDiscoverable(false),
             ])
         #expect(!refused.authorizesPairing(of: Self.phone, askedBy: ":1.0", at: .seconds(1)))
         #expect(refused.facts(at: .seconds(1)).pairingClosesIn == nil)
@@ -230,7 +272,8 @@ struct PeripheralLifecycleTests {
                 .answerPairing(
                     request: 4,
                     .failed(
-                        "bluetoothd did not answer the removal of the stale bond with \(Self.phone.rawValue) in time"))
+                        "bluetoothd did not answer the removal of the stale bond with \(Self.phone.rawValue) in time")),
+                .announceDiscoverable(false),
             ], "Pairable=true is still in flight: false follows its answer")
         #expect(
             silent.pairableSet(round: 1, error: nil, at: .seconds(3)) == [
@@ -247,7 +290,7 @@ struct PeripheralLifecycleTests {
         #expect(
             restarted.bluezOwnerChanged(":1.9", at: .seconds(1)) == [
                 .answerPairing(request: 6, .failed("bluetoothd restarted while the window was being opened")),
-                .discover(round: 2),
+                .announceDiscoverable(false), .discover(round: 2),
             ])
     }
 
@@ -273,7 +316,10 @@ struct PeripheralLifecycleTests {
             for: .seconds(120), forgetting: "00:AA:01:01:00:01", unlessBonded: true, request: 3, at: .seconds(4))
         #expect(opened.answer == nil)
         #expect(
-            opened.actions == [.forgetDevice(Self.phone, round: 1), .setPairable(true, timeoutSeconds: 120, round: 1)])
+            opened.actions == [
+                .announceDiscoverable(true), .forgetDevice(Self.phone, round: 1),
+                .setPairable(true, timeoutSeconds: 120, round: 1),
+            ])
         // A bond that turned Paired=false counts as gone too; one in the first tree read counts as held.
         var fromTree = PeripheralLifecycle(settings: .init(adapterPath: Self.adapterPath))
         _ = fromTree.bluezOwnerChanged(":1.0", at: .zero)
@@ -315,8 +361,8 @@ struct PeripheralLifecycleTests {
         #expect(opening.answer == .open(closesIn: .seconds(60)))
         #expect(
             opening.actions == [
-                .forgetDevice(Self.phone, round: 1), .setPairable(true, timeoutSeconds: 60, round: 1),
-                .announceDiscoverable(true),
+                .announceDiscoverable(true), .forgetDevice(Self.phone, round: 1),
+                .setPairable(true, timeoutSeconds: 60, round: 1),
             ])
         // Asked again inside the window (the phone's request timed out and it asks again): extended, nothing
         // forgotten, so a bond made meanwhile stays.
@@ -371,7 +417,7 @@ struct PeripheralLifecycleTests {
         #expect(!machine.authorizesPairing(of: nil, askedBy: ":1.0", at: .seconds(10)))
         let opening = Self.open(&machine, for: .seconds(600), at: .seconds(10))
         #expect(opening.answer == .open(closesIn: .seconds(300)), "capped at 300 s")
-        #expect(opening.actions == [.setPairable(true, timeoutSeconds: 300, round: 1), .announceDiscoverable(true)])
+        #expect(opening.actions == [.announceDiscoverable(true), .setPairable(true, timeoutSeconds: 300, round: 1)])
         #expect(machine.advertisesDiscoverable && machine.nextDeadline == .seconds(310))
         #expect(machine.authorizesPairing(of: nil, askedBy: ":1.0", at: .seconds(309)))
         #expect(machine.facts(at: .seconds(110)).pairingClosesIn == .seconds(200))
@@ -391,7 +437,7 @@ struct PeripheralLifecycleTests {
         // (time, seconds asked, answer, actions, when the window closes)
         let timeline: [(Duration, Duration, PeripheralLifecycle.PairingAnswer, [Action], Duration)] = [
             (
-                .zero, .seconds(120), .open(closesIn: .seconds(120)), [pairable(120), .announceDiscoverable(true)],
+                .zero, .seconds(120), .open(closesIn: .seconds(120)), [.announceDiscoverable(true), pairable(120)],
                 .seconds(120)
             ),
             (.seconds(100), .seconds(120), .open(closesIn: .seconds(120)), [pairable(120)], .seconds(220)),
@@ -424,7 +470,7 @@ struct PeripheralLifecycleTests {
             [.setPairable(false, timeoutSeconds: 0, round: round), .announceDiscoverable(false)]
         }
         let opening: (UInt64) -> [Action] = { round in
-            [.setPairable(true, timeoutSeconds: 120, round: round), .announceDiscoverable(true)]
+            [.announceDiscoverable(true), .setPairable(true, timeoutSeconds: 120, round: round)]
         }
         let paired = Self.paired("/org/bluez/hci0/dev_00_AA_01_00_99_99")
         // (time, event, answer to a request at that time or nil for another event, actions)
@@ -509,15 +555,14 @@ struct PeripheralLifecycleTests {
     @Test func pairingRequestedBeforeRegistrationIsAppliedByThePolicyStep() {
         var machine = PeripheralLifecycle(settings: .init(adapterPath: Self.adapterPath))
         let opening = machine.openPairingWindow(for: .milliseconds(90_200), request: 1, at: .zero)
-        #expect(opening.answer == nil && opening.actions.isEmpty)
+        #expect(opening.answer == nil && opening.actions == [.announceDiscoverable(true)])
         _ = machine.bluezOwnerChanged(":1.0", at: .seconds(1))
         #expect(
             machine.discovered(Self.readyTree, round: 1, at: .seconds(1))
                 == [.applyAdapterPolicy(round: 1, pairable: true, pairableTimeoutSeconds: 90)])
         #expect(
             machine.stepSucceeded(.adapterPolicy, round: 1, at: .seconds(2)) == [
-                .answerPairing(request: 1, .open(closesIn: .milliseconds(88_200))), .announceDiscoverable(true),
-                .registerAgent(round: 1),
+                .answerPairing(request: 1, .open(closesIn: .milliseconds(88_200))), .registerAgent(round: 1),
             ])
     }
 
