@@ -64,12 +64,12 @@ package struct CentralLifecycle: Sendable {
         /// 10 s each took 16.4 to 17.2 s to the first Wake, over the 15 s the person is promised).
         package var pairTimeout: Duration
         /// When a search that has not found the board starts discovery over (`restartSearch`): 3 s in, then after
-        /// twice the wait each time, up to 48 s. The controller reports each device once per scan (duplicates
-        /// filtered), and bluetoothd's own scan cycle lasts about 10.5 s: a report that came while the board's old
-        /// device object was being removed (a bond made again) never became a device, and the phone waited one or
-        /// two whole cycles (15.9–27.9 s to the first Wake, against 5–6 s) for the next. It does not cure every
-        /// miss: in a later run of 20, three searches still found the board only after about 20 s, through the
-        /// restarts (Tests/VM/README.md, bonds).
+        /// twice the wait each time, up to 48 s. The kernel (6.1) drops an advertising report that arrives while
+        /// its discovery is still starting, and the controller, filtering duplicates, does not report that
+        /// advertiser again in the same scan: without a restart the phone waited for bluetoothd's next scan
+        /// cycle, about 10.5 s. On a radio the board's advertising event rarely falls in that moment; the
+        /// real-stack scenario's emulated radio sent every first report in it (Tests/VM/README.md, "The radio's
+        /// first report").
         package var searchRestart: Backoff
 
         package init(
