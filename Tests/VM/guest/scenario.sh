@@ -133,10 +133,12 @@ phase_install() {
     PERSON_UID=$(id -u "$PERSON")
     check person "$(getent passwd "$PERSON")" test -n "$PERSON_UID" -a -d "/home/$PERSON"
     if [ "${AIDEN_VM_BT_DEBUG:-0}" = 1 ]; then   # bluetoothd -d, for digging into a failure
-        # It keeps the -f of the board package's drop-in (bluetoothd LE-only), which this one replaces.
+        # It keeps the -f of the board package's drop-in (bluetoothd LE-only), which this one replaces: drop-ins
+        # apply in the order of their names, whatever their directory, so this one's name sorts after
+        # aidenbridge-board.conf (a "50-" one was overridden by it, and bluetoothd ran without -d).
         mkdir -p /etc/systemd/system/bluetooth.service.d
         printf '[Service]\nExecStart=\nExecStart=/usr/libexec/bluetooth/bluetoothd -d -f /run/aidenbridge-bluetooth/main.conf\n' \
-            > /etc/systemd/system/bluetooth.service.d/50-vm-debug.conf
+            > /etc/systemd/system/bluetooth.service.d/zz-vm-debug.conf
     fi
     systemctl daemon-reload
     # The lab's only departures from what is shipped: which namespace each daemon lives in, and the
