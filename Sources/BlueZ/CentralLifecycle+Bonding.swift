@@ -154,8 +154,8 @@ extension CentralLifecycle {
         return pairTryFailed(device, tries: attempt, why: "\(error)", cancel: [], at: now)
     }
 
-    /// A `Pair` that stalled (no answer within `pairTimeout`): cancelled, so bluetoothd stops pairing, and tried
-    /// again after the pause like a failed one; its late answer is ignored.
+    /// A `Pair` that stalled (no answer, and no link, for `pairTimeout`): cancelled, so bluetoothd stops pairing,
+    /// and tried again after the pause like a failed one; its late answer is ignored.
     mutating func pairGivenUp(_ device: DBusObjectPath, tries: Int, why: String, at now: Duration) -> [Action] {
         pairTryFailed(device, tries: tries, why: why, cancel: [.cancelPairing(device)], at: now)
     }

@@ -255,6 +255,41 @@ struct CentralBondingTests {
         #expect(machine.pairSucceeded(link: 1, attempt: 2, at: .seconds(10)) == [.trust(Self.device, link: 1)])
     }
 
+    /// A `Pair` whose link is up at its 5 s is pairing, slowly (a busy host took 3.5 s for the keys in the
+    /// real-stack scenario), not stalled: it is left to finish. Cancelling it tore the link down under the
+    /// pairing, and Debian 12's kernel (6.1.176) then crashed its Bluetooth (list_del corruption in
+    /// `hci_conn_del`, from `hci_abort_conn_sync`), with bluetoothd stuck in the kernel for good. A `Pair` is
+    /// given up only when it has had no link for a whole `pairTimeout`.
+    @Test func aPairWhoseLinkIsUpIsNotCancelled() {
+        var machine = CentralLifecycle(settings: Self.settings())
+        _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+        _ = machine.discovered(Self.tree(paired: false), round: 1, at: .zero)
+        _ = machine.searchStarted(round: 1, at: .zero)
+        _ = machine.windowOpened(boardAddress: Self.address, link: 1, at: .seconds(1))
+        let linked = CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(true)])
+        let unlinked = CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(false)])
+        Self.run(
+            &machine,
+            [
+                (
+                    .seconds(1), { $0.agentRegistered(round: 1, at: $1) }, [.pair(Self.device, link: 1, attempt: 1)],
+                    .seconds(6)
+                ),
+                (.seconds(2), { $0.received(linked, at: $1) }, [], .seconds(6)),
+                (.seconds(6), { $0.timerFired(at: $1) }, [], .seconds(11)),
+                // The link drops while the pairing is unanswered: from then on it is a stall like any other.
+                (.seconds(8), { $0.received(unlinked, at: $1) }, [], .seconds(11)),
+                (
+                    .seconds(11), { $0.timerFired(at: $1) },
+                    [.cancelPairing(Self.device), .problem("pairing try 1 of 3 failed: no answer in 5 s")], .seconds(13)
+                ),
+                (.seconds(13), { $0.timerFired(at: $1) }, [.pair(Self.device, link: 1, attempt: 2)], .seconds(18)),
+                (.seconds(14), { $0.received(linked, at: $1) }, [], .seconds(18)),
+                (.seconds(18), { $0.timerFired(at: $1) }, [], .seconds(23)),
+                (.seconds(19), { $0.pairSucceeded(link: 1, attempt: 2, at: $1) }, [.trust(Self.device, link: 1)], nil),
+            ])
+    }
+
     /// Another device advertises the Wake service, and its path sorts first. The cable names the real board:
     /// the phone never pairs with the stranger and follows the board from then on.
     @Test func theCableDecidesWhichDeviceIsPaired() {
