@@ -45,11 +45,12 @@ package struct CentralLifecycle: Sendable {
         /// refusing the link before the central stops removing and re-making bonds and waits `bondLostRetry`,
         /// as without the cable.
         package var bondAttempts: Int
-        /// How many `Connect` calls in a row to a bonded board may fail for no stated reason before bonding over
-        /// the cable suspects a lost bond and asks the board (other failures, such as a board daemon restarting
-        /// and its Wake characteristic missing for a moment, do not count). A board that forgot the bond does not
-        /// say so: the encryption with this host's stale key fails, and bluetoothd reports only
-        /// `le-connection-abort-by-local`. Only the board's word drops the bond, so asking is harmless and costs
+        /// How many links in a row to a bonded board may fail before they were usable, for no stated reason
+        /// (`unusableLink`: a failed `Connect`, a drop or a resolve timeout before the subscription), before
+        /// bonding over the cable suspects a lost bond and asks the board (other failures, such as a board daemon
+        /// restarting and its Wake characteristic missing for a moment, do not count). A board that forgot the
+        /// bond does not say so: the encryption with this host's stale key fails, and bluetoothd reports only
+        /// `le-connection-abort-by-local`, or a link that drops or never resolves. Only the board's word drops the bond, so asking is harmless and costs
         /// one request over the cable: 1, at the first failure (three, each after a scan and a longer backoff,
         /// kept a person whose board was reset waiting up to 105 s on the real stack).
         package var suspectBondAfter: Int
@@ -212,7 +213,7 @@ package struct CentralLifecycle: Sendable {
     var agentRound: UInt64?
     /// Automatic bonds since the last working link (bounds re-bonding loops).
     var bondsTried = 0
-    /// `Connect` calls to the bonded board that failed in a row (`suspectBondAfter`).
+    /// Links to the bonded board that failed in a row before they were usable (`suspectBondAfter`).
     var failedConnects = 0
     /// Restarts of the current search so far, and when the next one is due (while `.searching(started: true)`).
     private var searchRestarts = 0
@@ -288,7 +289,6 @@ package struct CentralLifecycle: Sendable {
 
     package mutating func connectSucceeded(link: UInt64, at now: Duration) -> [Action] {
         guard link == self.link, case .connecting(let device) = phase else { return [] }
-        failedConnects = 0
         devices[device]?.connected = true
         phase = .resolving(device, until: now + settings.resolveTimeout)
         return subscribeIfResolved(at: now)
@@ -299,17 +299,30 @@ package struct CentralLifecycle: Sendable {
         if error.kind == .bluez(.alreadyConnected) {
             return connectSucceeded(link: link, at: now)
         }
-        if settings.bondsOverCable, devices[device]?.paired == true, !error.isBondProblem {
+        if error.isBondProblem {
+            return fail("connecting to \(address(of: device)) failed: \(error)", bondLost: true, at: now)
+        }
+        return unusableLink(device, why: "connecting to \(address(of: device)) failed: \(error)", at: now)
+    }
+
+    /// A link to the bonded board that failed before it was usable: `Connect` failed, or it succeeded and the
+    /// link dropped, or its services never resolved, before the subscription. A board that forgot the bond makes
+    /// any of them: bluetoothd answers `Connect` once the link is up, and the encryption with this host's stale
+    /// key fails a moment later, or (seen on the real stack with one bluetoothd for both ends) the link stays up
+    /// unresolved. Bonding over the cable counts them all (`suspectBondAfter`) and asks the board; counting only
+    /// failed `Connect`s left a phone on such links for minutes, never asking.
+    mutating func unusableLink(_ device: DBusObjectPath, why: String, at now: Duration) -> [Action] {
+        if settings.bondsOverCable, devices[device]?.paired == true {
             failedConnects += 1
             if failedConnects >= settings.suspectBondAfter {
                 failedConnects = 0
                 return removeStaleBond(
                     device,
-                    why: "connecting to \(address(of: device)) failed \(settings.suspectBondAfter) times in a row "
-                        + "(\(error)): the board may no longer know this bond", at: now)
+                    why: "\(why); \(settings.suspectBondAfter) unusable links in a row: "
+                        + "the board may no longer know this bond", at: now)
             }
         }
-        return fail("connecting to \(address(of: device)) failed: \(error)", bondLost: error.isBondProblem, at: now)
+        return fail(why, bondLost: false, at: now)
     }
 
     package mutating func notifyStarted(link: UInt64, at now: Duration) -> [Action] {
@@ -329,6 +342,7 @@ package struct CentralLifecycle: Sendable {
         guard link == self.link, case .reading(let device, let characteristic) = phase else { return [] }
         phase = .subscribed(device, characteristic: characteristic)
         failures = 0
+        failedConnects = 0
         bondsTried = 0
         lastProblem = nil
         return valueArrived(value) + report(.subscribed(address: address(of: device)))
@@ -342,6 +356,7 @@ package struct CentralLifecycle: Sendable {
         }
         phase = .subscribed(device, characteristic: characteristic)
         failures = 0
+        failedConnects = 0
         bondsTried = 0
         lastProblem = "ReadValue failed: \(error)"
         return [.problem("reading the last Wake failed: \(error)")] + report(.subscribed(address: address(of: device)))
@@ -354,7 +369,7 @@ package struct CentralLifecycle: Sendable {
             return advance(at: now)
         case .resolving(let device, let until) where now >= until:
             return [.disconnect(device)]
-                + fail("\(address(of: device)) did not resolve its services in time", bondLost: false, at: now)
+                + unusableLink(device, why: "\(address(of: device)) did not resolve its services in time", at: now)
         case .bonding(let device, .pausing(let tries, let until)) where now >= until:
             return startPair(device, try: tries + 1, at: now)
         case .bonding(let device, .pairing(let tries, let until)) where now >= until:
@@ -578,6 +593,7 @@ package struct CentralLifecycle: Sendable {
                 break
             }
         }
+        if case .resolving = phase { return unusableLink(device, why: why, at: now) }
         return fail(why, bondLost: false, at: now)
     }
 

@@ -537,6 +537,54 @@ struct CentralBondingTests {
         #expect(failLinks(&noCable, 3).last == .report(.reconnecting(retryIn: .seconds(4))))
     }
 
+    /// A board that forgot the bond does not always fail the `Connect`: bluetoothd answers it once the link is up,
+    /// and the encryption with the stale key fails a moment later (the link drops while the services resolve), or
+    /// the link stays up and its services never resolve (the real-stack scenario, for 12 minutes of 30 s
+    /// timeouts). Either is a link that never became usable: bonding over the cable asks the board, as for a
+    /// failed `Connect`; without the cable the central only backs off.
+    @Test func aLinkThatNeverBecomesUsableIsTakenForALostBondToo() {
+        func linked(_ settings: CentralLifecycle.Settings) -> CentralLifecycle {
+            var machine = CentralLifecycle(settings: settings)
+            _ = machine.bluezOwnerChanged(":1.0", at: .zero)
+            _ = machine.discovered(Self.tree(paired: true), round: 1, at: .zero)
+            _ = machine.searchStarted(round: 1, at: .zero)
+            _ = machine.connectSucceeded(link: 1, at: .seconds(1))
+            return machine
+        }
+        let asked = CentralLifecycle.Action.confirmBondLost(link: 1, hostAddress: Self.hostAddress)
+        var dropped = linked(Self.settings())
+        let drop = dropped.received(
+            CentralLifecycleTests.changed(Self.device, ["Connected": .boolean(false)]), at: .seconds(2))
+        #expect(drop.contains(asked), "\(drop)")
+        #expect(drop.contains(.report(.pairing(address: Self.address))))
+        var unresolved = linked(Self.settings())
+        let timeout = unresolved.timerFired(at: .seconds(31))
+        #expect(timeout.first == .disconnect(Self.device))
+        #expect(timeout.contains(asked), "\(timeout)")
+        var noCable = linked(.init(adapter: "hci0"))
+        #expect(noCable.timerFired(at: .seconds(31)).last == .report(.reconnecting(retryIn: .seconds(1))))
+        // A link that became usable starts the count again.
+        var patient = Self.settings()
+        patient.suspectBondAfter = 2
+        var used = linked(patient)
+        _ = used.timerFired(at: .seconds(31))  // the first unusable link: below the setting
+        // The link stayed up: linked again without a Connect, and this time it resolves and is used.
+        #expect(used.timerFired(at: .seconds(32)) == [.report(.subscribing(address: Self.address))])
+        _ = used.received(
+            CentralLifecycleTests.changed(Self.device, ["ServicesResolved": .boolean(true)]), at: .seconds(33))
+        _ = used.notifyStarted(link: 2, at: .seconds(33))
+        _ = used.readSucceeded(WakeCentralTranscriptTests.wake(1), link: 2, at: .seconds(33))
+        let gone: [String: DBusValue] = ["Connected": .boolean(false), "ServicesResolved": .boolean(false)]
+        _ = used.received(CentralLifecycleTests.changed(Self.device, gone), at: .seconds(40))
+        _ = used.timerFired(at: .seconds(41))
+        _ = used.searchStarted(round: 1, at: .seconds(41))
+        _ = used.received(CentralLifecycleTests.changed(Self.device, ["RSSI": .int16(-40)]), at: .seconds(41))
+        _ = used.connectSucceeded(link: 3, at: .seconds(42))
+        let later = used.timerFired(at: .seconds(72))
+        #expect(later.first == .disconnect(Self.device))
+        #expect(!later.contains { if case .confirmBondLost = $0 { true } else { false } }, "\(later)")
+    }
+
     /// Links that fail as a lost bond makes them are no proof: anybody in radio range can make `Connect` fail
     /// three times, or an encryption fail. The phone drops its half only on the board's word over the cable;
     /// while the board says it still holds the bond, or cannot be asked, the bond stays and the link is retried
@@ -561,7 +609,7 @@ struct CentralBondingTests {
             return last
         }
         let suspicion =
-            "connecting to \(Self.address) failed 3 times in a row (\(aborted)): the board may no longer know this bond"
+            "connecting to \(Self.address) failed: \(aborted); 3 unusable links in a row: the board may no longer know this bond"
         #expect(failThreeLinks().contains(.confirmBondLost(link: 3, hostAddress: Self.hostAddress)))
         let kept = machine.boardKeptBond(link: 3, at: now)
         #expect(kept.first == .problem("\(suspicion); the board still holds this host's bond, so it is kept"))
