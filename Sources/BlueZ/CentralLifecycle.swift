@@ -8,7 +8,8 @@ import Retry
 /// The flow: once `org.bluez` has an owner, read its tree; with the adapter present and powered, search
 /// (discovery filtered on the Wake service UUID, LE, only while searching); connect to the first board seen
 /// (by UUID, or by the configured address); wait for `ServicesResolved`; find the Wake characteristic under
-/// the device; `StartNotify` exactly once per connection; read the value once (it echoes the last Wake, the
+/// the device; `StartNotify` once per connection (again, after a pause, only when bluetoothd refused to register the
+/// session while busy on the link); read the value once (it echoes the last Wake, the
 /// phone's wake filter drops the duplicate); then deliver each 12-byte `Value` change. A drop or failure
 /// reconnects after a doubling backoff; a refused bond becomes `bondLost` and is retried slowly; a link that
 /// drops while subscribing to a board this host has no bond with becomes `notBonded` and is retried slowly
@@ -73,6 +74,13 @@ package struct CentralLifecycle: Sendable {
         /// real-stack scenario's emulated radio sent every first report in it (Tests/VM/README.md, "The radio's
         /// first report").
         package var searchRestart: Backoff
+        /// How many times one link may ask for notifications, and the pause before asking again, when
+        /// bluetoothd refused at once to register the session (`isNotifySessionRefused`): its GATT client is still
+        /// taking in the board's Service Changed (a board daemon that registered its service again), or its
+        /// cache does not hold the characteristic yet. Dropping the link then, as for other failures, cut the
+        /// rediscovery short every time: on the real stack a phone reconnected for a minute and never subscribed.
+        package var notifyTries: Int
+        package var notifyPause: Duration
 
         package init(
             adapter: String, boardAddress: String? = nil,
@@ -81,9 +89,12 @@ package struct CentralLifecycle: Sendable {
             bondsOverCable: Bool = false, rememberedAddress: String? = nil, bondRetry: Duration = .seconds(30),
             bondAttempts: Int = 3, suspectBondAfter: Int = 1, pairTries: Int = 3, pairPause: Duration = .seconds(2),
             pairTimeout: Duration = .seconds(5),
-            searchRestart: Backoff = Backoff(base: .seconds(3), cap: .seconds(48))
+            searchRestart: Backoff = Backoff(base: .seconds(3), cap: .seconds(48)), notifyTries: Int = 4,
+            notifyPause: Duration = .milliseconds(500)
         ) {
             self.searchRestart = searchRestart
+            self.notifyTries = notifyTries
+            self.notifyPause = notifyPause
             self.pairTimeout = pairTimeout
             self.suspectBondAfter = suspectBondAfter
             self.pairTries = pairTries
@@ -199,8 +210,11 @@ package struct CentralLifecycle: Sendable {
     var phase = Phase.idle
     /// Incremented for every link attempt; calls and answers carry it.
     package private(set) var link: UInt64 = 0
-    /// The link on which StartNotify was sent (never twice on the same link).
+    /// The link on which StartNotify was sent, and how many times (more than once only after
+    /// `isNotifySessionRefused`, up to `notifyTries`); when the next may be sent on it.
     private var notifiedLink: UInt64?
+    private var notifyAttempts = 0
+    private var renotifyAt: Duration?
     var failures = 0
     private var reported: CentralState?
     var boardAddress: String?
@@ -333,6 +347,13 @@ package struct CentralLifecycle: Sendable {
 
     package mutating func notifyFailed(link: UInt64, error: DBusError, at now: Duration) -> [Action] {
         guard link == self.link, case .subscribing(let device, _) = phase else { return [] }
+        if error.isNotifySessionRefused, notifyAttempts < settings.notifyTries {
+            // Keep the link: bluetoothd finishes what it was doing on it, then takes the session.
+            phase = .resolving(device, until: now + settings.resolveTimeout)
+            notifiedLink = nil
+            renotifyAt = now + settings.notifyPause
+            return []
+        }
         return [.disconnect(device)]
             + fail("StartNotify failed: \(error)", bondLost: error.isBondProblem, at: now)
     }
@@ -370,6 +391,8 @@ package struct CentralLifecycle: Sendable {
         case .resolving(let device, let until) where now >= until:
             return [.disconnect(device)]
                 + unusableLink(device, why: "\(address(of: device)) did not resolve its services in time", at: now)
+        case .resolving where renotifyAt.map { now >= $0 } == true:
+            return subscribeIfResolved(at: now)
         case .bonding(let device, .pausing(let tries, let until)) where now >= until:
             return startPair(device, try: tries + 1, at: now)
         case .bonding(let device, .pairing(let tries, let until)) where now >= until:
@@ -392,8 +415,8 @@ package struct CentralLifecycle: Sendable {
 
     package var nextDeadline: Duration? {
         switch phase {
-        case .waiting(let until, _), .resolving(_, let until), .bonding(_, .pausing(_, let until)),
-            .bonding(_, .pairing(_, let until)):
+        case .resolving(_, let until): min(until, renotifyAt ?? until)
+        case .waiting(let until, _), .bonding(_, .pausing(_, let until)), .bonding(_, .pairing(_, let until)):
             until
         case .searching(started: true): searchRestartAt
         default: nil
@@ -455,6 +478,8 @@ package struct CentralLifecycle: Sendable {
 
     mutating func beginLink(_ device: DBusObjectPath, connected: Bool, at now: Duration) -> [Action] {
         link += 1
+        notifyAttempts = 0
+        renotifyAt = nil
         boardAddress = devices[device]?.address ?? boardAddress
         if settings.bondsOverCable, devices[device]?.paired == false {
             return startBond(device, at: now)
@@ -479,7 +504,10 @@ package struct CentralLifecycle: Sendable {
                 + fail("\(address(of: device)) has no Wake characteristic", bondLost: false, at: now)
         }
         guard notifiedLink != link else { return [] }
+        if renotifyAt.map({ now < $0 }) == true { return [] }
         notifiedLink = link
+        renotifyAt = nil
+        notifyAttempts = notifyAttempts + 1
         phase = .subscribing(device, characteristic: characteristic)
         return [.startNotify(characteristic, link: link)] + report(.subscribing(address: address(of: device)))
     }

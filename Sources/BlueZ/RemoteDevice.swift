@@ -93,4 +93,11 @@ extension DBusError {
             ].contains { text.contains($0) }
         }
     }
+
+    /// bluetoothd refused a `StartNotify` at once, without asking the board: its GATT client was processing a
+    /// Service Changed or did not hold the characteristic (`Failed: Failed to register notify session`). The link
+    /// itself is fine; asking again a moment later on it succeeds.
+    package var isNotifySessionRefused: Bool {
+        kind == .bluez(.failed) && message.lowercased().contains("failed to register notify session")
+    }
 }

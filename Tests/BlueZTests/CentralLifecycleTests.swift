@@ -230,6 +230,60 @@ struct CentralLifecycleTests {
         }
     }
 
+    /// bluetoothd refuses a `StartNotify` at once while its GATT client takes in the board's Service Changed (a
+    /// board daemon that registered its service again): the link is kept and the session asked for again after
+    /// a pause, up to `notifyTries` times on one link. Dropping the link at once cut the rediscovery short on
+    /// every reconnection: on the real stack the phone never subscribed again.
+    @Test func aNotifySessionRefusedWhileBluetoothdIsBusyIsAskedForAgainOnTheSameLink() {
+        let address = "00:AA:01:00:12:34"
+        let refused = DBusError.bluez(.failed, "Failed to register notify session")
+        var machine = Self.subscribing(at: .seconds(2))
+        let timeline: [(Duration, (inout CentralLifecycle, Duration) -> [Action], [Action], Duration?)] = [
+            (.seconds(2), { $0.notifyFailed(link: 1, error: refused, at: $1) }, [], .milliseconds(2_500)),
+            // A signal before the pause changes nothing.
+            (
+                .milliseconds(2_200), { $0.received(Self.changed(Self.device, ["RSSI": .int16(-40)]), at: $1) }, [],
+                .milliseconds(2_500)
+            ),
+            // The state reported is still "subscribing": nothing new to report.
+            (.milliseconds(2_500), { $0.timerFired(at: $1) }, [.startNotify(Self.characteristic, link: 1)], nil),
+            (
+                .milliseconds(2_600), { $0.notifyStarted(link: 1, at: $1) }, [.readValue(Self.characteristic, link: 1)],
+                nil
+            ),
+            (
+                .milliseconds(2_700), { $0.readSucceeded(WakeCentralTranscriptTests.wake(4), link: 1, at: $1) },
+                [.deliver(WakeCentralTranscriptTests.wake(4)), .report(.subscribed(address: address))], nil
+            ),
+        ]
+        for (index, (time, event, actions, deadline)) in timeline.enumerated() {
+            #expect(event(&machine, time) == actions, "row \(index) at \(time)")
+            #expect(machine.nextDeadline == deadline, "row \(index) deadline")
+        }
+    }
+
+    /// Refused `notifyTries` times on one link: the link is dropped and made again after the backoff, as for any
+    /// other failure; another error is never asked for again on the same link.
+    @Test func aNotifySessionRefusedEveryTimeDropsTheLinkAfterItsTries() {
+        let refused = DBusError.bluez(.failed, "Failed to register notify session")
+        var machine = Self.subscribing(at: .seconds(2))
+        var time = Duration.seconds(2)
+        for attempt in 1..<4 {
+            #expect(machine.notifyFailed(link: 1, error: refused, at: time) == [], "refusal \(attempt)")
+            time += .milliseconds(500)
+            #expect(machine.timerFired(at: time).first == .startNotify(Self.characteristic, link: 1))
+        }
+        let last = machine.notifyFailed(link: 1, error: refused, at: time)
+        #expect(last.first == .disconnect(Self.device))
+        #expect(last.last == .report(.reconnecting(retryIn: .seconds(1))))
+
+        var other = Self.subscribing(at: .seconds(2))
+        let failed = other.notifyFailed(link: 1, error: .bluez(.failed, "Operation failed"), at: .seconds(2))
+        #expect(failed.first == .disconnect(Self.device))
+        #expect(refused.isNotifySessionRefused)
+        #expect(!DBusError.bluez(.notConnected, "Failed to register notify session").isNotifySessionRefused)
+    }
+
     @Test func bondProblemsAreRecognised() {
         let bond: [DBusError] = [
             .bluez(.authenticationFailed), .bluez(.notPermitted, "Not paired"), .bluez(.notAuthorized),
