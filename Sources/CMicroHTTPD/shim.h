@@ -29,3 +29,18 @@ static inline void *aiden_mhd_socket_context(struct MHD_Connection *c) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info == NULL ? NULL : info->socket_context;
 }
+
+// The board's accept loop (AcceptLoop.swift) hands connections to the daemon itself. Swift's Glibc module leaves out
+// accept4, a GNU extension, and sys/eventfd.h: accept4 is declared here under a name of our own bound to its symbol.
+#include <sys/eventfd.h>
+extern int aiden_accept4(int, struct sockaddr *, socklen_t *, int) __asm__("accept4");
+
+// A connection from the queue, non-blocking and close-on-exec from the start; -1 and errno as accept(2). The flags
+// are Linux's values of SOCK_NONBLOCK and SOCK_CLOEXEC: naming them in this header hides Glibc's SOCK_CLOEXEC from
+// Swift in the release build.
+static inline int aiden_accept(int listener, struct sockaddr *address, socklen_t *length) {
+    return aiden_accept4(listener, address, length, 04000 | 02000000);
+}
+
+// The loop's wake-up on stop.
+static inline int aiden_wake_descriptor(void) { return eventfd(0, EFD_CLOEXEC); }

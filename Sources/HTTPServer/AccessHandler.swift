@@ -150,7 +150,9 @@ let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socket
         let record = ConnectionRecord(peer: peer, local: local, credentials: nil, refusal: refusal)
         socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
         if case let .ip(address) = peer {
-            context.admit(id, descriptor: descriptor, peer: address, refused: refusal != nil)
+            context.admit(
+                id, descriptor: descriptor, peer: address, refused: refusal != nil,
+                requestIn: ConnectionFacts.requestIn(descriptor))
         }
     case 1:
         context.connections.withLock { $0.close(id) }

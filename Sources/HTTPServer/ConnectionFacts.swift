@@ -21,6 +21,19 @@ enum ConnectionFacts {
         return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Whether the connection's first request line and headers are in its socket buffer, unread: a blank line within
+    /// the first 4 KiB, looked at without taking it (`MSG_PEEK`). The phone client writes its request whole as soon
+    /// as it connects; a connection that only holds a slot says nothing or trickles.
+    static func requestIn(_ descriptor: Int32) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+            let count = recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+            guard count >= 4 else { return false }
+            return (3..<count).contains { end in
+                buffer[end - 3] == 13 && buffer[end - 2] == 10 && buffer[end - 1] == 13 && buffer[end] == 10
+            }
+        }
+    }
+
     /// The peer process of a Unix socket connection (SO_PEERCRED); nil when the kernel does not say.
     static func credentials(of descriptor: Int32) -> HTTPRequest.Credentials? {
         // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (Glibc hides it without _GNU_SOURCE).

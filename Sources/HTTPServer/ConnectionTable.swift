@@ -11,7 +11,8 @@ import NetworkAddress
 /// and refused peers (answered 403 on their headers) have their own, outside the one the phone draws on. A
 /// connection over a budget does not wait for a slot: it takes the one of the connection that has waited longest
 /// without a complete request (`Peer.address`; on a Unix socket the newest is refused instead, `refuse`).
-/// Pure, with time passed in: the shell keeps one under a lock, fed from libmicrohttpd's callbacks.
+/// Pure, with time passed in: the shell keeps one under a lock, fed from libmicrohttpd's callbacks and the accept
+/// loop (`handOver`).
 struct ConnectionTable: Sendable {
     /// Who a connection counts against: a TCP peer by its address, a Unix socket peer by `peerKey(uid:)`.
     enum Peer: Hashable, Sendable {
@@ -42,10 +43,15 @@ struct ConnectionTable: Sendable {
         var headersIn = false
         /// Shut down already (overdue, evicted or refused): not again, and not counted in a budget.
         var cut = false
+        /// Its request's line and headers were in its socket buffer when it opened, and libmicrohttpd has not read
+        /// them yet: taken for another only when every other waiting connection of its class has its request in too.
+        var requestUnread = false
     }
 
     private(set) var entries: [UInt: Entry] = [:]
     private var openByPeer: [Peer: Int] = [:]
+    /// The descriptors the accept loop handed to libmicrohttpd that it has not reported open yet (`handOver`).
+    private var handedOver: Set<Int32> = []
 
     /// Who a Unix socket peer is for its limit: its user, as `SO_PEERCRED` names it. Not its process: one agent
     /// runs many (`aidenctl task run`, its heartbeats, a shell loop), and counted per process those could take
@@ -54,13 +60,18 @@ struct ConnectionTable: Sendable {
     /// aiden-board.service does not set it (docs/security.md).
     static func peerKey(uid: UInt32) -> Peer { .unix(UInt64(uid)) }
 
-    /// A connection opened at `now`; returns how many connections its peer now has open, this one included.
+    /// A connection opened at `now` (`requestIn`: its request's line and headers were in already); returns how many
+    /// connections its peer now has open, this one included.
     @discardableResult
     mutating func open(
-        _ id: UInt, descriptor: Int32, peer: Peer? = nil, refused: Bool = false, at now: Duration
+        _ id: UInt, descriptor: Int32, peer: Peer? = nil, refused: Bool = false, requestIn: Bool = false,
+        at now: Duration
     ) -> Int {
+        handedOver.remove(descriptor)
         let counted = refused ? nil : peer
-        entries[id] = Entry(descriptor: descriptor, peer: counted, refused: refused, openedAt: now, waitingSince: now)
+        entries[id] = Entry(
+            descriptor: descriptor, peer: counted, refused: refused, openedAt: now, waitingSince: now,
+            requestUnread: requestIn)
         guard let counted else { return 1 }
         openByPeer[counted, default: 0] += 1
         return openByPeer[counted, default: 0]
@@ -70,8 +81,9 @@ struct ConnectionTable: Sendable {
     /// all served ones) is over, the connection of that class that has waited longest without a complete request
     /// is evicted; when none is waiting (all are being answered), `id` itself is. Returns the descriptors to shut
     /// down, each cut once. Evicting the one that waited longest, not the newest, is what keeps a peer that holds
-    /// its budget open from locking anyone out: a new connection always gets in, and the phone's, which brings
-    /// its request with it, is read before enough newer ones arrive to make it the oldest (docs/security.md).
+    /// its budget open from locking anyone out: a new connection always gets in. One whose request came with it, as
+    /// the phone's does, goes after every waiting one without: however many a peer opens before libmicrohttpd reads
+    /// it, a connection that holds a slot by saying nothing or trickling cannot take its place (docs/security.md).
     mutating func makeRoom(for id: UInt, within budget: Budget) -> [Int32] {
         guard let new = entries[id], !new.cut else { return [] }
         var cut: [Int32] = []
@@ -79,7 +91,11 @@ struct ConnectionTable: Sendable {
             let live = entries.filter { !$0.value.cut && belongs($0.value) }
             guard live.count > limit else { return }
             let waiting = live.filter { $0.key != id && $0.value.waitingSince != nil }
-            let victim = waiting.min { ($0.value.waitingSince!, $0.key) < ($1.value.waitingSince!, $1.key) }?.key ?? id
+            let victim =
+                waiting.min {
+                    ($0.value.requestUnread ? 1 : 0, $0.value.waitingSince!, $0.key)
+                        < ($1.value.requestUnread ? 1 : 0, $1.value.waitingSince!, $1.key)
+                }?.key ?? id
             if let descriptor = refuse(victim) { cut.append(descriptor) }
         }
         if new.refused {
@@ -106,11 +122,13 @@ struct ConnectionTable: Sendable {
     /// The request's line and headers are in (its body may follow): the header deadline is met.
     mutating func headersArrived(_ id: UInt) {
         entries[id]?.headersIn = true
+        entries[id]?.requestUnread = false
     }
 
     /// A whole request is in (or was answered before its body): the handler has it, the clock stops.
     mutating func requestArrived(_ id: UInt) {
         entries[id]?.headersIn = true
+        entries[id]?.requestUnread = false
         entries[id]?.waitingSince = nil
     }
 
@@ -139,7 +157,16 @@ struct ConnectionTable: Sendable {
         return late
     }
 
-    var count: Int { entries.count }
+    /// The accept loop handed the connection to libmicrohttpd, which reports it open (`open`) on its own thread
+    /// later: counted meanwhile, so the loop never hands over more than the daemon's limit.
+    mutating func handOver(_ descriptor: Int32) { handedOver.insert(descriptor) }
+
+    /// libmicrohttpd refused the connection handed over (and closed it).
+    mutating func withdraw(_ descriptor: Int32) { handedOver.remove(descriptor) }
+
+    /// The connections open, and those handed over and not yet reported open. One libmicrohttpd dropped unreported
+    /// (out of memory) is forgotten when its descriptor's number opens again.
+    var count: Int { entries.count + handedOver.count }
 
     /// When the next connection becomes overdue (`overdue` returns it just after): the earliest wait plus
     /// `deadline`, or a connection's opening plus `headerDeadline` while its headers are not in; nil when none

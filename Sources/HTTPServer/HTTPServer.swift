@@ -9,7 +9,8 @@ import Glibc
 #endif
 
 /// An HTTP/1.1 server on libmicrohttpd: one daemon per listening socket, each with one internal
-/// epoll thread (memory flat in the number of clients). Requests are collected whole (bounded by
+/// epoll thread (memory flat in the number of clients); a TCP listener's connections are accepted by the server's
+/// own loop (`AcceptLoop`) and handed over. Requests are collected whole (bounded by
 /// `maxBodyBytes`) and handed to a synchronous, non-blocking handler that returns the response, or
 /// (`HTTPReply.later`) says it will come from other work: the connection is then suspended
 /// (`MHD_suspend_connection`), holding its slot but not the thread, until the work responds from any thread
@@ -79,10 +80,13 @@ package enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-/// One running MHD daemon and the context object it holds a reference to (with the request deadline's sweep).
+/// One running MHD daemon and the context object it holds a reference to (with the request deadline's sweep), and
+/// on TCP the accept loop that hands it its connections.
 private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only used to stop the daemon, once
     let daemon: OpaquePointer
     let context: Unmanaged<ServerContext>
+    /// TCP only: the listener, which the loop accepts on (a Unix socket's daemon accepts on its own, and closes it).
+    let acceptLoop: (loop: AcceptLoop, listener: Int32)?
 
     static let evictionHeadroom = 24
 
@@ -90,15 +94,16 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
         let retained = Unmanaged.passRetained(context)
         let cls = retained.toOpaque()
         let isTCP = { if case .tcp = socket.kind { true } else { false } }()
-        let mhdConnectionLimit =
-            limits.connectionLimit + (isTCP ? limits.refusedConnectionLimit + Self.evictionHeadroom : 0)
+        // On TCP the table keeps the served and the refused peers' budgets (and each peer's) itself, so that a
+        // connection over one evicts another instead of being closed or left waiting in the backlog. The headroom
+        // holds the evicted ones until libmicrohttpd closes them, in its next turn; its last half is only for
+        // connections that bring their request (`AcceptTriage`). The accept loop hands over no more than that
+        // (`ConnectionTable.count`); libmicrohttpd's own limit is one above, since it closes a connection's
+        // descriptor (which the loop may then accept again) just before it counts it closed.
+        let intakeLimit = limits.connectionLimit + limits.refusedConnectionLimit + Self.evictionHeadroom
         var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil),
-            // On TCP the table keeps the served and the refused peers' budgets (and each peer's) itself, so that
-            // a connection over one evicts another instead of being closed or left waiting in the backlog; the
-            // headroom holds the evicted ones until libmicrohttpd closes them, in its next turn (it accepts at most
-            // 11 in one), so it never stops accepting while the budgets have room.
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: mhdConnectionLimit, ptr_value: nil),
+            MHD_OptionItem(
+                option: .CONNECTION_LIMIT, value: isTCP ? intakeLimit + 1 : limits.connectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: limits.idleTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(
@@ -110,10 +115,15 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
                 value: unsafeBitCast(connectionNotified as MHD_NotifyConnectionCallback, to: Int.self),
                 ptr_value: cls),
         ]
+        if !isTCP {
+            options.append(MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.descriptor), ptr_value: nil))
+        }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         // Suspend and resume (with the inter-thread channel that wakes the epoll thread on a resume): a request
-        // whose answer comes later holds its connection, never the thread.
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        // whose answer comes later holds its connection, never the thread. The same channel wakes it for each
+        // connection the accept loop hands over.
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        if isTCP { flags |= MHD_USE_NO_LISTEN_SOCKET.rawValue }
         let daemon = options.withUnsafeMutableBufferPointer { buffer in
             aiden_mhd_start(UInt32(flags), 0, nil, cls, accessHandler, cls, buffer.baseAddress)
         }
@@ -121,7 +131,17 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
             retained.release()
             return nil
         }
-        return DaemonHandle(daemon: daemon, context: retained)
+        guard isTCP else { return DaemonHandle(daemon: daemon, context: retained, acceptLoop: nil) }
+        guard
+            let loop = AcceptLoop.start(
+                listener: socket.descriptor, daemon: daemon, context: context, intakeLimit: intakeLimit,
+                reserved: Self.evictionHeadroom / 2)
+        else {
+            MHD_stop_daemon(daemon)
+            retained.release()
+            return nil
+        }
+        return DaemonHandle(daemon: daemon, context: retained, acceptLoop: (loop, socket.descriptor))
     }
 
     func stop() {
@@ -133,7 +153,10 @@ private struct DaemonHandle: @unchecked Sendable {  // the MHD pointer is only u
         let clock = ContinuousClock()
         let until = clock.now + .milliseconds(500)
         while owed.contains(where: { !$0.isComplete }), clock.now < until { usleep(5_000) }
+        // No connection is handed over once the daemon stops.
+        acceptLoop?.loop.stop()
         MHD_stop_daemon(daemon)
+        if let listener = acceptLoop?.listener { close(listener) }
         context.release()
     }
 }

@@ -6,10 +6,9 @@ package struct HTTPServerLimits: Sendable, Equatable {
     package var connectionLimit: Int = 64
     /// Connections served at once to one peer: one address on TCP, one user on a Unix socket (counted however
     /// many processes it runs). On TCP a connection over it takes the slot of that peer's
-    /// connection that has waited longest without a complete request (on a Unix socket it is refused). 24: more
-    /// than libmicrohttpd accepts between a connection's accept and its first read (the rest of one series of 11,
-    /// then the next), so no peer can push out a connection whose request came with it, as the phone's does
-    /// (docs/security.md, "The phone host cannot lock the phone out"); and still not every slot.
+    /// connection that has waited longest without a complete request (on a Unix socket it is refused); one whose
+    /// request came with it, as the phone's does, goes last (docs/security.md, "The phone host cannot lock the phone
+    /// out"). 24: room for a client's parallel requests, and still not every slot.
     package var perPeerConnectionLimit: Int = 24
     /// Connections of refused peers at once (TCP), all together, outside `connectionLimit`: each is answered 403
     /// when its headers are in and closed; over it, the refused connection that waited longest is shut down (the

@@ -107,14 +107,17 @@ final class ServerContext: Sendable {
         return owed
     }
 
-    /// A TCP connection opened: it enters the table in its class (served, or refused and to be answered 403) and
-    /// gets its room there, evicting the connection that waited longest when its class is full (or shut down
-    /// itself when none is waiting). Shut down under the lock, like `cutOverdueConnections`.
-    func admit(_ id: UInt, descriptor: Int32, peer: IPAddress, refused: Bool) {
+    /// A TCP connection opened (`requestIn`: with its request's line and headers in already): it enters the table in
+    /// its class (served, or refused and to be answered 403) and gets its room there, evicting the connection that
+    /// waited longest when its class is full (or shut down itself when none is waiting). Shut down under the lock,
+    /// like `cutOverdueConnections`.
+    func admit(_ id: UInt, descriptor: Int32, peer: IPAddress, refused: Bool, requestIn: Bool) {
         let now = now()
         connections.withLock { table in
             waitBegan(at: now, opening: true)
-            table.open(id, descriptor: descriptor, peer: .address(peer.unmapped), refused: refused, at: now)
+            table.open(
+                id, descriptor: descriptor, peer: .address(peer.unmapped), refused: refused, requestIn: requestIn,
+                at: now)
             for cut in table.makeRoom(for: id, within: limits.budget) { shutdown(cut, Int32(SHUT_RDWR)) }
         }
     }

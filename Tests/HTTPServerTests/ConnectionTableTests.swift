@@ -142,4 +142,51 @@ import Testing
         #expect(table.overdue(at: .seconds(5), deadline: .seconds(5), headerDeadline: .seconds(1)).isEmpty)
         #expect(table.overdue(at: .milliseconds(5_001), deadline: .seconds(5), headerDeadline: .seconds(1)) == [11])
     }
+
+    /// A connection whose request came with it, as the phone's does, is taken only after every waiting one without:
+    /// however many a peer opens before libmicrohttpd reads it, none that holds a slot by saying nothing can take
+    /// its place. Once read, it is like any other.
+    @Test func aConnectionWithItsRequestInGoesAfterEveryOneWithout() {
+        var table = ConnectionTable()
+        table.open(1, descriptor: 11, peer: Self.phoneHost, requestIn: true, at: .milliseconds(1))
+        #expect(table.makeRoom(for: 1, within: Self.budget).isEmpty)
+        for id in UInt(2)...3 {
+            table.open(id, descriptor: Int32(id) + 10, peer: Self.phoneHost, at: .milliseconds(Int64(id)))
+            #expect(table.makeRoom(for: id, within: Self.budget).isEmpty)
+        }
+        var cut: [[Int32]] = []
+        for id in UInt(4)...6 {
+            table.open(id, descriptor: Int32(id) + 10, peer: Self.phoneHost, at: .milliseconds(Int64(id)))
+            cut.append(table.makeRoom(for: id, within: Self.budget))
+        }
+        #expect(cut == [[12], [13], [14]], "the silent ones go, oldest first; 1 waited longest but has its request in")
+        table.open(7, descriptor: 17, peer: Self.phoneHost, requestIn: true, at: .milliseconds(7))
+        #expect(table.makeRoom(for: 7, within: Self.budget) == [15])
+        table.open(8, descriptor: 18, peer: Self.phoneHost, requestIn: true, at: .milliseconds(8))
+        #expect(table.makeRoom(for: 8, within: Self.budget) == [16])
+        table.open(9, descriptor: 19, peer: Self.phoneHost, requestIn: true, at: .milliseconds(9))
+        #expect(table.makeRoom(for: 9, within: Self.budget) == [11], "all have their requests in: the oldest goes")
+        table.headersArrived(7)  // read: its body may trickle, like any other's
+        table.open(10, descriptor: 20, peer: Self.phoneHost, requestIn: true, at: .milliseconds(10))
+        #expect(table.makeRoom(for: 10, within: Self.budget) == [17])
+    }
+
+    /// What the accept loop handed to libmicrohttpd counts until it is reported open (or refused), so the loop never
+    /// hands over more than the daemon's limit; one reported open counts once.
+    @Test func aConnectionHandedOverCountsUntilItOpens() {
+        var table = ConnectionTable()
+        table.handOver(10)
+        table.handOver(11)
+        table.handOver(12)
+        #expect(table.count == 3)
+        table.open(1, descriptor: 10, peer: Self.phoneHost, at: .zero)
+        #expect(table.count == 3)
+        table.withdraw(11)
+        #expect(table.count == 2)
+        table.close(1)
+        #expect(table.count == 1)
+        table.handOver(12)
+        table.open(2, descriptor: 12, peer: Self.phoneHost, at: .zero)
+        #expect(table.count == 1, "a descriptor handed over again counts once")
+    }
 }
