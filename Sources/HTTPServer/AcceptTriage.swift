@@ -22,6 +22,10 @@ struct AcceptTriage {
     let reserved: Int
     /// The connections to hand over, by key (the descriptor), in the order they came.
     private(set) var held: [(key: Int32, arrival: Arrival)] = []
+    /// How many of `held` each peer has, and how many are without their request: kept as they change, so that a
+    /// flood costs each connection a look at the oldest held, not a count of them all.
+    private var heldByPeer: [IPAddress: Int] = [:]
+    private var silent = 0
 
     init(perPeer: Int, room: Int, reserved: Int) {
         self.perPeer = perPeer
@@ -33,22 +37,40 @@ struct AcceptTriage {
     /// outranks). Before one without its request is dropped, `requestIn` looks again: its request may have come since.
     mutating func take(_ key: Int32, _ arrival: Arrival, requestIn: (Int32) -> Bool) -> [Int32] {
         held.append((key, arrival))
+        heldByPeer[arrival.peer, default: 0] += 1
+        if !arrival.requestIn { silent += 1 }
         var dropped: [Int32] = []
-        func drop(among belongs: (Arrival) -> Bool, over limit: Int) {
-            var among = held.indices.filter { belongs(held[$0].arrival) }
-            guard among.count > max(limit, 0) else { return }
-            // The oldest without its request, unless it has it now; else the oldest.
-            while let silent = among.first(where: { !held[$0].arrival.requestIn }), requestIn(held[silent].key) {
-                held[silent].arrival.requestIn = true
-                among = among.filter { belongs(held[$0].arrival) }
-            }
-            guard among.count > max(limit, 0) else { return }
-            guard let worst = among.first(where: { !held[$0].arrival.requestIn }) ?? among.first else { return }
-            dropped.append(held.remove(at: worst).key)
+        if heldByPeer[arrival.peer, default: 0] > perPeer, let key = drop(among: { $0.peer == arrival.peer }, requestIn)
+        {
+            dropped.append(key)
         }
-        drop(among: { $0.peer == arrival.peer }, over: perPeer)
-        drop(among: { _ in true }, over: room)
-        drop(among: { !$0.requestIn }, over: room - reserved)
+        if held.count > max(room, 0), let key = drop(among: { _ in true }, requestIn) { dropped.append(key) }
+        while silent > max(room - reserved, 0), let index = held.firstIndex(where: { !$0.arrival.requestIn }) {
+            if requestIn(held[index].key) {
+                held[index].arrival.requestIn = true
+                silent -= 1
+            } else {
+                dropped.append(remove(at: index))
+            }
+        }
         return dropped
+    }
+
+    /// Drops the oldest of `belongs` without its request, unless `requestIn` finds it has it now (it is then marked so
+    /// and the next looked at); else the oldest of them.
+    private mutating func drop(among belongs: (Arrival) -> Bool, _ requestIn: (Int32) -> Bool) -> Int32? {
+        while let index = held.firstIndex(where: { !$0.arrival.requestIn && belongs($0.arrival) }) {
+            guard requestIn(held[index].key) else { return remove(at: index) }
+            held[index].arrival.requestIn = true
+            silent -= 1
+        }
+        return held.firstIndex { belongs($0.arrival) }.map { remove(at: $0) }
+    }
+
+    private mutating func remove(at index: Int) -> Int32 {
+        let (key, arrival) = held.remove(at: index)
+        if let count = heldByPeer[arrival.peer] { heldByPeer[arrival.peer] = count > 1 ? count - 1 : nil }
+        if !arrival.requestIn { silent -= 1 }
+        return key
     }
 }
