@@ -109,6 +109,12 @@ package struct POSIXFileSystem: DurableFileSystem {
         guard Glibc.access(path, R_OK | W_OK) == 0 else { throw FileSystemError(.access, path: path, code: errno) }
     }
 
+    /// Whether this process's real user may create and remove entries in the directory `path` (access(2)
+    /// with W_OK | X_OK): what a daemon needs of its state directory, asked by the doctors.
+    package func checkWritableDirectory(at path: String) throws(FileSystemError) {
+        guard Glibc.access(path, W_OK | X_OK) == 0 else { throw FileSystemError(.access, path: path, code: errno) }
+    }
+
     private func open(_ path: String, _ flags: Int32, permissions: UInt16) throws(FileSystemError) -> Int32 {
         let fd = retryingOnInterrupt { Glibc.open(path, flags, mode_t(permissions)) }
         guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }

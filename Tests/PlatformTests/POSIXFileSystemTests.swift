@@ -133,4 +133,20 @@ import Testing
             }
         }
     }
+
+    @Test func aWritableDirectoryIsOneThisUserMayAddTo() throws {
+        try withTemporaryDirectory { directory in
+            try fs.checkWritableDirectory(at: directory)
+            #expect(throws: FileSystemError(.access, path: "\(directory)/none", code: ENOENT)) {
+                try fs.checkWritableDirectory(at: "\(directory)/none")
+            }
+            if getuid() != 0 {
+                // Root may write anywhere; as anyone else a directory without write permission is refused.
+                try fs.createDirectory(at: "\(directory)/ro", permissions: 0o500)
+                #expect(throws: FileSystemError(.access, path: "\(directory)/ro", code: EACCES)) {
+                    try fs.checkWritableDirectory(at: "\(directory)/ro")
+                }
+            }
+        }
+    }
 }
