@@ -32,20 +32,6 @@ package struct SignalWaiter: Sendable {
     /// one). Left to their default action they would end the process at once, losing the lazy writes.
     package static let stopping: [Int32] = [SIGTERM, SIGINT, SIGQUIT, SIGHUP]
 
-    /// `SIGTERM` for 15: the name a log line should say.
-    package static func name(of number: Int32) -> String {
-        switch number {
-        case SIGTERM: "SIGTERM"
-        case SIGINT: "SIGINT"
-        case SIGQUIT: "SIGQUIT"
-        case SIGHUP: "SIGHUP"
-        case SIGUSR1: "SIGUSR1"
-        case SIGUSR2: "SIGUSR2"
-        case SIGWINCH: "SIGWINCH"
-        default: "signal \(number)"
-        }
-    }
-
     /// Takes the blocked signals one at a time, forever; `handler` may exit the process.
     package func wait(_ handler: (Int32) -> Void) -> Never {
         var set = self.set
