@@ -126,11 +126,7 @@ package struct ListeningSocket: Sendable {
     )
         throws(SocketError) -> ListeningSocket
     {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !pathBytes.isEmpty, pathBytes.count < capacity else {
+        guard let address = UnixSocketAddress(path: path) else {
             throw SocketError(operation: "bind", address: path, errno: ENAMETOOLONG)
         }
         var status = stat()
@@ -144,14 +140,7 @@ package struct ListeningSocket: Sendable {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(operation: "socket", address: path, errno: errno) }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in pathBytes.enumerated() { raw[index] = byte }
-        }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let rc = address.withSockaddr { bind(fd, $0, $1) }
         guard rc == 0 else {
             let code = errno
             Glibc.close(fd)

@@ -23,21 +23,10 @@ package enum UnixSocketProbe: Equatable, Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .refused(SocketCallError(operation: "socket", address: path, errno: errno)) }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             return .refused(SocketCallError(operation: "connect", address: path, errno: ENAMETOOLONG))
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
+        guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
             return .refused(SocketCallError(operation: "connect", address: path, errno: errno))
         }
         return .answers

@@ -11,17 +11,8 @@ import Testing
     /// leaving the stale socket file a crashed daemon leaves).
     func bindSocket(at path: String, listening: Bool) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(bound == 0)
+        let address = try #require(UnixSocketAddress(path: path))
+        try #require(address.withSockaddr { bind(fd, $0, $1) } == 0)
         if listening {
             try #require(listen(fd, 4) == 0)
         } else {
@@ -66,6 +57,15 @@ import Testing
         #expect(error.reason == "Connection refused")
         #expect(!error.isPermissionDenied)
         #expect(error.description == "connect \(path): Connection refused")
+    }
+
+    @Test func aPathTooLongForTheKernelIsRefusedNotCut() {
+        let path = "/tmp/" + String(repeating: "s", count: 200)
+        #expect(UnixSocketAddress(path: path) == nil)
+        #expect(UnixSocketAddress(path: "") == nil)
+        #expect(UnixSocketAddress(path: "/tmp/" + String(repeating: "s", count: 102)) != nil)
+        // Nothing there at all, so it is absent before its length matters.
+        #expect(UnixSocketProbe.probe(path) == .absent)
     }
 
     @Test func permissionDeniedIsToldApart() {
