@@ -3,10 +3,7 @@ import BluetoothHCI
 import DBus
 import Doctor
 import FoundationEssentials
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import HTTPClient
 
 /// `aiden-board doctor` for `[wake] transport = "bluez"`: the adapter in the kernel (libbluetooth), bluetoothd
 /// on the system bus (its object tree: adapter, power, GATT and advertising managers), and, when aiden-board
@@ -154,43 +151,23 @@ package enum BlueZDoctor {
         }
     }
 
-    /// `GET /v1/status` on the agent socket (HTTP/1.0, 2 s bound); the `bluetooth` member, or nil.
+    /// `GET /v1/status` on the agent socket (2 s bound); the `bluetooth` member, or nil.
     package static func daemonView(agentSocket path: String) -> DaemonView? {
         struct Status: Decodable { let bluetooth: DaemonView? }
         guard let body = statusBody(agentSocket: path) else { return nil }
         return (try? JSONDecoder().decode(Status.self, from: body))?.bluetooth
     }
 
-    /// The body of `GET /v1/status` on the agent socket (HTTP/1.0, 2 s bound), or nil when nothing answers.
+    /// The body of `GET /v1/status` on the agent socket, or nil when nothing answers within 2 s: the same client
+    /// aidenctl uses, so the doctor asks the daemon the way an agent does.
     static func statusBody(agentSocket path: String) -> Data? {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else { return nil }
-        let request = Array("GET /v1/status HTTP/1.0\r\nHost: localhost\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == request.count else { return nil }
-        var response: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while response.count < 256 * 1024 {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 2000) == 1 else { return nil }
-            let count = read(fd, &chunk, chunk.count)
-            if count <= 0 { break }
-            response += chunk[0..<count]
-        }
-        guard let split = response.firstRange(of: Array("\r\n\r\n".utf8)) else { return nil }
-        return Data(response[split.upperBound...])
+        let request = HTTPClientRequest(
+            url: "http://localhost/v1/status", unixSocketPath: path,
+            timeout: HTTPClientRequest.Timeout(connectMilliseconds: 2_000, totalMilliseconds: 2_000))
+        guard let response = try? HTTPClient(maxResponseBytes: statusLimit).perform(request) else { return nil }
+        return Data(response.body)
     }
+
+    /// More than any status the daemon sends; a larger answer is not the daemon's.
+    static let statusLimit = 256 * 1024
 }

@@ -10,10 +10,6 @@ import Platform
 import ServiceManager
 import WakeProtocol
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Starts aiden-board: configuration, state, Wake transport, listeners, then systemd readiness,
 /// the watchdog and a graceful SIGTERM. Returns an exit status only when it could not start.
 package enum BoardDaemon {
@@ -52,9 +48,9 @@ package enum BoardDaemon {
             }
             withExtendedLifetime(watchdog) {
                 signals.wait { number in
-                    logger.notice("\(SignalWaiter.name(of: number)): stopping")
+                    logger.notice("\(SignalNumber.name(of: number)): stopping")
                     stop(running, logger: logger)
-                    exit(0)
+                    CurrentProcess.exit(0)
                 }
             }
         } catch {
@@ -82,7 +78,7 @@ package enum BoardDaemon {
         _ configuration: BoardConfiguration, logger: Logger,
         runtime: any Runtime = SerialRuntime(label: "aiden.board")
     ) throws(BoardStartError) -> Running {
-        signal(SIGPIPE, SIG_IGN)
+        CurrentProcess.ignoreBrokenPipes()
         let directory = BoardStateDirectory(path: configuration.state.directory)
         var random = SystemRandomNumberGenerator()
         let stateLock: FileLock
@@ -127,7 +123,7 @@ package enum BoardDaemon {
         do {
             agentSocket = try openAgentSocket(configuration.agent.socket, logger: logger)
         } catch {
-            ecmSockets.forEach { close($0.descriptor) }
+            ecmSockets.forEach { $0.close() }
             throw .listen(error)
         }
         let phoneServer: HTTPServer
@@ -141,7 +137,7 @@ package enum BoardDaemon {
                 // The server hands over only requests whose headers `admitPhone` passed.
                 replying: { engine.handlePhone($0, admitted: true) })
         } catch {
-            close(agentSocket.descriptor)
+            agentSocket.close()
             throw .server(error)
         }
         do {
@@ -181,7 +177,7 @@ package enum BoardDaemon {
         running.phoneServer.stop()
         running.agentServer.stop()
         if let error = running.engine.flush() { logger.error("state not fully written at shutdown: \(error)") }
-        unlink(running.agentSocketPath)
+        try? POSIXFileSystem().removeFile(at: running.agentSocketPath)
     }
 
     private static func makeSink(
@@ -229,7 +225,7 @@ package enum BoardDaemon {
                 passed.append(try ListeningSocket.inherited(descriptor))
             } catch {
                 logger.error("socket activation: \(error); closed")
-                close(descriptor)
+                ListeningSocket.close(inherited: descriptor)
             }
         }
         var sockets: [ListeningSocket] = []
@@ -244,25 +240,30 @@ package enum BoardDaemon {
                 sockets.append(try ListeningSocket.tcp(endpoint, backlog: ecmBacklog, freeBind: freeBind))
             }
         } catch {
-            (sockets + passed).forEach { close($0.descriptor) }
+            (sockets + passed).forEach { $0.close() }
             throw error
         }
         for unused in passed {
             logger.error(
                 "socket activation: the service manager passed \(unused.kind), which [http] listen does not name; "
                     + "closed (make the socket unit's ListenStream= and [http] listen agree)")
-            close(unused.descriptor)
+            unused.close()
         }
         return sockets
     }
 
     private static func openAgentSocket(_ path: String, logger: Logger) throws(SocketError) -> ListeningSocket {
         let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if !parent.isEmpty, access(parent, F_OK) != 0, mkdir(parent, 0o755) != 0 {
-            throw SocketError(operation: "mkdir", address: parent, errno: errno)
+        let fileSystem = POSIXFileSystem()
+        if !parent.isEmpty, !fileSystem.fileExists(at: parent) {
+            do {
+                try fileSystem.createDirectory(at: parent, permissions: 0o755)
+            } catch {
+                throw SocketError(operation: "mkdir", address: error.path, errno: error.code)
+            }
         }
         // Agents reach the socket through the `aiden` group (docs/protocol.md §6.1); without it, root only.
-        let group = getgrnam("aiden").map { $0.pointee.gr_gid }
+        let group = CurrentProcess.groupID(named: "aiden")
         if group == nil { logger.notice("no group 'aiden': \(path) is usable by root only") }
         return try ListeningSocket.unix(path: path, mode: 0o660, group: group)
     }

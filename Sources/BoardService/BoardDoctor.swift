@@ -2,10 +2,7 @@ import Configuration
 import Doctor
 import FoundationEssentials
 import NetworkAddress
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// `aiden-board doctor`: looks at configuration, state directory, ECM addresses, the agent socket
 /// and the Wake transport, and prints one line per finding with the fix. Reads only; opens no
@@ -80,35 +77,21 @@ package enum BoardDoctor {
     }
 
     static func agentSocket(_ path: String) -> DoctorFinding {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
+        switch UnixSocketProbe.probe(path) {
+        case .absent:
             return .info("no agent socket at \(path): aiden-board is not running")
-        }
-        guard status.st_mode & S_IFMT == S_IFSOCK else {
+        case .notASocket:
             return .problem(
                 "\(path) exists but is not a socket", fix: "remove it; aiden-board creates the socket on start")
-        }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if connected == 0 {
+        case .answers:
             return .ok("aiden-board answers on \(path)")
-        }
-        if errno == EACCES {
+        case let .refused(error) where error.isPermissionDenied:
             return .problem("no permission to use \(path)", fix: "add the agent's user to the 'aiden' group")
+        case let .refused(error):
+            return .problem(
+                "\(path) is a stale socket (\(error.reason))",
+                fix: "start aiden-board (systemctl start aiden-board); it replaces the stale socket")
         }
-        return .problem(
-            "\(path) is a stale socket (\(String(cString: strerror(errno))))",
-            fix: "start aiden-board (systemctl start aiden-board); it replaces the stale socket")
     }
 
     /// Which clock the running daemon stamps with (`/v1/status` → `clock`); nil when it does not answer (the

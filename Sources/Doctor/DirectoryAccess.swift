@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// Whether a daemon's state directory can be used by the user running the doctor: seen with access(2)
-/// by `check`, judged by `finding`.
+/// (`POSIXFileSystem.checkWritableDirectory`) by `check`, judged by `finding`.
 package enum DirectoryAccess: Sendable, Equatable {
     case writable
     /// Not there yet, but its parent lets this user create it (the daemon does on start).
@@ -12,12 +10,22 @@ package enum DirectoryAccess: Sendable, Equatable {
     case denied(String)
 
     package static func check(_ path: String) -> DirectoryAccess {
-        if access(path, W_OK | X_OK) == 0 { return .writable }
-        if errno == ENOENT {
+        let fileSystem = POSIXFileSystem()
+        do {
+            try fileSystem.checkWritableDirectory(at: path)
+            return .writable
+        } catch  where error.isNotFound {
+            // Not there: what counts is whether the parent lets this user make it (and if not, why not).
             let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-            if access(parent.isEmpty ? "/" : parent, W_OK | X_OK) == 0 { return .creatable }
+            do {
+                try fileSystem.checkWritableDirectory(at: parent.isEmpty ? "/" : parent)
+                return .creatable
+            } catch {
+                return .denied(error.reason)
+            }
+        } catch {
+            return .denied(error.reason)
         }
-        return .denied(String(cString: strerror(errno)))
     }
 
     /// The state directory's finding; `fix` says how this daemon's directory is made.

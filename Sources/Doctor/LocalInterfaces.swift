@@ -1,10 +1,6 @@
 import NetworkAddress
 import Platform
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The host's network interfaces and their addresses (getifaddrs): whether an address is really here, on
 /// which interface, and whether that interface is up with carrier. Read-only; never opens a socket.
 package struct LocalInterfaces: Sendable {
@@ -66,31 +62,19 @@ package struct LocalInterfaces: Sendable {
     /// The current interfaces and addresses of this network namespace; nil when getifaddrs(3) fails (no memory,
     /// no netlink socket), for the checks that must not take "no addresses" for "cannot tell".
     package static func read() -> LocalInterfaces? {
-        var head: UnsafeMutablePointer<ifaddrs>?
-        guard getifaddrs(&head) == 0 else { return nil }
-        defer { freeifaddrs(head) }
+        guard let records = InterfaceAddressRecord.readAll() else { return nil }
         var entries: [Entry] = []
         var links: [Link] = []
-        var cursor = head
-        while let item = cursor {
-            defer { cursor = item.pointee.ifa_next }
-            let name = String(cString: item.pointee.ifa_name)
-            let flags = item.pointee.ifa_flags
-            let isUp = flags & UInt32(IFF_UP) != 0
-            let isRunning = flags & UInt32(IFF_RUNNING) != 0
-            // Every interface has an AF_PACKET entry, addressed or not.
-            if !links.contains(where: { $0.name == name }) {
-                links.append(Link(name: name, isUp: isUp, isRunning: isRunning))
+        for record in records {
+            // Every interface has an AF_PACKET record, addressed or not.
+            if !links.contains(where: { $0.name == record.name }) {
+                links.append(Link(name: record.name, isUp: record.isUp, isRunning: record.isRunning))
             }
-            guard let address = item.pointee.ifa_addr,
-                let endpoint = SockaddrStorage.endpoint(from: address)
-            else { continue }
-            var prefix = 0
-            if let mask = item.pointee.ifa_netmask, let maskEndpoint = SockaddrStorage.endpoint(from: mask) {
-                prefix = maskEndpoint.address.bytes.reduce(0) { $0 + $1.nonzeroBitCount }
-            }
+            guard let address = record.address else { continue }
             entries.append(
-                Entry(name: name, address: endpoint.address, prefixLength: prefix, isUp: isUp, isRunning: isRunning))
+                Entry(
+                    name: record.name, address: address, prefixLength: record.prefixLength, isUp: record.isUp,
+                    isRunning: record.isRunning))
         }
         return LocalInterfaces(entries: entries, links: links)
     }

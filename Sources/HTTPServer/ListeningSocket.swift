@@ -20,6 +20,17 @@ package struct ListeningSocket: Sendable {
     /// What it is bound to; for TCP with port 0, the port the kernel assigned.
     package let kind: Kind
 
+    /// Closes the socket: for a caller that gives up before a server took it (the server closes its own).
+    package func close() {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// Closes a descriptor the service manager passed that will not be served (not a listener, or one no
+    /// endpoint names), so the port is not held open by nobody.
+    package static func close(inherited descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
     /// Binds and listens on a TCP endpoint. `[::]` is dual-stack (IPV6_V6ONLY off). With `freeBind`,
     /// an address not (yet) on any interface can be bound (IP_FREEBIND): the board starts before the
     /// USB link has its address, and serves as soon as it appears.
@@ -54,7 +65,7 @@ package struct ListeningSocket: Sendable {
             }
             return ListeningSocket(descriptor: fd, kind: .tcp(bound))
         } catch {
-            close(fd)
+            Glibc.close(fd)
             throw error
         }
     }
@@ -115,11 +126,7 @@ package struct ListeningSocket: Sendable {
     )
         throws(SocketError) -> ListeningSocket
     {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !pathBytes.isEmpty, pathBytes.count < capacity else {
+        guard let address = UnixSocketAddress(path: path) else {
             throw SocketError(operation: "bind", address: path, errno: ENAMETOOLONG)
         }
         var status = stat()
@@ -133,22 +140,15 @@ package struct ListeningSocket: Sendable {
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(operation: "socket", address: path, errno: errno) }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in pathBytes.enumerated() { raw[index] = byte }
-        }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let rc = address.withSockaddr { bind(fd, $0, $1) }
         guard rc == 0 else {
             let code = errno
-            close(fd)
+            Glibc.close(fd)
             throw SocketError(operation: "bind", address: path, errno: code)
         }
         if chmod(path, mode) != 0 {
             let code = errno
-            close(fd)
+            Glibc.close(fd)
             unlink(path)
             throw SocketError(operation: "chmod", address: path, errno: code)
         }
@@ -156,13 +156,13 @@ package struct ListeningSocket: Sendable {
         // wanted, and the unit's seccomp filter denies the chown family (@privileged): call it only when needed.
         if let group, lstat(path, &status) == 0, status.st_gid != group, chown(path, uid_t.max, group) != 0 {
             let code = errno
-            close(fd)
+            Glibc.close(fd)
             unlink(path)
             throw SocketError(operation: "chown", address: path, errno: code)
         }
         guard listen(fd, backlog) == 0 else {
             let code = errno
-            close(fd)
+            Glibc.close(fd)
             unlink(path)
             throw SocketError(operation: "listen", address: path, errno: code)
         }

@@ -1,9 +1,6 @@
 import Dispatch
+import Platform
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A file descriptor written whole text at a time by its own queue, from a bounded backlog: the
 /// client's executor and the loggers only hand text over, so a terminal paused with Ctrl-S or a
@@ -42,14 +39,10 @@ package final class OutputChannel: Sendable {
     package static let standardError = OutputChannel(descriptor: 2)
 
     /// Whether the descriptor is a terminal.
-    package var isTerminal: Bool { isatty(descriptor) == 1 }
+    package var isTerminal: Bool { OutputDescriptor(descriptor).isTerminal }
 
     /// Columns of the terminal, nil when it is not one or does not say.
-    package var terminalColumns: Int? {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
-    }
+    package var terminalColumns: Int? { OutputDescriptor(descriptor).terminalColumns }
 
     /// Queues `text` to be written; returns at once.
     package func write(_ text: String) {
@@ -96,31 +89,11 @@ package final class OutputChannel: Sendable {
             guard !texts.isEmpty else { return }
             if dropped > 0 {
                 let what = descriptor == 1 ? "stdout" : descriptor == 2 ? "stderr" : "descriptor \(descriptor)"
-                Self.writeAll("aiden-phone: \(what) was blocked; \(dropped) writes dropped\n", to: noticeDescriptor)
+                OutputDescriptor(noticeDescriptor).write(
+                    "aiden-phone: \(what) was blocked; \(dropped) writes dropped\n")
             }
-            for text in texts { Self.writeAll(text, to: descriptor) }
-        }
-    }
-
-    /// Writes all of `text`, waiting for the descriptor to take it (also when it is non-blocking);
-    /// gives up only when the reader is gone or the descriptor is broken.
-    private static func writeAll(_ text: String, to descriptor: Int32) {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&ready, 1, -1)
-            } else {
-                return
-            }
+            // A reader that is gone drops the text (`OutputDescriptor` waits for one that is only slow).
+            for text in texts { OutputDescriptor(descriptor).write(text) }
         }
     }
 }

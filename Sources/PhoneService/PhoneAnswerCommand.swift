@@ -3,10 +3,6 @@ import HTTPClient
 import PhoneCore
 import Platform
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `aiden-phone stop|done|refuse|dismiss [ID]`, for scripts and the desktop entry's actions: one answer, posted over
 /// the transport the client uses (bound to `[board] interface` as it is), with this phone's id. Without an ID the
 /// task is the one the running client's card shows, at the revision it shows, asked of the client's status socket
@@ -131,7 +127,7 @@ package enum PhoneAnswerCommand {
         _ answer: PersonAnswer, requestID: String?, revision: UInt64? = nil, configPath: String?,
         environment: [String: String]
     ) -> Result {
-        let paths = PhonePaths.resolve(isRoot: geteuid() == 0, environment: environment)
+        let paths = PhonePaths.resolve(isRoot: CurrentProcess.isRoot(), environment: environment)
         let configuration: PhoneConfiguration
         do {
             configuration = try PhoneDaemon.loadConfiguration(configPath, paths: paths, environment: environment)

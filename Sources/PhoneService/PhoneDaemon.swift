@@ -8,10 +8,6 @@ import Synchronization
 import USBLink
 import WireFormat
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Starts aiden-phone: configuration, state directory, phone id, outputs, USB watcher, Wake source,
 /// then the session; runs until SIGTERM, SIGINT, SIGQUIT or SIGHUP. Returns an exit status only when it could not start.
 package enum PhoneDaemon {
@@ -24,12 +20,13 @@ package enum PhoneDaemon {
 
     /// `configPath`: what `--config` named (it must exist); nil: the standard places (`PhonePaths`).
     package static func run(configPath: String?, json: Bool, environment: [String: String]) -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        CurrentProcess.ignoreBrokenPipes()
         let bootstrap = Logger(component: "aiden-phone", entries: standardErrorSink())
         // Blocked before any thread starts, taken by this thread once the client runs (Platform.SignalWaiter):
         // none is lost, whenever it comes.
-        let signals = SignalWaiter.block(SignalWaiter.stopping + [SIGUSR1, SIGUSR2, SIGWINCH])
-        let paths = PhonePaths.resolve(isRoot: geteuid() == 0, environment: environment)
+        let signals = SignalWaiter.block(
+            SignalWaiter.stopping + [SignalNumber.user1, SignalNumber.user2, SignalNumber.windowChanged])
+        let paths = PhonePaths.resolve(isRoot: CurrentProcess.isRoot(), environment: environment)
         let loaded: (configuration: PhoneConfiguration, file: String?)
         do {
             loaded = try loadConfiguration(configPath, paths: paths, environment: environment, logger: bootstrap)
@@ -163,8 +160,10 @@ package enum PhoneDaemon {
         let jobs = JobViewSurface(runtime: runtime, logger: logger.child("jobs"))
         // The card as one line for status bars (aiden-phone status), in the person's runtime directory.
         let bar = StatusSocket(runtime: runtime, logger: logger.child("bar"))
-        let statusSocket = PhonePaths.resolve(isRoot: geteuid() == 0, environment: ProcessEnvironment.current())
-            .statusSocket
+        let statusSocket = PhonePaths.resolve(
+            isRoot: CurrentProcess.isRoot(), environment: CurrentProcess.environment()
+        )
+        .statusSocket
         if let terminal {
             output = terminal
             notifiers = [terminal]
@@ -198,7 +197,7 @@ package enum PhoneDaemon {
             opened: { _ in client.submit(.appState(.foreground)) })
         jobs.onEvents(answered: client.submitAnswer)
         bar.onAnswered { client.submit(.answerRecordedElsewhere) }
-        sessionBus.start(environment: ProcessEnvironment.current(), surfaces: [desktop, tray, jobs])
+        sessionBus.start(environment: CurrentProcess.environment(), surfaces: [desktop, tray, jobs])
         if let statusSocket {
             bar.start(path: statusSocket)
         } else {
@@ -339,19 +338,19 @@ package enum PhoneDaemon {
 
     private static func handleSignal(_ number: Int32, wiring: Wiring, terminal: TerminalOutput?, logger: Logger) {
         switch number {
-        case SIGWINCH:
+        case SignalNumber.windowChanged:
             // The terminal was resized: redraw the card at its new width, in order with the card's updates.
             if let terminal, let columns = OutputChannel.standardOutput.terminalColumns {
                 wiring.runtime.enqueue { terminal.resize(columns: columns) }
             }
-        case SIGUSR1, SIGUSR2:
-            let state: AppState = number == SIGUSR1 ? .foreground : .background
-            logger.info("\(SignalWaiter.name(of: number)): app state \(state.rawValue)")
+        case SignalNumber.user1, SignalNumber.user2:
+            let state: AppState = number == SignalNumber.user1 ? .foreground : .background
+            logger.info("\(SignalNumber.name(of: number)): app state \(state.rawValue)")
             wiring.client.submit(.appState(state))
         default:
-            logger.notice("\(SignalWaiter.name(of: number)): reporting the app inactive and stopping")
+            logger.notice("\(SignalNumber.name(of: number)): reporting the app inactive and stopping")
             stop(wiring, logger: logger)
-            exit(0)
+            CurrentProcess.exit(0)
         }
     }
 

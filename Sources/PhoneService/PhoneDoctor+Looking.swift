@@ -15,7 +15,7 @@ extension PhoneDoctor {
     package struct System: Sendable {
         package var environment: [String: String]
         /// Root reads /etc and /var/lib; anyone else their XDG directories (`PhonePaths`).
-        package var isRoot = ProcessEnvironment.isRoot()
+        package var isRoot = CurrentProcess.isRoot()
         package var systemBus: DBusConnection.Address = .system
         package var usbDevices = "/sys/bus/usb/devices"
         package var deviceNodes = "/dev/bus/usb"
@@ -71,7 +71,7 @@ extension PhoneDoctor {
             statePath: statePath ?? "(none: no home directory)",
             stateDirectory: statePath.map(DirectoryAccess.check)
                 ?? .denied("no state directory: not root, no absolute $HOME or $XDG_STATE_HOME"),
-            user: ProcessEnvironment.userName(), status: system.board(configuration.board, .status))
+            user: CurrentProcess.userName(), status: system.board(configuration.board, .status))
         if overLink {
             facts.interfaces = system.interfaces()
             facts.routes = KernelRoute.readTable(path: system.routeTable).map(KernelRoute.parseTable)

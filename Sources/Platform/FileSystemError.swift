@@ -24,8 +24,11 @@ package struct FileSystemError: Error, Equatable, Sendable, CustomStringConverti
     /// Whether the path (or a directory on it) does not exist.
     package var isNotFound: Bool { code == ENOENT }
 
+    /// The system's words for `code` ("Permission denied"), for messages that name the path themselves.
+    package var reason: String { String(cString: strerror(code)) }
+
     package var description: String {
         let target = destination.map { "\(path) -> \($0)" } ?? path
-        return "\(operation.rawValue) \(target): \(String(cString: strerror(code))) (errno \(code))"
+        return "\(operation.rawValue) \(target): \(reason) (errno \(code))"
     }
 }

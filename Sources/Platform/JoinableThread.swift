@@ -15,6 +15,11 @@ package final class JoinableThread: @unchecked Sendable {  // `thread` is writte
 
     /// Starts `body` on a new thread; nil if the system refused to create one.
     package static func start(_ body: @escaping @Sendable () -> Void) -> JoinableThread? {
+        try? started(body)
+    }
+
+    /// Starts `body` on a new thread, or says why the system refused to create one (EAGAIN: too many threads).
+    package static func started(_ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> JoinableThread {
         let box = JoinableThread(body: body)
         let context = Unmanaged.passRetained(box).toOpaque()
         var thread = pthread_t()
@@ -28,7 +33,7 @@ package final class JoinableThread: @unchecked Sendable {  // `thread` is writte
             }, context)
         guard rc == 0 else {
             Unmanaged<JoinableThread>.fromOpaque(context).release()
-            return nil
+            throw SystemCallError(operation: "pthread_create", code: rc)
         }
         box.thread = thread
         return box

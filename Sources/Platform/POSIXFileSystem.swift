@@ -109,6 +109,30 @@ package struct POSIXFileSystem: DurableFileSystem {
         guard Glibc.access(path, R_OK | W_OK) == 0 else { throw FileSystemError(.access, path: path, code: errno) }
     }
 
+    /// Whether this process's real user may create and remove entries in the directory `path` (access(2)
+    /// with W_OK | X_OK): what a daemon needs of its state directory, asked by the doctors.
+    package func checkWritableDirectory(at path: String) throws(FileSystemError) {
+        guard Glibc.access(path, W_OK | X_OK) == 0 else { throw FileSystemError(.access, path: path, code: errno) }
+    }
+
+    /// Makes `path` a directory only this user may use (mode 0700), unless it is one already: per-user state in a
+    /// shared place (aidenctl's hook state under /tmp) must not live in a directory someone else made for us.
+    /// Fails with EEXIST when something else is there (or a symbolic link), EPERM when the directory is another
+    /// user's or open to others.
+    package func makePrivateDirectory(at path: String) throws(FileSystemError) {
+        if retryingOnInterrupt({ mkdir(path, 0o700) }) != 0 && errno != EEXIST {
+            throw FileSystemError(.mkdir, path: path, code: errno)
+        }
+        var info = stat()
+        guard retryingOnInterrupt({ lstat(path, &info) }) == 0 else {
+            throw FileSystemError(.stat, path: path, code: errno)
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw FileSystemError(.mkdir, path: path, code: EEXIST) }
+        guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw FileSystemError(.mkdir, path: path, code: EPERM)
+        }
+    }
+
     private func open(_ path: String, _ flags: Int32, permissions: UInt16) throws(FileSystemError) -> Int32 {
         let fd = retryingOnInterrupt { Glibc.open(path, flags, mode_t(permissions)) }
         guard fd >= 0 else { throw FileSystemError(.open, path: path, code: errno) }

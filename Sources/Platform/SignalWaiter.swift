@@ -32,18 +32,34 @@ package struct SignalWaiter: Sendable {
     /// one). Left to their default action they would end the process at once, losing the lazy writes.
     package static let stopping: [Int32] = [SIGTERM, SIGINT, SIGQUIT, SIGHUP]
 
-    /// `SIGTERM` for 15: the name a log line should say.
-    package static func name(of number: Int32) -> String {
-        switch number {
-        case SIGTERM: "SIGTERM"
-        case SIGINT: "SIGINT"
-        case SIGQUIT: "SIGQUIT"
-        case SIGHUP: "SIGHUP"
-        case SIGUSR1: "SIGUSR1"
-        case SIGUSR2: "SIGUSR2"
-        case SIGWINCH: "SIGWINCH"
-        default: "signal \(number)"
+    /// One signal taken by `next`, with whether the kernel sent it rather than a process: a terminal's Ctrl-C or
+    /// hangup comes from the kernel, to the whole foreground process group.
+    package struct Received: Equatable, Sendable {
+        package let number: Int32
+        package let fromKernel: Bool
+
+        package init(number: Int32, fromKernel: Bool) {
+            self.number = number
+            self.fromKernel = fromKernel
         }
+    }
+
+    /// Takes the next of the blocked signals (sigwaitinfo), with who sent it: for a thread of its own that
+    /// decides per signal whether to pass it on (aidenctl's `task run` does not repeat a terminal's).
+    package func next() -> Received {
+        var set = self.set
+        while true {
+            var info = siginfo_t()
+            let number = sigwaitinfo(&set, &info)
+            guard number > 0 else { continue }
+            return Received(number: number, fromKernel: info.si_code == SI_KERNEL)
+        }
+    }
+
+    /// Puts `number`'s action back to the default. A SIGCHLD that whoever started the process ignored would have
+    /// the kernel reap children before their status could be read.
+    package static func restoreDefaultAction(_ number: Int32) {
+        signal(number, SIG_DFL)
     }
 
     /// Takes the blocked signals one at a time, forever; `handler` may exit the process.

@@ -90,5 +90,11 @@ package struct SocketCallError: Error, Equatable, Sendable, CustomStringConverti
     package let address: String
     package let errno: Int32
 
-    package var description: String { "\(operation) \(address): \(String(cString: strerror(errno)))" }
+    /// The system's words for `errno` ("Connection refused"), for messages that name the address themselves.
+    package var reason: String { String(cString: strerror(errno)) }
+
+    /// Whether this user may not use the address (EACCES): a fix about groups, not about the daemon.
+    package var isPermissionDenied: Bool { errno == EACCES }
+
+    package var description: String { "\(operation) \(address): \(reason)" }
 }

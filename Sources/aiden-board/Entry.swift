@@ -2,10 +2,6 @@ import BoardService
 import Doctor
 import Platform
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Composition root of aiden-board: parse the command line, hand over to the service.
 enum Entry {
     static func main() -> Never {
@@ -15,25 +11,25 @@ enum Entry {
             command = try BoardCommandLine.parse(arguments)
         } catch {
             printError("\(error)")
-            exit(64)
+            CurrentProcess.exit(64)
         }
         switch command {
         case let .help(text):
             print(text)
-            exit(0)
+            CurrentProcess.exit(0)
         case .version:
             print("aiden-board \(BuildInfo.version)")
-            exit(0)
+            CurrentProcess.exit(0)
         case let .run(configPath, explicitConfig):
-            exit(BoardDaemon.run(configPath: configPath, explicitConfig: explicitConfig))
+            CurrentProcess.exit(BoardDaemon.run(configPath: configPath, explicitConfig: explicitConfig))
         case let .doctor(configPath, explicitConfig, json):
             let checks = BoardDoctor.checks(configPath: configPath, explicitConfig: explicitConfig)
             if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
-            exit(DoctorFinding.exitStatus(checks.map(\.finding)))
+            CurrentProcess.exit(DoctorFinding.exitStatus(checks.map(\.finding)))
         case let .configShow(configPath, explicitConfig):
             let outcome = ConfigShowCommand.run(configPath: configPath, explicitConfig: explicitConfig)
             if outcome.exitCode == 0 { print(outcome.text, terminator: "") } else { printError(outcome.text) }
-            exit(outcome.exitCode)
+            CurrentProcess.exit(outcome.exitCode)
         case let .gadgetStatus(configfs):
             let outcome = GadgetCommand.status(configfs: configfs)
             if outcome.exitCode == 0 || outcome.exitCode == GadgetCommand.notUpExitCode {
@@ -41,17 +37,16 @@ enum Entry {
             } else {
                 printError(outcome.message)
             }
-            exit(outcome.exitCode)
+            CurrentProcess.exit(outcome.exitCode)
         case let .gadget(up, configPath, explicitConfig, configfs, udc):
             let outcome = GadgetCommand.run(
                 up: up, configPath: configPath, explicitConfig: explicitConfig, configfs: configfs, udc: udc)
             if outcome.exitCode == 0 { print(outcome.message) } else { printError(outcome.message) }
-            exit(outcome.exitCode)
+            CurrentProcess.exit(outcome.exitCode)
         }
     }
 
     static func printError(_ text: String) {
-        var bytes = Array((text + "\n").utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        OutputDescriptor.standardError.write(text + "\n")
     }
 }

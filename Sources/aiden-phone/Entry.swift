@@ -2,10 +2,6 @@ import Doctor
 import PhoneService
 import Platform
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Composition root of aiden-phone: parse the command line, hand over to the service.
 enum Entry {
     static func main() -> Never {
@@ -15,26 +11,26 @@ enum Entry {
             command = try PhoneCommandLine.parse(arguments)
         } catch {
             OutputChannel.standardError.write("\(error)\n")
-            // The channel writes on its own queue: wait for it, or exit() takes the message along.
+            // The channel writes on its own queue: wait for it, or exit takes the message along.
             OutputChannel.standardError.flush()
-            exit(64)
+            CurrentProcess.exit(64)
         }
         switch command {
         case .help:
             print(PhoneCommandLine.usage)
-            exit(0)
+            CurrentProcess.exit(0)
         case .version:
             print("aiden-phone \(BuildInfo.version)")
-            exit(0)
+            CurrentProcess.exit(0)
         case let .doctor(configPath, json):
             let checks = PhoneDoctor.checks(
-                configPath: configPath, system: PhoneDoctor.System(environment: ProcessEnvironment.current()))
+                configPath: configPath, system: PhoneDoctor.System(environment: CurrentProcess.environment()))
             if json { print(DoctorCheck.json(checks)) } else { checks.forEach { print($0.finding) } }
-            exit(DoctorFinding.exitStatus(checks.map(\.finding)))
+            CurrentProcess.exit(DoctorFinding.exitStatus(checks.map(\.finding)))
         case let .answer(answer, requestID, configPath, revision):
             let result = PhoneAnswerCommand.run(
                 answer, requestID: requestID, revision: revision, configPath: configPath,
-                environment: ProcessEnvironment.current())
+                environment: CurrentProcess.environment())
             // The line is the result for a script: stdout when recorded, stderr with the board's error.
             if result.status == 0 {
                 print(result.line)
@@ -42,13 +38,13 @@ enum Entry {
                 OutputChannel.standardError.write(result.line + "\n")
                 OutputChannel.standardError.flush()
             }
-            exit(result.status)
+            CurrentProcess.exit(result.status)
         case let .completion(shell):
             print(shell.script(for: PhoneCommandLine.completions), terminator: "")
-            exit(0)
+            CurrentProcess.exit(0)
         case let .status(follow, json):
             let status = PhoneStatusCommand.run(
-                follow: follow, json: json, environment: ProcessEnvironment.current(),
+                follow: follow, json: json, environment: CurrentProcess.environment(),
                 write: { line in
                     // A bar reads a pipe: each line goes out at once.
                     OutputChannel.standardOutput.write(line + "\n")
@@ -58,14 +54,14 @@ enum Entry {
                     OutputChannel.standardError.write(line + "\n")
                     OutputChannel.standardError.flush()
                 })
-            exit(status)
+            CurrentProcess.exit(status)
         case let .run(configPath, json):
             let status = PhoneDaemon.run(
-                configPath: configPath, json: json, environment: ProcessEnvironment.current())
+                configPath: configPath, json: json, environment: CurrentProcess.environment())
             // It only returns when it could not start: the reason is still in stderr's backlog.
             OutputChannel.standardOutput.flush()
             OutputChannel.standardError.flush()
-            exit(status)
+            CurrentProcess.exit(status)
         }
     }
 }

@@ -2,10 +2,6 @@ import AgentCLI
 import FoundationEssentials
 import Platform
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Composition root of aidenctl: the real socket, the real environment and real randomness go into the
 /// pure `AgentCLI`; its outcome is written out and becomes the exit status. `task run`, `task wait`,
 /// `events --follow`, `mcp` and `hook`, which need a process, a clock, stdin or files, are driven here by
@@ -25,7 +21,8 @@ enum Entry {
         case let .invocation(invocation):
             switch invocation.command {
             case let .taskRun(run):
-                exit(TaskRunner(invocation: invocation, run: run, transport: transport).execute(startKey: key))
+                CurrentProcess.exit(
+                    TaskRunner(invocation: invocation, run: run, transport: transport).execute(startKey: key))
             case let .taskWait(wait):
                 TaskWaiter(invocation: invocation, wait: wait, transport: transport).execute()
             case let .events(events) where events.follow:
@@ -42,8 +39,8 @@ enum Entry {
     }
 
     private static func finish(_ outcome: CLIOutcome) -> Never {
-        StandardStream.write(outcome.standardOutput, to: 1)
-        StandardStream.write(outcome.standardError, to: 2)
-        exit(outcome.exitCode.rawValue)
+        OutputDescriptor.standardOutput.write(outcome.standardOutput)
+        OutputDescriptor.standardError.write(outcome.standardError)
+        CurrentProcess.exit(outcome.exitCode.rawValue)
     }
 }

@@ -1,8 +1,5 @@
 import AgentCLI
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// `aidenctl events --follow`: holds the board's wait for the events after its cursor (docs/protocol.md §6.6:
 /// answered as soon as one comes, or after 30 s with none) and prints them as they come, asking again at once,
@@ -29,27 +26,25 @@ struct EventsFollower {
             switch result {
             case let .success(page):
                 if away != nil {
-                    StandardStream.write("aidenctl: aiden-board answers again\n", to: 2)
+                    OutputDescriptor.standardError.write("aidenctl: aiden-board answers again\n")
                     away = nil
                 }
-                StandardStream.write(page.standardError, to: 2)
-                if !StandardStream.write(bytes: Array(page.standardOutput.utf8)[...], to: 1) {
-                    exit(ExitCode.ok.rawValue)  // the reader went away: nothing left to follow for
+                OutputDescriptor.standardError.write(page.standardError)
+                if !OutputDescriptor.standardOutput.write(page.standardOutput) {
+                    CurrentProcess.exit(ExitCode.ok.rawValue)  // the reader went away: nothing left to follow for
                 }
                 continue
             case let .failure(failure) where failure.boardIsAway:
                 let line = failure.line
                 if away != line {
-                    StandardStream.write(line + "; asking again every second\n", to: 2)
+                    OutputDescriptor.standardError.write(line + "; asking again every second\n")
                     away = line
                 }
             case let .failure(failure):
-                StandardStream.write(failure.line + "\n", to: 2)
-                exit(failure.exitCode.rawValue)
+                OutputDescriptor.standardError.write(failure.line + "\n")
+                CurrentProcess.exit(failure.exitCode.rawValue)
             }
-            var pause = timespec(tv_sec: Self.retrySeconds, tv_nsec: 0)
-            var left = timespec()
-            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            ThreadSleep.sleep(for: .seconds(Self.retrySeconds))
         }
     }
 }

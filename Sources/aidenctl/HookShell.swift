@@ -1,9 +1,6 @@
 import AgentCLI
 import FoundationEssentials
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// `aidenctl hook claude|codex`: reads Claude Code's event on stdin (Codex's is the argument), runs
 /// `HookRunner` with the real socket, the session files and the wall clock (the state outlives the process,
@@ -13,26 +10,14 @@ enum HookShell {
     static let maxInputBytes = 1 << 20
 
     static func run(_ hook: Command.Hook, invocation: Invocation, key: String, transport: any AgentTransport) -> Never {
-        signal(SIGPIPE, SIG_IGN)
-        let input = hook.agent == .claude ? readInput() : []
+        CurrentProcess.ignoreBrokenPipes()
+        let input = hook.agent == .claude ? InputDescriptor.standardInput.readAll(limit: maxInputBytes) : []
         let runner = HookRunner(
             socketPath: invocation.socketPath, transport: transport,
             store: HookStateFile(environment: ProcessInfo.processInfo.environment), idempotencyKey: key)
         let outcome = runner.run(hook, input: input, now: Date().timeIntervalSince1970)
-        StandardStream.write(outcome.standardOutput, to: 1)
-        StandardStream.write(outcome.standardError, to: 2)
-        exit(ExitCode.ok.rawValue)
-    }
-
-    private static func readInput() -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while bytes.count < maxInputBytes {
-            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer.prefix(count)
-        }
-        return bytes
+        OutputDescriptor.standardOutput.write(outcome.standardOutput)
+        OutputDescriptor.standardError.write(outcome.standardError)
+        CurrentProcess.exit(ExitCode.ok.rawValue)
     }
 }

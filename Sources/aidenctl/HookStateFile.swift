@@ -2,10 +2,6 @@ import AgentCLI
 import FoundationEssentials
 import Platform
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The sessions' hook state as small files, one per session, in `$XDG_RUNTIME_DIR/aidenbridge/hooks` (else
 /// `/tmp/aidenbridge-hooks-UID`), mode 0700: written atomically (`AtomicFile`) and read and written under the
 /// session's lock (`FileLock`), so hooks of one session that run at once take turns. A state that cannot be kept
@@ -16,7 +12,7 @@ struct HookStateFile: HookStateStore {
     init(environment: [String: String]) {
         let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         let parent = runtime.map { $0 + "/aidenbridge" }
-        let directory = parent.map { $0 + "/hooks" } ?? "/tmp/aidenbridge-hooks-\(getuid())"
+        let directory = parent.map { $0 + "/hooks" } ?? "/tmp/aidenbridge-hooks-\(CurrentProcess.userID())"
         let made = [parent, directory].compactMap { $0 }.allSatisfy(Self.ownDirectory)
         self.directory = made ? directory : nil
     }
@@ -48,17 +44,13 @@ struct HookStateFile: HookStateStore {
             } catch {
                 guard case .held = error else { return nil }
             }
-            var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-            nanosleep(&pause, nil)
+            ThreadSleep.sleep(for: .milliseconds(20))
         }
         return nil
     }
 
     /// `path` is a directory of this user's, mode 0700 (made when missing); not one someone else made for us.
     private static func ownDirectory(_ path: String) -> Bool {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST { return false }
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return false }
-        return (status.st_mode & S_IFMT) == S_IFDIR && status.st_uid == getuid() && (status.st_mode & 0o077) == 0
+        (try? POSIXFileSystem().makePrivateDirectory(at: path)) != nil
     }
 }

@@ -1,8 +1,5 @@
 import AgentCLI
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// `aidenctl mcp`'s loop: each line of stdin to `MCPServer`, each answer as one line on stdout, until stdin
 /// ends (the client closed it: exit 0). A call runs to its end before the next line is read; none outlives a
@@ -11,11 +8,11 @@ enum MCPStdio {
     static func serve(_ server: MCPServer) -> Never {
         var server = server
         // A client that went away must not kill us with SIGPIPE mid-answer: the write fails and we end.
-        signal(SIGPIPE, SIG_IGN)
+        CurrentProcess.ignoreBrokenPipes()
         while let line = readLine(strippingNewline: true) {
             guard let answer = server.handle(line) else { continue }
-            if !StandardStream.write(bytes: Array((answer + "\n").utf8)[...], to: 1) { exit(ExitCode.ok.rawValue) }
+            if !OutputDescriptor.standardOutput.write(answer + "\n") { CurrentProcess.exit(ExitCode.ok.rawValue) }
         }
-        exit(ExitCode.ok.rawValue)
+        CurrentProcess.exit(ExitCode.ok.rawValue)
     }
 }

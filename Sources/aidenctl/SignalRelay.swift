@@ -2,10 +2,6 @@ import AgentCLI
 import Platform
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The signals of `task run`, taken on a thread of their own with `sigwaitinfo` (they are blocked in every
 /// other thread, so none is lost and none interrupts a request to the board).
 ///
@@ -15,39 +11,31 @@ import Glibc
 /// before the command started keeps it from starting. SIGCHLD and every stop wake the main loop through a
 /// pipe.
 final class SignalRelay: Sendable {
-    static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+    static let stopSignals = [SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp]
 
     private struct State {
-        var child: pid_t = 0
+        var child: Int32 = 0
         /// The first stop signal that came.
         var stop: Int32?
     }
 
     private let state = Mutex(State())
     /// Read by the main loop's poll; one byte per signal.
-    let wakeDescriptor: Int32
-    private let wakeWriter: Int32
+    let wakes: WakePipe
 
     /// Blocks the signals in the calling thread (call it before any other thread exists) and starts taking
-    /// them; nil if the pipe or the thread cannot be made.
-    static func start() -> SignalRelay? {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in stopSignals + [SIGCHLD] { sigaddset(&set, number) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+    /// them; fails when the pipe or the thread cannot be made.
+    static func start() throws(SystemCallError) -> SignalRelay {
+        let signals = SignalWaiter.block(stopSignals + [SignalNumber.child])
         // A SIGCHLD ignored by whoever started aidenctl would reap the command before we could read its status.
-        signal(SIGCHLD, SIG_DFL)
-        guard let pipe = ChildPipe.make() else { return nil }
-        _ = fcntl(pipe.write, F_SETFL, fcntl(pipe.write, F_GETFL) | O_NONBLOCK)
-        let relay = SignalRelay(wakeDescriptor: pipe.read, wakeWriter: pipe.write)
-        let waiting = set
-        guard JoinableThread.start({ relay.take(waiting) }) != nil else { return nil }
+        SignalWaiter.restoreDefaultAction(SignalNumber.child)
+        let relay = SignalRelay(wakes: try WakePipe.make())
+        _ = try JoinableThread.started { relay.take(signals) }
         return relay
     }
 
-    private init(wakeDescriptor: Int32, wakeWriter: Int32) {
-        self.wakeDescriptor = wakeDescriptor
-        self.wakeWriter = wakeWriter
+    private init(wakes: WakePipe) {
+        self.wakes = wakes
     }
 
     /// The stop signal that came first, if any.
@@ -79,31 +67,22 @@ final class SignalRelay: Sendable {
     func signalChild(_ number: Int32) -> Bool {
         state.withLock { state in
             guard state.child > 0 else { return false }
-            return kill(state.child, number) == 0
+            return SpawnedProcess.send(number, to: state.child)
         }
     }
 
-    /// Empties the wake pipe (after poll said it is readable).
-    func drainWakes() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while read(wakeDescriptor, &bytes, bytes.count) > 0 {}
-    }
-
-    private func take(_ set: sigset_t) {
-        var set = set
+    private func take(_ signals: SignalWaiter) {
         while true {
-            var info = siginfo_t()
-            let number = sigwaitinfo(&set, &info)
-            guard number > 0 else { continue }
-            if number != SIGCHLD {
-                let fromTerminal = info.si_code == SI_KERNEL
+            let received = signals.next()
+            if received.number != SignalNumber.child {
+                // The kernel sends a terminal's signals (SI_KERNEL) to the whole foreground group.
+                let fromTerminal = received.fromKernel
                 state.withLock { state in
-                    if state.stop == nil { state.stop = number }
-                    if state.child > 0, !fromTerminal { kill(state.child, number) }
+                    if state.stop == nil { state.stop = received.number }
+                    if state.child > 0, !fromTerminal { SpawnedProcess.send(received.number, to: state.child) }
                 }
             }
-            var byte: UInt8 = 1
-            _ = write(wakeWriter, &byte, 1)
+            wakes.wake()
         }
     }
 }

@@ -1,10 +1,7 @@
 import AgentCLI
 import FoundationEssentials
+import Platform
 import WireFormat
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `aidenctl task run`: starts the task, runs the command with its output passed through, reports
 /// `PROGRESS` lines when asked, stops the command when the person asks from the phone (heard at once by a
@@ -18,18 +15,21 @@ struct TaskRunner {
 
     /// Runs it all and returns aidenctl's exit status. Call before any thread exists: it blocks signals.
     func execute(startKey: String) -> Int32 {
-        guard let relay = SignalRelay.start() else {
-            report("cannot set up signal handling: \(String(cString: strerror(errno)))")
+        let relay: SignalRelay
+        do {
+            relay = try SignalRelay.start()
+        } catch {
+            report("cannot set up signal handling: \(error.reason)")
             return ExitCode.failure.rawValue
         }
         // A reader that went away (`task run … | head`) must not kill aidenctl before it ends the task.
-        signal(SIGPIPE, SIG_IGN)
+        CurrentProcess.ignoreBrokenPipes()
         var random = SystemRandomNumberGenerator()
 
         let snapshot: SnapshotView
         switch send(.taskStart(run.start), key: startKey) {
         case let .failure(failure):
-            StandardStream.write(failure.line + "\n", to: 2)
+            OutputDescriptor.standardError.write(failure.line + "\n")
             return failure.exitCode.rawValue
         case let .success(answer):
             snapshot = answer
@@ -58,17 +58,20 @@ struct TaskRunner {
             ChildProcess.spawn(run.command, environment: environment, pipeStandardOutput: run.progressFromStdout)
         }) {
         case nil:
-            let number = relay.stop ?? SIGTERM
-            termination = .stoppedBeforeStart(signal: number, name: ChildProcess.name(of: number))
+            let number = relay.stop ?? SignalNumber.terminate
+            termination = .stoppedBeforeStart(signal: number, name: SignalNumber.name(of: number))
         case let .failed(notStarted)?:
             termination = notStarted
         case let .started(child)?:
             // The task's own stop, on the task: one recorded before this run (a retried start) counts too.
-            let stopWatch = StopWatch.start(requestID: requestID, socketPath: invocation.socketPath) { message in
-                StandardStream.write("aidenctl: \(message)\n", to: 2)
-            }
-            if stopWatch == nil {
-                report("cannot watch for a stop from the phone: \(String(cString: strerror(errno)))")
+            let stopWatch: StopWatch?
+            do {
+                stopWatch = try StopWatch.start(requestID: requestID, socketPath: invocation.socketPath) { message in
+                    OutputDescriptor.standardError.write("aidenctl: \(message)\n")
+                }
+            } catch {
+                stopWatch = nil
+                report("cannot watch for a stop from the phone: \(error.reason)")
             }
             termination = follow(
                 child, relay: relay, stopWatch: stopWatch, requestID: requestID,
@@ -78,7 +81,7 @@ struct TaskRunner {
 
         let ending = termination.end(
             requestID: requestID, command: run.command[0], lastErrorLine: lastLine.text,
-            interruptedBy: relay.stop.map(ChildProcess.name(of:)), stoppedFromPhone: stoppedFromPhone)
+            interruptedBy: relay.stop.map(SignalNumber.name(of:)), stoppedFromPhone: stoppedFromPhone)
         if case .notStarted = termination, let error = ending.error { report(error) }
         end(ending, random: &random)
         return termination.exitStatus
@@ -101,30 +104,32 @@ struct TaskRunner {
 
         func readError() {
             while errorOpen {
-                let count = read(child.standardError, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    if count == 0 { errorOpen = false }
+                let count: Int
+                switch child.standardError.read(into: &buffer) {
+                case let .bytes(read): count = read
+                case .end:
+                    errorOpen = false
                     return
+                case .nothing: return
                 }
                 lastLine.feed(buffer[..<count])
-                StandardStream.write(bytes: buffer[..<count], to: 2)
+                OutputDescriptor.standardError.write(buffer[..<count])
             }
         }
         func readOutput() {
             guard let descriptor = child.standardOutput else { return }
             var reports: [ProgressLineFilter.Report] = []
-            while outputOpen {
-                let count = read(descriptor, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    if count == 0 {
-                        outputOpen = false
-                        let rest = filter.finish()
-                        passOutput(rest.output, descriptor: descriptor, open: &outputOpen)
-                        reports += rest.reports
-                    }
-                    break
+            reading: while outputOpen {
+                let count: Int
+                switch descriptor.read(into: &buffer) {
+                case let .bytes(read): count = read
+                case .end:
+                    outputOpen = false
+                    let rest = filter.finish()
+                    passOutput(rest.output, descriptor: descriptor, open: &outputOpen)
+                    reports += rest.reports
+                    break reading
+                case .nothing: break reading
                 }
                 let filtered = filter.feed(buffer[..<count])
                 passOutput(filtered.output, descriptor: descriptor, open: &outputOpen)
@@ -136,24 +141,23 @@ struct TaskRunner {
         }
 
         while true {
-            var descriptors = [
-                pollfd(fd: errorOpen ? child.standardError : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(
-                    fd: outputOpen ? child.standardOutput ?? -1 : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: relay.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: killAt == nil ? stopWatch?.wakeDescriptor ?? -1 : -1, events: Int16(POLLIN), revents: 0),
-            ]
             // Half a second at most: a missed wake costs that, never the run. A stop wakes it at once.
-            _ = poll(&descriptors, nfds_t(descriptors.count), 500)
-            if descriptors[0].revents != 0 { readError() }
-            if descriptors[1].revents != 0 { readOutput() }
-            if descriptors[2].revents != 0 { relay.drainWakes() }
-            if descriptors[3].revents != 0, let stopWatch {
-                stopWatch.drain()
+            let ready = DescriptorPoll.waitForReadable(
+                [
+                    errorOpen ? child.standardError.number : nil,
+                    outputOpen ? child.standardOutput?.number : nil,
+                    relay.wakes.descriptor,
+                    killAt == nil ? stopWatch?.wakes.descriptor : nil,
+                ], timeoutMilliseconds: 500)
+            if ready[0] { readError() }
+            if ready[1] { readOutput() }
+            if ready[2] { relay.wakes.drain() }
+            if ready[3], let stopWatch {
+                stopWatch.wakes.drain()
                 if killAt == nil, let line = stopWatch.line {
                     report("\(line); stopping the command (SIGTERM)")
                     stoppedFromPhone = true
-                    relay.signalChild(SIGTERM)
+                    relay.signalChild(SignalNumber.terminate)
                     killAt = clock.now + RunTermination.stopGrace
                 }
             }
@@ -169,7 +173,7 @@ struct TaskRunner {
             }
             if let deadline = killAt, !killed, clock.now >= deadline {
                 killed = true
-                if relay.signalChild(SIGKILL) {
+                if relay.signalChild(SignalNumber.kill) {
                     report("the command did not end within \(RunTermination.stopGrace) of SIGTERM; killed it (SIGKILL)")
                 }
             }
@@ -184,10 +188,10 @@ struct TaskRunner {
 
     /// Writes the command's stdout on; when aidenctl's own stdout is gone, closes the pipe so the command
     /// sees the same broken pipe it would have seen without aidenctl.
-    private func passOutput(_ bytes: [UInt8], descriptor: Int32, open: inout Bool) {
+    private func passOutput(_ bytes: [UInt8], descriptor: InputDescriptor, open: inout Bool) {
         guard !bytes.isEmpty, open else { return }
-        if !StandardStream.write(bytes: bytes[...], to: 1) {
-            close(descriptor)
+        if !OutputDescriptor.standardOutput.write(bytes[...]) {
+            descriptor.close()
             open = false
         }
     }
@@ -230,6 +234,6 @@ struct TaskRunner {
     }
 
     private func report(_ message: String) {
-        StandardStream.write("aidenctl: \(message)\n", to: 2)
+        OutputDescriptor.standardError.write("aidenctl: \(message)\n")
     }
 }

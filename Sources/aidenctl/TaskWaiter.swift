@@ -1,9 +1,6 @@
 import AgentCLI
+import Platform
 import WireFormat
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `aidenctl task wait`: asks the board's wait (docs/protocol.md §6.6), which answers as soon as the person's stop
 /// or answer, or the end, is on the task (one already recorded at once), and asks again after each of its timeouts
@@ -37,13 +34,13 @@ struct TaskWaiter {
             switch result {
             case let .success(decision):
                 if away != nil {
-                    StandardStream.write("aidenctl: aiden-board answers again\n", to: 2)
+                    OutputDescriptor.standardError.write("aidenctl: aiden-board answers again\n")
                     away = nil
                 }
                 if let decision { finish(decision) }
             case let .failure(failure):
                 if !noteAway(failure, &away) { fail(failure) }
-                pause(milliseconds: Self.retryMilliseconds)
+                ThreadSleep.sleep(for: .milliseconds(Self.retryMilliseconds))
             }
             if let deadline, clock.now >= deadline {
                 fail(.waitTimedOut(requestID: wait.requestID, target: wait.target, seconds: wait.timeoutSeconds ?? 0))
@@ -51,17 +48,11 @@ struct TaskWaiter {
         }
     }
 
-    private func pause(milliseconds: Int) {
-        var pause = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
-        var left = timespec()
-        while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
-    }
-
     /// A board that cannot be reached (or is stopping): said once, and asked again (true). Any other failure: false.
     private func noteAway(_ failure: CLIFailure, _ away: inout String?) -> Bool {
         guard failure.boardIsAway else { return false }
         if away != failure.line {
-            StandardStream.write(failure.line + "; asking again\n", to: 2)
+            OutputDescriptor.standardError.write(failure.line + "; asking again\n")
             away = failure.line
         }
         return true
@@ -70,8 +61,8 @@ struct TaskWaiter {
     private func finish(_ decision: TaskWait.Decision) -> Never {
         switch decision {
         case let .came(line, event):
-            StandardStream.write(TaskWait.output(line, event: event, json: invocation.json), to: 1)
-            exit(ExitCode.ok.rawValue)
+            OutputDescriptor.standardOutput.write(TaskWait.output(line, event: event, json: invocation.json))
+            CurrentProcess.exit(ExitCode.ok.rawValue)
         case let .endedFirst(status):
             fail(.endedBeforeWait(requestID: wait.requestID, status: status, target: wait.target))
         }
@@ -79,8 +70,8 @@ struct TaskWaiter {
 
     private func fail(_ failure: CLIFailure) -> Never {
         let outcome = CLIOutcome(failure: failure, json: invocation.json)
-        StandardStream.write(outcome.standardOutput, to: 1)
-        StandardStream.write(outcome.standardError, to: 2)
-        exit(outcome.exitCode.rawValue)
+        OutputDescriptor.standardOutput.write(outcome.standardOutput)
+        OutputDescriptor.standardError.write(outcome.standardError)
+        CurrentProcess.exit(outcome.exitCode.rawValue)
     }
 }

@@ -11,5 +11,6 @@ import Testing
         let denied = FileSystemError(.open, path: "/s/wake.json", code: EACCES)
         #expect(denied.description == "open /s/wake.json: Permission denied (errno 13)")
         #expect(!denied.isNotFound)
+        #expect(denied.reason == "Permission denied")
     }
 }

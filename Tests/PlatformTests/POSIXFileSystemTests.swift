@@ -133,4 +133,41 @@ import Testing
             }
         }
     }
+
+    @Test func aWritableDirectoryIsOneThisUserMayAddTo() throws {
+        try withTemporaryDirectory { directory in
+            try fs.checkWritableDirectory(at: directory)
+            #expect(throws: FileSystemError(.access, path: "\(directory)/none", code: ENOENT)) {
+                try fs.checkWritableDirectory(at: "\(directory)/none")
+            }
+            if getuid() != 0 {
+                // Root may write anywhere; as anyone else a directory without write permission is refused.
+                try fs.createDirectory(at: "\(directory)/ro", permissions: 0o500)
+                #expect(throws: FileSystemError(.access, path: "\(directory)/ro", code: EACCES)) {
+                    try fs.checkWritableDirectory(at: "\(directory)/ro")
+                }
+            }
+        }
+    }
+
+    @Test func aPrivateDirectoryIsMadeOnceAndOnlyTrustedWhenItIsThisUsersAlone() throws {
+        try withTemporaryDirectory { directory in
+            let path = "\(directory)/hooks"
+            try fs.makePrivateDirectory(at: path)
+            #expect(mode(of: path) == 0o700)
+            // There already, as it should be: accepted as it is.
+            try fs.makePrivateDirectory(at: path)
+            // Open to others: someone could have planted files in it.
+            #expect(chmod(path, 0o755) == 0)
+            #expect(throws: FileSystemError(.mkdir, path: path, code: EPERM)) { try fs.makePrivateDirectory(at: path) }
+            // A file (or a link to a directory) where the directory should be.
+            try fs.writeFile(at: "\(directory)/file", contents: [], permissions: 0o600)
+            #expect(throws: FileSystemError(.mkdir, path: "\(directory)/file", code: EEXIST)) {
+                try fs.makePrivateDirectory(at: "\(directory)/file")
+            }
+            #expect(throws: FileSystemError(.mkdir, path: "\(directory)/none/hooks", code: ENOENT)) {
+                try fs.makePrivateDirectory(at: "\(directory)/none/hooks")
+            }
+        }
+    }
 }
