@@ -79,7 +79,7 @@ import Testing
         defer { phone.stop() }
         #expect(phone.waitForCard { $0["state"] as? String == "standby" })
 
-        let once = try runCommand(binary, ["status"], environment: environment, timeoutSeconds: 10)
+        let once = try phone.barLine("Connected to the board", binary: binary, environment: environment)
         #expect(once.status == 0, "\(once.error)")
         #expect(once.output == "Connected to the board\n")
 

@@ -120,6 +120,8 @@ import Testing
         try phone.start(environment: environment)
         defer { phone.stop() }
         #expect(phone.waitForCard { $0["state"] as? String == "standby" })
+        let connected = try phone.barLine("Connected to the board", binary: binary, environment: environment)
+        #expect(connected.output == "Connected to the board\n", "\(connected)")
 
         // The snippet names the command as a person types it: found on PATH, as installed.
         let path = URL(fileURLWithPath: binary).deletingLastPathComponent().path + ":/usr/bin:/bin"

@@ -127,6 +127,21 @@ final class PhoneProcess {
         }
     }
 
+    /// `aiden-phone status` (the program at `binary`, in `environment`) until it prints `line` or `timeoutSeconds`
+    /// pass; the last answer. The bar's line follows the card printed on stdout, not at once: the surfaces are
+    /// given the cards once the fetch that changed them has ended (its events read too), so a test that saw a
+    /// card asks for the line until it catches up.
+    func barLine(
+        _ line: String, binary: String, environment: [String: String], timeoutSeconds: Double = 5
+    ) throws -> CommandResult {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while true {
+            let answer = try runCommand(binary, ["status"], environment: environment, timeoutSeconds: 10)
+            if answer.output == line + "\n" || Date() >= deadline { return answer }
+            usleep(20_000)
+        }
+    }
+
     /// Sends a signal, waits for the process to end and its output to be read; returns the exit status.
     @discardableResult
     func stop(signal number: Int32 = SIGTERM) -> Int32 {
