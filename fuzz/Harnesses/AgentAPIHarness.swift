@@ -71,25 +71,26 @@ package enum AgentAPIHarness: FuzzHarness {
     private static func checkSnapshot(
         _ response: HTTPResponse, state: BoardState, request: HTTPRequest
     ) throws(InvariantViolation) {
-        let asked = "\(request.method) \(request.path)"
+        func asked() -> String { "\(request.method) \(request.path)" }
         guard let envelope = try? JSONDecoder().decode(SnapshotEnvelope.self, from: Data(response.body)) else {
-            throw InvariantViolation("\(asked): live_activity is not a snapshot: \(text(response.body))")
+            throw InvariantViolation("\(asked()): live_activity is not a snapshot: \(text(response.body))")
         }
         let snapshot = envelope.liveActivity
         try require(
             state.store.task(id: snapshot.requestID) == snapshot,
-            "\(asked): the answer's snapshot is not the store's: \(text(response.body))")
+            "\(asked()): the answer's snapshot is not the store's: \(text(response.body))")
         try require(
-            response.header("ETag") == state.storeETag, "\(asked): ETag \(String(describing: response.header("ETag")))")
+            response.header("ETag") == state.storeETag,
+            "\(asked()): ETag \(String(describing: response.header("ETag")))")
         guard case let .snapshot(view) = try? BoardAnswer.current(from: response.body) else {
-            throw InvariantViolation("\(asked): the phone cannot read the snapshot: \(text(response.body))")
+            throw InvariantViolation("\(asked()): the phone cannot read the snapshot: \(text(response.body))")
         }
         try require(
             view.requestID == snapshot.requestID && view.taskTitle == snapshot.taskTitle
                 && view.currentStep == snapshot.currentStep && view.lastError == snapshot.lastError
                 && view.progress == snapshot.progress && view.revision == snapshot.revision
                 && view.status == OpenEnum(snapshot.status) && view.phase == OpenEnum(snapshot.phase),
-            "\(asked): the phone reads \(view) from \(snapshot)")
+            "\(asked()): the phone reads \(view) from \(snapshot)")
     }
 
     /// The board saves the store after changes and refuses a state file that does not decode at start-up.

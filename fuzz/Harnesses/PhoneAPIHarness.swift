@@ -97,47 +97,47 @@ package enum PhoneAPIHarness: FuzzHarness {
     /// An answer the router accepts is the one recorded: its effect names the path's task and the body's answer,
     /// and the task is one the answering phone may see; anything else asks nothing of the shell.
     private static func checkAnswer(_ request: HTTPRequest, _ result: RouteResult) throws(InvariantViolation) {
-        let asked = "\(request.method) \(request.path)"
+        func asked() -> String { "\(request.method) \(request.path)" }
         guard case let .recordAnswer(id, answer)? = result.effect else {
             let isAnswer = PhoneRouter.answerTarget(request.path) != nil && request.method == "POST"
-            try require(!isAnswer || result.response.status != 200, "\(asked): a 200 that records nothing")
+            try require(!isAnswer || result.response.status != 200, "\(asked()): a 200 that records nothing")
             return
         }
-        try require(result.response.status == 200, "\(asked): an answer effect with \(result.response.status)")
-        try require(PhoneRouter.answerTarget(request.path).map(String.init) == id, "\(asked): recorded for \(id)")
+        try require(result.response.status == 200, "\(asked()): an answer effect with \(result.response.status)")
+        try require(PhoneRouter.answerTarget(request.path).map(String.init) == id, "\(asked()): recorded for \(id)")
         let decoded = try? AnswerRequest.decode(from: request.body)
-        try require(decoded == answer, "\(asked): recorded \(answer), the body says \(decoded as Any)")
+        try require(decoded == answer, "\(asked()): recorded \(answer), the body says \(decoded as Any)")
         let task = board.store.task(id: id)
         try require(
-            task?.isVisible(toPhone: answer.phoneID) == true, "\(asked): phone \(answer.phoneID) answered \(id)")
+            task?.isVisible(toPhone: answer.phoneID) == true, "\(asked()): phone \(answer.phoneID) answered \(id)")
     }
 
     /// The board's answers to the phone's own reads, through the phone's parsers.
     private static func checkPhoneReads(_ request: HTTPRequest, _ response: HTTPResponse) throws(InvariantViolation) {
-        let asked = "\(request.method) \(request.path)"
+        func asked() -> String { "\(request.method) \(request.path)" }
         switch request.path {
         case "/api/live-activity/current":
             guard let answer = try? BoardAnswer.current(from: response.body) else {
-                throw InvariantViolation("\(asked): the phone cannot read \(text(response.body))")
+                throw InvariantViolation("\(asked()): the phone cannot read \(text(response.body))")
             }
             if case let .snapshot(view) = answer {
                 let phone = request.queryValue("phone_id") ?? ""
                 try require(
                     view.phoneID == "" || view.phoneID == phone,
-                    "\(asked): phone \(phone) got \(view.phoneID ?? "-")'s task")
+                    "\(asked()): phone \(phone) got \(view.phoneID ?? "-")'s task")
             }
         case "/api/live-activity/events":
             try require(
                 (try? BoardAnswer.events(from: response.body)) != nil,
-                "\(asked): the phone cannot read \(text(response.body))")
+                "\(asked()): the phone cannot read \(text(response.body))")
         case "/status":
             try require(
                 BoardStatusAnswer(body: response.body) == .instance(facts.instanceID),
-                "\(asked): the phone reads no instance from \(text(response.body))")
+                "\(asked()): the phone reads no instance from \(text(response.body))")
         case "/api/bluetooth/status":
             try require(
                 BoardBluetoothAnswer(body: response.body) != nil,
-                "\(asked): the phone cannot read \(text(response.body))")
+                "\(asked()): the phone cannot read \(text(response.body))")
         default:
             break
         }
