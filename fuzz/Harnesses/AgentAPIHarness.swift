@@ -32,14 +32,14 @@ package enum AgentAPIHarness: FuzzHarness {
             try checkDecoder(for: request)
             now += 1
             let result = AgentRouter().handle(request, state: &state, facts: facts, now: now, using: &random)
-            let members = try ResponseChecks.check(result.response, to: request)
+            let body = try ResponseChecks.check(result.response, to: request)
             if result.response.status >= 400 { verdict = .rejected }
             if result.change != nil {
                 try require(
                     result.response.status == 200 || result.response.status == 201,
                     "\(request.method) \(request.path): a change answered \(result.response.status)")
             }
-            if request.path.hasPrefix("/v1/tasks"), members["live_activity"] != nil {
+            if request.path.hasPrefix("/v1/tasks"), body?.hasLiveActivity == true {
                 try checkSnapshot(result.response, state: state, request: request)
             }
             if result.change != nil { try checkStateFile(state.store) }
@@ -48,25 +48,39 @@ package enum AgentAPIHarness: FuzzHarness {
     }
 
     /// What the route's decoder accepts, it writes back (aidenctl builds bodies with the same `Encodable`) and
-    /// reads again.
+    /// reads again. The verdict depends on the body's bytes alone, so it is kept for bodies that come back.
     private static func checkDecoder(for request: HTTPRequest) throws(InvariantViolation) {
         let body = request.body
         switch (request.method, request.path.hasSuffix("/end")) {
         case ("POST", false):
-            guard let draft = try? TaskDraft.decode(from: body) else { return }
-            try require(
-                (try? TaskDraft.decode(from: encoded(draft))) == draft, "TaskDraft \(draft) does not read back")
+            try drafts.verdict(for: body) { () throws(InvariantViolation) in
+                guard let draft = try? TaskDraft.decode(from: body) else { return false }
+                try require(
+                    (try? TaskDraft.decode(from: encoded(draft))) == draft, "TaskDraft \(draft) does not read back")
+                return true
+            }
         case ("PATCH", _):
-            guard let patch = try? TaskPatch.decode(from: body) else { return }
-            try require(
-                (try? TaskPatch.decode(from: encoded(patch))) == patch, "TaskPatch \(patch) does not read back")
+            try patches.verdict(for: body) { () throws(InvariantViolation) in
+                guard let patch = try? TaskPatch.decode(from: body) else { return false }
+                try require(
+                    (try? TaskPatch.decode(from: encoded(patch))) == patch, "TaskPatch \(patch) does not read back")
+                return true
+            }
         case ("POST", true):
-            guard let end = try? TaskEnd.decode(from: body) else { return }
-            try require((try? TaskEnd.decode(from: encoded(end))) == end, "TaskEnd \(end) does not read back")
+            try ends.verdict(for: body) { () throws(InvariantViolation) in
+                guard let end = try? TaskEnd.decode(from: body) else { return false }
+                try require((try? TaskEnd.decode(from: encoded(end))) == end, "TaskEnd \(end) does not read back")
+                return true
+            }
         default:
             return
         }
     }
+
+    /// Per decoder: whether it accepted the body (and so wrote it back and read it again).
+    static let drafts = VerdictCache<Bool>(slots: 1024, bytesEach: 2048)
+    static let patches = VerdictCache<Bool>(slots: 1024, bytesEach: 2048)
+    static let ends = VerdictCache<Bool>(slots: 1024, bytesEach: 2048)
 
     private static func checkSnapshot(
         _ response: HTTPResponse, state: BoardState, request: HTTPRequest

@@ -112,8 +112,25 @@ package enum PhoneAPIHarness: FuzzHarness {
             task?.isVisible(toPhone: answer.phoneID) == true, "\(asked()): phone \(answer.phoneID) answered \(id)")
     }
 
-    /// The board's answers to the phone's own reads, through the phone's parsers.
+    /// The board's answers to the phone's own reads, through the phone's parsers. The verdict depends on the path,
+    /// the phone asking (for `current`) and the body alone, so it is kept for answers that come back.
     private static func checkPhoneReads(_ request: HTTPRequest, _ response: HTTPResponse) throws(InvariantViolation) {
+        guard reads.contains(request.path) else { return }
+        let phone = request.path == reads[0] ? request.queryValue("phone_id") ?? "" : ""
+        // Neither the path nor the query's values hold a NUL (FuzzHTTPRequest cuts them there, as libmicrohttpd).
+        let key = Array(request.path.utf8) + [0] + Array(phone.utf8) + [0] + response.body
+        try phoneReads.verdict(for: key) { () throws(InvariantViolation) in
+            try checkPhoneRead(request, response, phone: phone)
+            return true
+        }
+    }
+
+    static let reads = ["/api/live-activity/current", "/api/live-activity/events", "/status", "/api/bluetooth/status"]
+    static let phoneReads = VerdictCache<Bool>(slots: 1024, bytesEach: 8192)
+
+    private static func checkPhoneRead(
+        _ request: HTTPRequest, _ response: HTTPResponse, phone: String
+    ) throws(InvariantViolation) {
         func asked() -> String { "\(request.method) \(request.path)" }
         switch request.path {
         case "/api/live-activity/current":
@@ -121,7 +138,6 @@ package enum PhoneAPIHarness: FuzzHarness {
                 throw InvariantViolation("\(asked()): the phone cannot read \(text(response.body))")
             }
             if case let .snapshot(view) = answer {
-                let phone = request.queryValue("phone_id") ?? ""
                 try require(
                     view.phoneID == "" || view.phoneID == phone,
                     "\(asked()): phone \(phone) got \(view.phoneID ?? "-")'s task")
@@ -134,12 +150,10 @@ package enum PhoneAPIHarness: FuzzHarness {
             try require(
                 BoardStatusAnswer(body: response.body) == .instance(facts.instanceID),
                 "\(asked()): the phone reads no instance from \(text(response.body))")
-        case "/api/bluetooth/status":
+        default:
             try require(
                 BoardBluetoothAnswer(body: response.body) != nil,
                 "\(asked()): the phone cannot read \(text(response.body))")
-        default:
-            break
         }
     }
 
