@@ -17,7 +17,8 @@ package enum PhoneAnswersHarness: FuzzHarness {
     static let wakes = [1, 2, 3].map { WakeEnvelope(reason: .liveActivity, epoch: 7, sequence: $0).bytes }
 
     package static func run(_ input: [UInt8]) throws(InvariantViolation) -> FuzzVerdict {
-        let bodies = FuzzRecords.split(input).map(Array.init)
+        let records = FuzzRecords.split(input)
+        let bodies = records.map(Array.init)
         var verdict = FuzzVerdict.accepted
         var checked = Checked()
         for body in bodies {
@@ -32,7 +33,7 @@ package enum PhoneAnswersHarness: FuzzHarness {
             }
             if !readable { verdict = .rejected }
         }
-        try runSession(answers: bodies, &checked)
+        try runSession(answers: bodies, from: records, of: input, &checked)
         return verdict
     }
 
@@ -51,10 +52,13 @@ package enum PhoneAnswersHarness: FuzzHarness {
     /// Whether a body reads as any answer, after its snapshot's card passed: both depend on its bytes alone.
     static let bodyReadings = VerdictCache<Bool>(slots: 1024, bytesEach: 4096)
 
-    /// A session that starts, gets Wakes, and reads its answers from `answers` in order.
-    private static func runSession(answers: [[UInt8]], _ checked: inout Checked) throws(InvariantViolation) {
+    /// A session that starts, gets Wakes, and reads its answers from `answers` (`records` of `input`) in order.
+    private static func runSession(
+        answers: [[UInt8]], from records: [ArraySlice<UInt8>], of input: [UInt8], _ checked: inout Checked
+    ) throws(InvariantViolation) {
         var session = PhoneSession(settings: PhoneSession.Settings(phoneID: "p1"))
-        var remaining = answers[...]
+        var read = 0
+        var refused = 0
         var inputs: [PhoneSession.Input] =
             [.started, .wakeLink(.connected)] + wakes.map { .wakeValue($0, fullLength: 12) }
         var now = Duration.zero
@@ -62,32 +66,53 @@ package enum PhoneAnswersHarness: FuzzHarness {
         while !inputs.isEmpty, steps < 200 {
             steps += 1
             now += .milliseconds(10)
-            let input = inputs.removeFirst()
-            for effect in session.handle(input, at: now) {
+            // What the session has been through up to this step: the answers it was given so far.
+            let (readBefore, refusedBefore) = (read, refused)
+            let next = inputs.removeFirst()
+            var shown: [PhoneEvent] = []
+            for effect in session.handle(next, at: now) {
                 switch effect {
                 case let .send(request):
-                    let response: BoardResponse =
-                        remaining.popFirst().map { .answered(status: 200, etag: nil, body: $0) }
-                        ?? .failed(detail: "connection refused")
-                    inputs.append(.answer(request, response))
-                case let .emit(event):
-                    switch event {
-                    case let .card(card):
-                        try checkLine(event, &checked)
-                        try checkCard(card, &checked)
-                    case .alert, .error, .connection, .answered:
-                        try checkLine(event, &checked)
-                    case .wake:
-                        break  // nothing the board wrote
+                    let response: BoardResponse
+                    if read < answers.count {
+                        response = .answered(status: 200, etag: nil, body: answers[read])
+                        read += 1
+                    } else {
+                        response = .failed(detail: "connection refused")
+                        refused += 1
                     }
+                    inputs.append(.answer(request, response))
+                case .emit(.wake):
+                    break  // nothing the board wrote
+                case let .emit(event):
+                    shown.append(event)
                 case let .alert(alert):
-                    try checkLine(.alert(alert), &checked)
+                    shown.append(.alert(alert))
                 case .scheduleDeadline, .saveRecord, .log:
                     break
                 }
             }
+            guard !shown.isEmpty else { continue }
+            // The session, and so what it shows at this step, depends on the step and the answers it read before
+            // (the input's bytes up to the last one's end, and whether a separator follows it) and refused
+            // alone: what it showed at the same step after the same answers was checked already.
+            let tag: UInt8 = readBefore == 0 ? 2 : readBefore == records.count ? 1 : 0
+            let counts = [steps, readBefore, refusedBefore].flatMap { count in
+                (0..<4).map { UInt8(truncatingIfNeeded: count >> ($0 * 8)) }
+            }
+            let history = counts + [tag] + input[..<(readBefore == 0 ? 0 : records[readBefore - 1].endIndex)]
+            try shownSteps.verdict(for: history) { () throws(InvariantViolation) in
+                for event in shown {
+                    try checkLine(event, &checked)
+                    if case let .card(card) = event { try checkCard(card, &checked) }
+                }
+                return true
+            }
         }
     }
+
+    /// Whether what the session showed at a step of a history passed the checks, by history.
+    static let shownSteps = VerdictCache<Bool>(slots: 8192, bytesEach: 4109)
 
     private static func checkLine(_ event: PhoneEvent, _ checked: inout Checked) throws(InvariantViolation) {
         guard !checked.events.contains(event) else { return }
