@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "CommandLineSyntax", "WireFormat"]),
         .testTarget(name: "CommandLineSyntaxTests", dependencies: ["CommandLineSyntax"]),
         // Every checked-in fuzz input (seeds and past crashes) through its harness, without libFuzzer.
-        .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarnesses"]),
+        .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarnesses", "WireFormat"]),
         // DBusTests also covers DesktopNotifications: it needs the same private-bus harness.
         .testTarget(
             name: "DBusTests", dependencies: ["DBus", "DBusModel", "DesktopNotifications", "TestSupport"]),

@@ -27,70 +27,109 @@ package enum AgentAPIHarness: FuzzHarness {
         var random = CountingGenerator()
         var now = Date(timeIntervalSince1970: 1_780_000_000)
         var verdict = FuzzVerdict.accepted
-        for record in FuzzRecords.split(input) {
+        let records = FuzzRecords.split(input)
+        for (index, record) in records.enumerated() {
             let request = FuzzHTTPRequest.parse(record, overIP: false)
-            try checkDecoder(for: request)
             now += 1
             let result = AgentRouter().handle(request, state: &state, facts: facts, now: now, using: &random)
-            let members = try ResponseChecks.check(result.response, to: request)
             if result.response.status >= 400 { verdict = .rejected }
-            if result.change != nil {
-                try require(
-                    result.response.status == 200 || result.response.status == 201,
-                    "\(request.method) \(request.path): a change answered \(result.response.status)")
+            // The checks of this request (and the board's state they read) depend on the input's bytes up to its
+            // end alone, and on whether a separator follows (else it runs to the input's end): the harness starts
+            // from the same state, counter and clock for every input.
+            let upToHere = [index == records.count - 1 ? 1 : 0] + input[..<record.endIndex]
+            try requestChecks.verdict(for: upToHere) { () throws(InvariantViolation) in
+                try check(request, result, state: state)
+                return true
             }
-            if request.path.hasPrefix("/v1/tasks"), members["live_activity"] != nil {
-                try checkSnapshot(result.response, state: state, request: request)
-            }
-            if result.change != nil { try checkStateFile(state.store) }
         }
         return verdict
     }
 
+    /// Whether the checks of the request that ends a prefix of an input passed, by prefix; most inputs are their
+    /// parents with one change, and the requests before it need no second check (the board still answers them).
+    static let requestChecks = VerdictCache<Bool>(slots: 8192, bytesEach: 4097)
+
+    private static func check(
+        _ request: HTTPRequest, _ result: RouteResult, state: BoardState
+    ) throws(InvariantViolation) {
+        try checkDecoder(for: request)
+        let body = try ResponseChecks.check(result.response, to: request)
+        if result.change != nil {
+            try require(
+                result.response.status == 200 || result.response.status == 201,
+                "\(request.method) \(request.path): a change answered \(result.response.status)")
+        }
+        if request.path.hasPrefix("/v1/tasks"), body?.hasLiveActivity == true {
+            try checkSnapshot(result.response, state: state, request: request)
+        }
+        if result.change != nil { try checkStateFile(state.store) }
+    }
+
     /// What the route's decoder accepts, it writes back (aidenctl builds bodies with the same `Encodable`) and
-    /// reads again.
+    /// reads again. The verdict depends on the body's bytes alone, so it is kept for bodies that come back.
     private static func checkDecoder(for request: HTTPRequest) throws(InvariantViolation) {
         let body = request.body
         switch (request.method, request.path.hasSuffix("/end")) {
         case ("POST", false):
-            guard let draft = try? TaskDraft.decode(from: body) else { return }
-            try require(
-                (try? TaskDraft.decode(from: encoded(draft))) == draft, "TaskDraft \(draft) does not read back")
+            try drafts.verdict(for: body) { () throws(InvariantViolation) in
+                guard let draft = try? TaskDraft.decode(from: body) else { return false }
+                try require(
+                    (try? TaskDraft.decode(from: encoded(draft))) == draft, "TaskDraft \(draft) does not read back")
+                return true
+            }
         case ("PATCH", _):
-            guard let patch = try? TaskPatch.decode(from: body) else { return }
-            try require(
-                (try? TaskPatch.decode(from: encoded(patch))) == patch, "TaskPatch \(patch) does not read back")
+            try patches.verdict(for: body) { () throws(InvariantViolation) in
+                guard let patch = try? TaskPatch.decode(from: body) else { return false }
+                try require(
+                    (try? TaskPatch.decode(from: encoded(patch))) == patch, "TaskPatch \(patch) does not read back")
+                return true
+            }
         case ("POST", true):
-            guard let end = try? TaskEnd.decode(from: body) else { return }
-            try require((try? TaskEnd.decode(from: encoded(end))) == end, "TaskEnd \(end) does not read back")
+            try ends.verdict(for: body) { () throws(InvariantViolation) in
+                guard let end = try? TaskEnd.decode(from: body) else { return false }
+                try require((try? TaskEnd.decode(from: encoded(end))) == end, "TaskEnd \(end) does not read back")
+                return true
+            }
         default:
             return
         }
     }
 
+    /// Per decoder: whether it accepted the body (and so wrote it back and read it again).
+    static let drafts = VerdictCache<Bool>(slots: 1024, bytesEach: 2048)
+    static let patches = VerdictCache<Bool>(slots: 1024, bytesEach: 2048)
+    static let ends = VerdictCache<Bool>(slots: 1024, bytesEach: 2048)
+
     private static func checkSnapshot(
         _ response: HTTPResponse, state: BoardState, request: HTTPRequest
     ) throws(InvariantViolation) {
-        let asked = "\(request.method) \(request.path)"
+        func asked() -> String { "\(request.method) \(request.path)" }
         guard let envelope = try? JSONDecoder().decode(SnapshotEnvelope.self, from: Data(response.body)) else {
-            throw InvariantViolation("\(asked): live_activity is not a snapshot: \(text(response.body))")
+            throw InvariantViolation("\(asked()): live_activity is not a snapshot: \(text(response.body))")
         }
         let snapshot = envelope.liveActivity
         try require(
             state.store.task(id: snapshot.requestID) == snapshot,
-            "\(asked): the answer's snapshot is not the store's: \(text(response.body))")
+            "\(asked()): the answer's snapshot is not the store's: \(text(response.body))")
         try require(
-            response.header("ETag") == state.storeETag, "\(asked): ETag \(String(describing: response.header("ETag")))")
-        guard case let .snapshot(view) = try? BoardAnswer.current(from: response.body) else {
-            throw InvariantViolation("\(asked): the phone cannot read the snapshot: \(text(response.body))")
+            response.header("ETag") == state.storeETag,
+            "\(asked()): ETag \(String(describing: response.header("ETag")))")
+        // The phone's reading of the body, and the snapshot it is compared with, depend on the body alone.
+        try phoneReadings.verdict(for: response.body) { () throws(InvariantViolation) in
+            guard case let .snapshot(view) = try? BoardAnswer.current(from: response.body) else {
+                throw InvariantViolation("\(asked()): the phone cannot read the snapshot: \(text(response.body))")
+            }
+            try require(
+                view.requestID == snapshot.requestID && view.taskTitle == snapshot.taskTitle
+                    && view.currentStep == snapshot.currentStep && view.lastError == snapshot.lastError
+                    && view.progress == snapshot.progress && view.revision == snapshot.revision
+                    && view.status == OpenEnum(snapshot.status) && view.phase == OpenEnum(snapshot.phase),
+                "\(asked()): the phone reads \(view) from \(snapshot)")
+            return true
         }
-        try require(
-            view.requestID == snapshot.requestID && view.taskTitle == snapshot.taskTitle
-                && view.currentStep == snapshot.currentStep && view.lastError == snapshot.lastError
-                && view.progress == snapshot.progress && view.revision == snapshot.revision
-                && view.status == OpenEnum(snapshot.status) && view.phase == OpenEnum(snapshot.phase),
-            "\(asked): the phone reads \(view) from \(snapshot)")
     }
+
+    static let phoneReadings = VerdictCache<Bool>(slots: 1024, bytesEach: 4096)
 
     /// The board saves the store after changes and refuses a state file that does not decode at start-up.
     private static func checkStateFile(_ store: TaskStore) throws(InvariantViolation) {

@@ -56,24 +56,36 @@ package enum PhoneAPIHarness: FuzzHarness {
         for record in FuzzRecords.split(input) {
             let request = FuzzHTTPRequest.parse(record, overIP: true)
             let result = router.handle(request, board: board, facts: facts, now: now)
-            try ResponseChecks.check(result.response, to: request)
-            try require(
-                (result.denial != nil) == (result.response.status == 403),
-                "\(request.method) \(request.path): \(result.response.status), denial: \(result.denial as Any)")
-            if let host = request.header("host") { try checkHostRule(host, request: request) }
-            if let admitted = router.admit(request, boardAddresses: { [FuzzHTTPRequest.board] }) {
-                try require(
-                    admitted.response.status == result.response.status,
-                    "\(request.method) \(request.path): admitted as \(admitted.response.status), "
-                        + "answered \(result.response.status)")
-            }
-            try checkAnswer(request, result)
-            if result.response.status == 200 && request.method == "GET" {
-                try checkPhoneReads(request, result.response)
-            }
             if result.response.status >= 400 { verdict = .rejected }
+            // The board, its facts and the clock are the same for every request, so the checks of a request depend
+            // on its bytes alone: a request checked before (libFuzzer's inputs are mostly their parents with one
+            // change) passes them again. The board still answers every request.
+            try requestChecks.verdict(for: Array(record)) { () throws(InvariantViolation) in
+                try check(request, result)
+                return true
+            }
         }
         return verdict
+    }
+
+    static let requestChecks = VerdictCache<Bool>(slots: 8192, bytesEach: 4096)
+
+    private static func check(_ request: HTTPRequest, _ result: RouteResult) throws(InvariantViolation) {
+        try ResponseChecks.check(result.response, to: request)
+        try require(
+            (result.denial != nil) == (result.response.status == 403),
+            "\(request.method) \(request.path): \(result.response.status), denial: \(result.denial as Any)")
+        if let host = request.header("host") { try checkHostRule(host, request: request) }
+        if let admitted = router.admit(request, boardAddresses: { [FuzzHTTPRequest.board] }) {
+            try require(
+                admitted.response.status == result.response.status,
+                "\(request.method) \(request.path): admitted as \(admitted.response.status), "
+                    + "answered \(result.response.status)")
+        }
+        try checkAnswer(request, result)
+        if result.response.status == 200 && request.method == "GET" {
+            try checkPhoneReads(request, result.response)
+        }
     }
 
     private static func checkHostRule(_ host: String, request: HTTPRequest) throws(InvariantViolation) {
@@ -97,49 +109,63 @@ package enum PhoneAPIHarness: FuzzHarness {
     /// An answer the router accepts is the one recorded: its effect names the path's task and the body's answer,
     /// and the task is one the answering phone may see; anything else asks nothing of the shell.
     private static func checkAnswer(_ request: HTTPRequest, _ result: RouteResult) throws(InvariantViolation) {
-        let asked = "\(request.method) \(request.path)"
+        func asked() -> String { "\(request.method) \(request.path)" }
         guard case let .recordAnswer(id, answer)? = result.effect else {
             let isAnswer = PhoneRouter.answerTarget(request.path) != nil && request.method == "POST"
-            try require(!isAnswer || result.response.status != 200, "\(asked): a 200 that records nothing")
+            try require(!isAnswer || result.response.status != 200, "\(asked()): a 200 that records nothing")
             return
         }
-        try require(result.response.status == 200, "\(asked): an answer effect with \(result.response.status)")
-        try require(PhoneRouter.answerTarget(request.path).map(String.init) == id, "\(asked): recorded for \(id)")
+        try require(result.response.status == 200, "\(asked()): an answer effect with \(result.response.status)")
+        try require(PhoneRouter.answerTarget(request.path).map(String.init) == id, "\(asked()): recorded for \(id)")
         let decoded = try? AnswerRequest.decode(from: request.body)
-        try require(decoded == answer, "\(asked): recorded \(answer), the body says \(decoded as Any)")
+        try require(decoded == answer, "\(asked()): recorded \(answer), the body says \(decoded as Any)")
         let task = board.store.task(id: id)
         try require(
-            task?.isVisible(toPhone: answer.phoneID) == true, "\(asked): phone \(answer.phoneID) answered \(id)")
+            task?.isVisible(toPhone: answer.phoneID) == true, "\(asked()): phone \(answer.phoneID) answered \(id)")
     }
 
-    /// The board's answers to the phone's own reads, through the phone's parsers.
+    /// The board's answers to the phone's own reads, through the phone's parsers. The verdict depends on the path,
+    /// the phone asking (for `current`) and the body alone, so it is kept for answers that come back.
     private static func checkPhoneReads(_ request: HTTPRequest, _ response: HTTPResponse) throws(InvariantViolation) {
-        let asked = "\(request.method) \(request.path)"
+        guard reads.contains(request.path) else { return }
+        let phone = request.path == reads[0] ? request.queryValue("phone_id") ?? "" : ""
+        // Neither the path nor the query's values hold a NUL (FuzzHTTPRequest cuts them there, as libmicrohttpd).
+        let key = Array(request.path.utf8) + [0] + Array(phone.utf8) + [0] + response.body
+        try phoneReads.verdict(for: key) { () throws(InvariantViolation) in
+            try checkPhoneRead(request, response, phone: phone)
+            return true
+        }
+    }
+
+    static let reads = ["/api/live-activity/current", "/api/live-activity/events", "/status", "/api/bluetooth/status"]
+    static let phoneReads = VerdictCache<Bool>(slots: 1024, bytesEach: 8192)
+
+    private static func checkPhoneRead(
+        _ request: HTTPRequest, _ response: HTTPResponse, phone: String
+    ) throws(InvariantViolation) {
+        func asked() -> String { "\(request.method) \(request.path)" }
         switch request.path {
         case "/api/live-activity/current":
             guard let answer = try? BoardAnswer.current(from: response.body) else {
-                throw InvariantViolation("\(asked): the phone cannot read \(text(response.body))")
+                throw InvariantViolation("\(asked()): the phone cannot read \(text(response.body))")
             }
             if case let .snapshot(view) = answer {
-                let phone = request.queryValue("phone_id") ?? ""
                 try require(
                     view.phoneID == "" || view.phoneID == phone,
-                    "\(asked): phone \(phone) got \(view.phoneID ?? "-")'s task")
+                    "\(asked()): phone \(phone) got \(view.phoneID ?? "-")'s task")
             }
         case "/api/live-activity/events":
             try require(
                 (try? BoardAnswer.events(from: response.body)) != nil,
-                "\(asked): the phone cannot read \(text(response.body))")
+                "\(asked()): the phone cannot read \(text(response.body))")
         case "/status":
             try require(
                 BoardStatusAnswer(body: response.body) == .instance(facts.instanceID),
-                "\(asked): the phone reads no instance from \(text(response.body))")
-        case "/api/bluetooth/status":
+                "\(asked()): the phone reads no instance from \(text(response.body))")
+        default:
             try require(
                 BoardBluetoothAnswer(body: response.body) != nil,
-                "\(asked): the phone cannot read \(text(response.body))")
-        default:
-            break
+                "\(asked()): the phone cannot read \(text(response.body))")
         }
     }
 
