@@ -91,7 +91,7 @@ let package = Package(
             dependencies: [
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
-                "ServiceManager", "Doctor", "WireFormat", "Retry", "HTTPClient",
+                "ServiceManager", "Doctor", "WireFormat", "Retry",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.

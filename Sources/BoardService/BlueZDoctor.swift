@@ -3,7 +3,7 @@ import BluetoothHCI
 import DBus
 import Doctor
 import FoundationEssentials
-import HTTPClient
+import Platform
 
 /// `aiden-board doctor` for `[wake] transport = "bluez"`: the adapter in the kernel (libbluetooth), bluetoothd
 /// on the system bus (its object tree: adapter, power, GATT and advertising managers), and, when aiden-board
@@ -158,14 +158,12 @@ package enum BlueZDoctor {
         return (try? JSONDecoder().decode(Status.self, from: body))?.bluetooth
     }
 
-    /// The body of `GET /v1/status` on the agent socket, or nil when nothing answers within 2 s: the same client
-    /// aidenctl uses, so the doctor asks the daemon the way an agent does.
+    /// The body of `GET /v1/status` on the agent socket, or nil when nothing answers within 2 s. Not through
+    /// libcurl, as aidenctl asks: the board links no HTTP client (`UnixSocketGet` says why).
     static func statusBody(agentSocket path: String) -> Data? {
-        let request = HTTPClientRequest(
-            url: "http://localhost/v1/status", unixSocketPath: path,
-            timeout: HTTPClientRequest.Timeout(connectMilliseconds: 2_000, totalMilliseconds: 2_000))
-        guard let response = try? HTTPClient(maxResponseBytes: statusLimit).perform(request) else { return nil }
-        return Data(response.body)
+        guard let answer = UnixSocketGet.get("/v1/status", socket: path, limit: statusLimit, timeoutMilliseconds: 2_000)
+        else { return nil }
+        return Data(answer.body)
     }
 
     /// More than any status the daemon sends; a larger answer is not the daemon's.
