@@ -17,11 +17,8 @@ package enum UnixSocketGet {
     /// `timeoutMilliseconds`; nil when nothing answers in time, the answer is not HTTP, or it is longer than
     /// `limit` bytes.
     package static func get(_ target: String, socket path: String, limit: Int, timeoutMilliseconds: Int32) -> Answer? {
-        guard let address = UnixSocketAddress(path: path) else { return nil }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard case .success(let fd) = UnixSocketAddress(path: path)?.connectedStream() else { return nil }
         defer { close(fd) }
-        guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else { return nil }
         let request = Array("GET \(target) HTTP/1.0\r\nHost: localhost\r\n\r\n".utf8)
         guard OutputDescriptor(fd).write(request[...]) else { return nil }
         var response: [UInt8] = []

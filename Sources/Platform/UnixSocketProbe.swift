@@ -20,14 +20,12 @@ package enum UnixSocketProbe: Equatable, Sendable {
         var status = stat()
         guard lstat(path, &status) == 0 else { return .absent }
         guard status.st_mode & S_IFMT == S_IFSOCK else { return .notASocket }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .refused(SocketCallError(operation: "socket", address: path, errno: errno)) }
-        defer { close(fd) }
         guard let address = UnixSocketAddress(path: path) else {
             return .refused(SocketCallError(operation: "connect", address: path, errno: ENAMETOOLONG))
         }
-        guard address.withSockaddr({ connect(fd, $0, $1) }) == 0 else {
-            return .refused(SocketCallError(operation: "connect", address: path, errno: errno))
+        switch address.connectedStream() {
+        case .success(let fd): close(fd)
+        case .failure(let error): return .refused(error)
         }
         return .answers
     }
