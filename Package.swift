@@ -160,13 +160,13 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "BoardAPI", "DBus", "DBusModel", "LiveActivity", "Logging", "Platform", "WireFormat",
+                "BoardAPI", "DBus", "DBusModel", "LiveActivity", "Logging", "Platform", "WakeProtocol", "WireFormat",
             ],
             path: "Tests/TestSupport"),
         .testTarget(name: "WakeProtocolTests", dependencies: ["WakeProtocol"]),
         // The shared vocabulary, and that the board's strict encoder and the tolerant view agree on every key.
         .testTarget(name: "WireFormatTests", dependencies: ["WireFormat", "LiveActivity"]),
-        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "WireFormat"]),
+        .testTarget(name: "LiveActivityTests", dependencies: ["LiveActivity", "WakeProtocol", "WireFormat"]),
         .testTarget(name: "NetworkAddressTests", dependencies: ["NetworkAddress"]),
         .testTarget(name: "RetryTests", dependencies: ["Retry"]),
         .testTarget(

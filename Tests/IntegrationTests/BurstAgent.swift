@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import TestSupport
+import WakeProtocol
 
 /// One agent of the kill -9 test: as fast as the board answers, it starts tasks of its own, updates them
 /// (progress, needs_app and back, handoffs) and ends them, and records every acknowledged answer with the

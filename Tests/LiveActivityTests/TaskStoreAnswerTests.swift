@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 import WireFormat
 
 @testable import LiveActivity
@@ -10,7 +11,7 @@ import WireFormat
     /// A running task with `can_stop`, started at `at(0)`.
     static func stoppable(_ id: String = "chat_a", phone: String = "") throws -> TaskStore {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let draft = TaskDraft(taskTitle: "Build", requestID: id, phoneID: phone, canStop: true)
         _ = try store.start(draft, idempotencyKey: nil, now: at(0), using: &generator)
         return store
@@ -54,7 +55,7 @@ import WireFormat
 
     @Test func theSameAnswerIDForAnotherAnswerOrTaskIsAConflict() throws {
         var store = try Self.stoppable()
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         _ = try store.start(
             TaskDraft(taskTitle: "Other", requestID: "chat_b", canStop: true), idempotencyKey: nil, now: at(1),
             using: &generator)
@@ -88,7 +89,7 @@ import WireFormat
     ])
     func aStopNeedsAnActiveStoppableTask(canStop: Bool, ended: Bool, code: String) throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         _ = try store.start(
             TaskDraft(taskTitle: "T", requestID: "chat_a", canStop: canStop), idempotencyKey: nil, now: at(0),
             using: &generator)

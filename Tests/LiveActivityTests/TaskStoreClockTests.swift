@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 import WireFormat
 
 @testable import LiveActivity
@@ -22,7 +23,7 @@ import WireFormat
         for step in steps {
             switch step {
             case .start(let id, let mono, let wall):
-                var generator = SeededGenerator(state: 1)
+                var generator = SplitMix64(seed: 1)
                 var draft = TaskDraft(taskTitle: "Task", requestID: id)
                 draft.staleAfterSeconds = 60
                 draft.abandonAfterSeconds = 300
@@ -89,7 +90,7 @@ import WireFormat
 
     @Test func newsAfterAJumpIsMeasuredFromWhenItCame() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         var draft = TaskDraft(taskTitle: "Task", requestID: "a")
         draft.staleAfterSeconds = 60
         _ = try store.start(draft, idempotencyKey: nil, now: at(0), using: &generator)
@@ -106,7 +107,7 @@ import WireFormat
     /// a file from before ages were recorded derives them from the wall clock, once.
     @Test func aRestartContinuesFromTheRecordedAge() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         var draft = TaskDraft(taskTitle: "Task", requestID: "a")
         draft.staleAfterSeconds = 60
         _ = try store.start(draft, idempotencyKey: nil, now: at(0), using: &generator)
@@ -143,7 +144,7 @@ import WireFormat
     /// 120 s) keeps its task running throughout, and a task started at the clamp does not die on arrival.
     @Test func aWalkOfTheStampClockToTheClampAndBackEndsNoHeartbeatingTask() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         var draft = TaskDraft(taskTitle: "Task", requestID: "a")
         draft.staleAfterSeconds = 60
         draft.abandonAfterSeconds = 120

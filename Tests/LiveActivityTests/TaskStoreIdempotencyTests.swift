@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 
 @testable import LiveActivity
 
@@ -49,7 +50,7 @@ import Testing
     /// Each key names one request: another body, another task or another kind of write under it is refused.
     @Test func aKeyIsRefusedForAnyOtherRequest() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 5)
+        var generator = SplitMix64(seed: 5)
         _ = try store.start(
             TaskDraft(taskTitle: "A", requestID: "chat_a"), idempotencyKey: "s-1", now: at(0), using: &generator)
         try store.startTask("chat_b", at: at(1))
@@ -112,7 +113,7 @@ import Testing
 
     @Test func aRunningTaskKeepsItsNewestUpdateRecordsAndDropsThemWhenItEnds() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 5)
+        var generator = SplitMix64(seed: 5)
         _ = try store.start(
             TaskDraft(taskTitle: "A", requestID: "chat_a"), idempotencyKey: "s-1", now: at(0), using: &generator)
         let limit = TaskLimits.updateRecordsPerTask

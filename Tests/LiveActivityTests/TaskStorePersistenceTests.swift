@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 
 @testable import LiveActivity
 
@@ -7,7 +8,7 @@ import Testing
     /// A store that has seen every kind of change, with sub-second times.
     static func busyStore() throws -> TaskStore {
         var store = TaskStore(generation: "gen-7f", capacity: 8, transitionCapacity: 4)
-        var generator = SeededGenerator(state: 11)
+        var generator = SplitMix64(seed: 11)
         _ = try store.start(
             TaskDraft(taskTitle: "Open Settings", phoneID: "p1", progress: 0.1),
             idempotencyKey: "key-1", now: at(0.123), using: &generator)
@@ -49,7 +50,7 @@ import Testing
     @Test func aRestoredStoreKeepsCountingAndHonoursIdempotencyKeys() throws {
         let store = try Self.busyStore()
         var restored = try JSONDecoder().decode(TaskStore.self, from: JSONEncoder().encode(store))
-        var generator = SeededGenerator(state: 99)
+        var generator = SplitMix64(seed: 99)
         let replay = try restored.start(
             TaskDraft(taskTitle: "Open Settings", phoneID: "p1", progress: 0.1),
             idempotencyKey: "key-1", now: at(10), using: &generator)

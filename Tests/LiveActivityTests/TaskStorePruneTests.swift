@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 
 @testable import LiveActivity
 
@@ -41,7 +42,7 @@ import Testing
 
     @Test func aPrunedTasksIdempotencyKeyStartsAFreshTask() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 9)
+        var generator = SplitMix64(seed: 9)
         let draft = TaskDraft(taskTitle: "A")
         let first = try store.start(draft, idempotencyKey: "k", now: at(0), using: &generator)
         _ = try store.end(id: first.snapshot.requestID, TaskEnd(status: .completed), now: at(1))

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 import WireFormat
 
 @testable import LiveActivity
@@ -35,7 +36,7 @@ import WireFormat
         for step in steps {
             switch step {
             case .start(let id, let phone, let time):
-                var generator = SeededGenerator(state: 1)
+                var generator = SplitMix64(seed: 1)
                 var draft = TaskDraft(taskTitle: "Task", requestID: id, phoneID: phone)
                 draft.staleAfterSeconds = 60
                 draft.abandonAfterSeconds = 6000

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 import WireFormat
 
 @testable import LiveActivity
@@ -64,7 +65,7 @@ import WireFormat
     @Test(arguments: [Answer.stop, .dismiss])
     func anAnswerForAnEarlierTaskUnderTheSameIDIsRefused(answer: Answer) throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let draft = TaskDraft(taskTitle: "Old", requestID: "chat_a", canStop: true)
         _ = try store.start(draft, idempotencyKey: nil, now: at(0), using: &generator)
         _ = try store.end(id: "chat_a", TaskEnd(status: .completed, dismissAfterSeconds: 0), now: at(1))

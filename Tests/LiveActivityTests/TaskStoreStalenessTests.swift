@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 import WireFormat
 
 @testable import LiveActivity
@@ -11,7 +12,7 @@ import WireFormat
     static func started(
         _ id: String, at time: Double, stale: Int? = 60, abandon: Int? = 300, into store: inout TaskStore
     ) throws {
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         var draft = TaskDraft(taskTitle: "Task \(id)", requestID: id)
         draft.staleAfterSeconds = stale
         draft.abandonAfterSeconds = abandon
@@ -92,7 +93,7 @@ import WireFormat
     @Test func limitsAreValidatedAndDefaulted() throws {
         let defaults = try TaskDraft.decode(from: Array(#"{"task_title":"T"}"#.utf8))
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let started = try store.start(defaults, idempotencyKey: nil, now: at(0), using: &generator).snapshot
         #expect(started.staleAfterSeconds == 300 && started.abandonAfterSeconds == 3600 && started.staleSince == nil)
         let long = try TaskDraft.decode(from: Array(#"{"task_title":"T","stale_after_seconds":7200}"#.utf8))

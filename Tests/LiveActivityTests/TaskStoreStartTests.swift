@@ -1,13 +1,14 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 
 @testable import LiveActivity
 
 @Suite struct TaskStoreStartTests {
     @Test func startFillsDefaultsAndRecordsStarted() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 7)
-        var expectedGenerator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
+        var expectedGenerator = SplitMix64(seed: 7)
         let hex = String(expectedGenerator.next(), radix: 16)
         let change = try store.start(
             TaskDraft(taskTitle: "Open Settings"), idempotencyKey: nil, now: at(0.5),
@@ -28,7 +29,7 @@ import Testing
 
     @Test func progressGivenMeansShowsProgressUnlessSaidOtherwise() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let shown = try store.start(
             TaskDraft(taskTitle: "a", progress: 0.3), idempotencyKey: nil, now: at(0),
             using: &generator)
@@ -51,7 +52,7 @@ import Testing
 
     @Test func retriedStartWithTheSameKeyReturnsTheFirstTaskWithoutMutating() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let draft = TaskDraft(taskTitle: "Open Settings", phoneID: "p1")
         let first = try store.start(draft, idempotencyKey: "key-1", now: at(0), using: &generator)
         let afterFirst = store
@@ -75,7 +76,7 @@ import Testing
 
     @Test func reusingAKeyForADifferentBodyIsAConflict() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let first = try store.start(
             TaskDraft(taskTitle: "A", requestID: "chat_a"), idempotencyKey: "k", now: at(0),
             using: &generator)
@@ -91,7 +92,7 @@ import Testing
     @Test(arguments: ["", "has space", "tab\tkey", "ünicode", text("k", 256)])
     func badIdempotencyKeysAreInvalid(key: String) {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let error = storeError {
             _ = try store.start(TaskDraft(taskTitle: "A"), idempotencyKey: key, now: at(0), using: &generator)
         }
@@ -102,7 +103,7 @@ import Testing
 
     @Test func aKeyOf255VisibleCharactersIsAccepted() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let change = try store.start(
             TaskDraft(taskTitle: "A"), idempotencyKey: text("~", 255), now: at(0),
             using: &generator)
@@ -122,7 +123,7 @@ import Testing
 
     @Test func invalidDraftsLeaveTheStoreUnchanged() {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let before = store
         let error = storeError {
             _ = try store.start(
@@ -141,7 +142,7 @@ import Testing
 
     @Test func startingInNeedsAppOrHandoffRecordsThoseTransitionsToo() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let needsApp = try store.start(
             TaskDraft(taskTitle: "A", status: .needsApp), idempotencyKey: nil,
             now: at(0), using: &generator)
@@ -173,7 +174,7 @@ import Testing
 
     @Test func evictionDropsTheEvictedTasksIdempotencyRecord() throws {
         var store = TaskStore(generation: "g1", capacity: 1)
-        var generator = SeededGenerator(state: 3)
+        var generator = SplitMix64(seed: 3)
         let draft = TaskDraft(taskTitle: "A")
         let first = try store.start(draft, idempotencyKey: "k", now: at(0), using: &generator)
         _ = try store.end(id: first.snapshot.requestID, TaskEnd(status: .completed), now: at(1))

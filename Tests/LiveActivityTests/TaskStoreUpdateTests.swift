@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WakeProtocol
 import WireFormat
 
 @testable import LiveActivity
@@ -123,7 +124,7 @@ import WireFormat
 
     @Test func exactlyFourKiBIsAcceptedAndOneByteMoreIsNot() throws {
         var store = TaskStore(generation: "g1")
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let atLimit = try store.start(Self.draft(overBy: 0), idempotencyKey: nil, now: at(0), using: &generator)
         #expect(atLimit.snapshot.encodedByteCount == 4096)
         #expect(try JSONEncoder().encode(atLimit.snapshot).count == 4096)
@@ -152,7 +153,7 @@ import WireFormat
 /// The Aiden profile's members: the tool line with the board's stamp, the locale, and how an end is published.
 @Suite struct TaskStoreToolLineTests {
     func start(_ store: inout TaskStore, _ draft: TaskDraft, at time: Date) throws -> TaskChange {
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         return try store.start(draft, idempotencyKey: nil, now: time, using: &generator)
     }
 

@@ -1,21 +1,9 @@
 import FoundationEssentials
 import Testing
+import WakeProtocol
 import WireFormat
 
 @testable import LiveActivity
-
-/// SplitMix64: a deterministic generator so generated request ids are known in advance.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// Always the same number: forces id clashes.
 struct ConstantGenerator: RandomNumberGenerator {
@@ -67,7 +55,7 @@ extension TaskStore {
     mutating func startTask(
         _ id: String, phone: String = "", title: String = "Task", status: TaskStatus? = nil, at time: Date
     ) throws(TaskStoreError) -> TaskSnapshot {
-        var generator = SeededGenerator(state: 1)
+        var generator = SplitMix64(seed: 1)
         let draft = TaskDraft(taskTitle: title, requestID: id, phoneID: phone, status: status)
         return try start(draft, idempotencyKey: nil, now: time, using: &generator).snapshot
     }

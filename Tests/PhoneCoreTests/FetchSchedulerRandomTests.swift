@@ -1,4 +1,5 @@
 import Testing
+import WakeProtocol
 
 @testable import PhoneCore
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import WakeProtocol
 import WireFormat
 
 /// The largest store a board can hold: `TaskStore.defaultCapacity` tasks, each exactly at the snapshot limit

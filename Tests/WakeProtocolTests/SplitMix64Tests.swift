@@ -1,4 +1,5 @@
 import Testing
+import WakeProtocol
 
 @Suite struct SplitMix64Tests {
     /// Reference outputs of SplitMix64 for seed 0, so a broken generator cannot quietly make

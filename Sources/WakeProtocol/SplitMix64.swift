@@ -1,5 +1,5 @@
-/// A small seeded generator (SplitMix64), so randomized tests and simulations replay exactly from
-/// their seed.
+/// A small seeded generator (SplitMix64: Steele, Lea and Flood, 2014): tests and simulations seed it so randomized
+/// runs replay exactly. Each output is a bijection of the state, so a seed's first draw is as random as the seed.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
