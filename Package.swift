@@ -40,7 +40,8 @@ let package = Package(
             name: "PhoneCore", dependencies: ["Logging", "NetworkAddress", "Retry", "WakeProtocol", "WireFormat"],
             swiftSettings: strict),
         .target(
-            name: "BoardAPI", dependencies: ["LiveActivity", "Logging", "NetworkAddress", "WireFormat"],
+            name: "BoardAPI",
+            dependencies: ["LiveActivity", "Logging", "NetworkAddress", "WakeProtocol", "WireFormat"],
             swiftSettings: strict),
         // One command-line syntax for the three programs: `--opt value` and `--opt=value`, `-h`, `--`.
         .target(name: "CommandLineSyntax", swiftSettings: strict),
@@ -171,7 +172,9 @@ let package = Package(
         .testTarget(name: "RetryTests", dependencies: ["Retry"]),
         .testTarget(
             name: "BoardAPITests",
-            dependencies: ["BoardAPI", "LiveActivity", "NetworkAddress", "TestSupport", "WireFormat"]),
+            dependencies: [
+                "BoardAPI", "LiveActivity", "Logging", "NetworkAddress", "TestSupport", "WakeProtocol", "WireFormat",
+            ]),
         .testTarget(
             name: "BoardServiceTests",
             dependencies: [

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import LiveActivity
 
-/// The board's working state, owned by the engine's writer (its serial executor) alone: the agent
-/// router changes it, and after each durable change the writer publishes it for readers with
+/// The board's working state, owned by `BoardSession` (on the board's serial executor) alone: the agent
+/// router changes it, and after each durable change the session publishes it for readers with
 /// `published()`.
 package struct BoardState: Sendable {
     package var store: TaskStore

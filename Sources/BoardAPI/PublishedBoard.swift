@@ -1,7 +1,7 @@
 import FoundationEssentials
 import LiveActivity
 
-/// The board as the phone may see it: an immutable value the engine's writer publishes after each
+/// The board as the phone may see it: an immutable value `BoardSession` publishes after each
 /// change (once durable, for the changes that must be), which the phone's handlers read without
 /// waiting on the writer or the disk.
 /// Every task's answer body is encoded already, so serving one copies no JSON.

@@ -10,24 +10,17 @@ import Synchronization
 import WakeProtocol
 import WireFormat
 
-/// The board's state and its rules in motion, as one writer and many readers.
+/// The board's shell: `BoardSession` (pure) decides, this performs its effects and serves the readers.
 ///
-/// The writer is the runtime's serial executor: agent requests, retention expiry, lazy writes and
-/// Wake decisions run there, one at a time. A change is made on a copy, made durable as its
-/// `Durability` asks, and only then committed and published. A change that must be durable (a
-/// start, an end, a handoff) is on disk before anyone sees it or it is acknowledged, so nothing
-/// needs rolling back; progress updates and retention pruning may be published up to a second
-/// before their lazy write (docs/protocol.md §7.1). One case is neither: when only the directory sync after
-/// the rename fails, the file already holds the change, so it stands, is written again lazily, and the
-/// agent is told it is made but not known to be durable (`storage_unconfirmed`). Every accepted change
-/// then feeds the Wake coalescer, so the Wake follows the publication it announces.
+/// The session runs on the runtime's serial executor, one input at a time: agent requests, the person's answers,
+/// timers. Its effects are done in order there (a save, a publication, a Wake, a timer, an answer, a log line), and
+/// the result of each save and Wake is fed straight back, so the session decides what a failure means.
 ///
-/// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value
-/// with every answer body encoded, and never wait for the writer or the disk. The two that ask
-/// something of the board, a pairing window and the person's answer to a task (a store change like
-/// an agent's write, durable before it is acknowledged), are answered later (`HTTPReply.later`):
-/// their connection waits for the executor, the listener's thread does not, so a phone's reads on
-/// its other connections are served while the writer is in a slow fsync.
+/// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value with every answer
+/// body encoded, and never wait for the writer or the disk. The two that ask something of the board, a pairing window
+/// and the person's answer to a task (a store change like an agent's write, durable before it is acknowledged), are
+/// answered later (`HTTPReply.later`): their connection waits for the executor, the listener's thread does not, so a
+/// phone's reads on its other connections are served while the writer is in a slow fsync.
 package final class BoardEngine: Sendable {
     package struct Settings: Sendable {
         package var version: String
@@ -46,40 +39,32 @@ package final class BoardEngine: Sendable {
             self.retention = retention
             self.coalesceWindow = coalesceWindow
         }
+
+        var session: BoardSession.Settings {
+            var session = BoardSession.Settings(retention: retention, coalesceWindow: coalesceWindow)
+            session.lazyWriteDelay = lazyWriteDelay
+            session.sequenceBlockSize = sequenceBlockSize
+            return session
+        }
     }
 
-    /// What only the writer touches. Its lock is only ever taken on the executor, so it is never contended.
+    /// What only the executor touches: the session, and what the shell keeps for its effects. Its lock is only ever
+    /// taken on the executor, so it is never contended.
     private struct Writer: Sendable {
-        var board: BoardState
-        var wakeState: WakeState
-        var coalescer: WakeCoalescer
-        var reservation: SequenceReservation
-        var nextReason: WakeReason = .system
-        var wakeFacts: WakeFacts
-        var tasksDirty = false
-        var lazyWriteScheduled = false
-        /// Monotonic instants, like every deadline (retention and staleness follow elapsed time).
-        var expiryScheduledFor: Duration?
-        /// When the next ended task leaves (nil: none ended), so jobs only prune when one is due.
-        var nextExpiry: Duration?
-        /// When to try again to save the end of abandoned tasks after the write failed (nil: not failing).
-        var staleRetryDue: Duration?
+        var session: BoardSession
+        var timers: [BoardSession.Timer: any ScheduledWork] = [:]
+        var replies: [BoardSession.Reply: @Sendable (HTTPResponse) -> Void] = [:]
+        var nextReply: BoardSession.Reply = 0
         var random = SystemRandomNumberGenerator()
-        /// Failures that repeat for as long as their cause lasts (a full disk, no registration with bluetoothd):
-        /// logged when they start, summarised at most once a minute, and when they end.
-        var tasksWrites = RepeatedFailureLog("writing tasks.json")
-        var sequenceMarks = RepeatedFailureLog("persisting the Wake sequence mark")
-        var deliveries = RepeatedFailureLog("delivering Wakes", level: .warning)
-        /// The agents' long-polls, held until a change the writer publishes decides them or their timeout passes.
-        var waits: [UInt64: HeldWait] = [:]
-        var nextWaitID: UInt64 = 0
-    }
+        /// The last failed write of `tasks.json` (what `flush()` returns).
+        var lastSaveError: BoardStateError?
 
-    /// One long-poll held by the writer: what decides it, where its answer goes, and its timeout's timer.
-    private struct HeldWait: Sendable {
-        let wait: AgentWait
-        let respond: @Sendable (HTTPResponse) -> Void
-        let timer: any ScheduledWork
+        /// Keeps `respond` for the session's answer to a request.
+        mutating func register(_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> BoardSession.Reply {
+            defer { nextReply += 1 }
+            replies[nextReply] = respond
+            return nextReply
+        }
     }
 
     /// What readers see, replaced whole by the writer: one reference to take per request.
@@ -96,7 +81,7 @@ package final class BoardEngine: Sendable {
     /// Reader-side state that never involves the disk.
     private struct PhoneSide: Sendable {
         var appState: PhoneAppState?
-        /// Which clock stamps (the phone's reports may move it); read by the writer for every stamp.
+        /// Which clock stamps (the phone's reports may move it); read by the writer for every input.
         var clock = BoardClock()
         var refusalLog = RefusalLog()
     }
@@ -110,7 +95,6 @@ package final class BoardEngine: Sendable {
     private let writerBusySince = Mutex<Duration?>(nil)
     private let settings: Settings
     private let phoneRouter: PhoneRouter
-    private let agentRouter = AgentRouter()
     private let directory: BoardStateDirectory
     private let sink: any WakeSink
     private let runtime: any Runtime
@@ -143,33 +127,18 @@ package final class BoardEngine: Sendable {
         status = StatusReporter(runtime: runtime)
         var random = SystemRandomNumberGenerator()
         instanceID = String(random.next(), radix: 16)
-        var board = BoardState(store: loaded.store, epoch: loaded.wake.epoch, instanceID: instanceID)
-        // The monotonic clock started again: each loaded task continues from the age `tasks.json` recorded.
-        board.store.anchorClocks(now: runtime.wallNow(), instant: runtime.monotonicNow())
-        let wakeFacts = WakeFacts(transport: sink.transportName)
+        let (now, instant) = (runtime.wallNow(), runtime.monotonicNow())
+        var session = BoardSession(
+            settings: settings.session, store: loaded.store, wake: loaded.wake, instanceID: instanceID,
+            transport: sink.transportName, now: now, at: instant)
         publication = Mutex(
-            Publication(
-                board: board.published(
-                    now: runtime.wallNow(), instant: runtime.monotonicNow(), retention: settings.retention),
-                wakeFacts: wakeFacts))
-        writer = Mutex(
-            Writer(
-                board: board, wakeState: loaded.wake,
-                coalescer: WakeCoalescer(window: settings.coalesceWindow),
-                reservation: SequenceReservation(
-                    persistedHighWater: loaded.wake.sequenceHighWater,
-                    blockSize: settings.sequenceBlockSize),
-                wakeFacts: wakeFacts))
+            Publication(board: session.published(now: now, at: instant), wakeFacts: session.wakeFacts))
+        writer = Mutex(Writer(session: session))
     }
 
     /// Announces the (re)started board with one `system` Wake and arms the retention timer.
     package func start() {
-        runtime.perform {
-            onWriter { writer in
-                noteChange(&writer)
-                scheduleExpiry(&writer)
-            }
-        }
+        runtime.perform { onWriter { writer in drive(.started, &writer) } }
     }
 
     // MARK: Requests
@@ -178,7 +147,7 @@ package final class BoardEngine: Sendable {
     /// calling thread, without waiting for the writer. The exceptions are answered later, never holding the
     /// calling thread: a pairing request from the phone, which waits (on a queue of its own) for the executor,
     /// where the peripheral decides when the window closes, and the person's answer to a task the router
-    /// accepted on the published board, which the writer records (and makes durable) first.
+    /// accepted on the published board, which the session records (and makes durable) first.
     /// `admitted`: `admitPhone` has passed this request already (the ECM server runs it on every request's headers
     /// first), so the access policy is not asked again.
     package func handlePhone(_ request: HTTPRequest, admitted: Bool = false) -> HTTPReply {
@@ -201,7 +170,10 @@ package final class BoardEngine: Sendable {
         case let .recordAnswer(id, answer):
             return .later { [self] respond in
                 runtime.enqueue { [self] in
-                    respond(onWriter { writer in recordAnswer(id: id, answer, for: request, &writer) })
+                    onWriter { writer in
+                        let reply = writer.register(respond)
+                        drive(.answer(requestID: id, answer, from: request, reply: reply), &writer)
+                    }
                 }
             }
         case let .recordPhoneAppState(state):
@@ -237,152 +209,43 @@ package final class BoardEngine: Sendable {
             peer: "\(peer)")
     }
 
-    /// A request on the agent's Unix socket: handed to the writer, answered when it is done (and,
-    /// for a change that must be durable, when it is on disk). A long-poll is answered as if its timeout were 0:
-    /// the shell sends those to `handleAgent(_:respond:)`.
+    /// A request on the agent's Unix socket: handed to the session, answered when it is done (and, for a change that
+    /// must be durable, when it is on disk). A long-poll is answered as if its timeout were 0: the shell sends those
+    /// to `handleAgent(_:respond:)`.
     package func handleAgent(_ request: HTTPRequest) -> HTTPResponse {
-        runtime.perform { onWriter { writer in write(request, &writer).response } }
+        let answer = Answer()
+        runtime.perform { agent(request, mayHold: false) { response in answer.response.withLock { $0 = response } } }
+        return answer.response.withLock { $0 }
+            ?? JSONError(status: 500, code: "internal", message: "the board decided nothing for this request").response
+    }
+
+    /// Where the synchronous `handleAgent(_:)` finds its answer: the session answers it before `perform` returns.
+    private final class Answer: Sendable {
+        let response = Mutex<HTTPResponse?>(nil)
     }
 
     /// A request on the agent's Unix socket that may be a long-poll (`AgentRouter.mayWait`), answered through
-    /// `respond` without the caller waiting: at once when the board decides it already, else when a change the writer
-    /// publishes decides it (docs/protocol.md §6.6) or its timeout passes. Holding it costs the writer nothing
-    /// between changes.
+    /// `respond` without the caller waiting: at once when the board decides it already, else when a change the
+    /// session publishes decides it (docs/protocol.md §6.6) or its timeout passes. Holding it costs the writer
+    /// nothing between changes.
     package func handleAgent(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
-        runtime.enqueue { [self] in
-            onWriter { writer in
-                let (response, wait) = write(request, &writer)
-                guard let wait else { return respond(response) }
-                let id = writer.nextWaitID
-                writer.nextWaitID += 1
-                let timer = runtime.schedule(after: wait.timeout) { [weak self] in self?.waitTimedOut(id) }
-                writer.waits[id] = HeldWait(wait: wait, respond: respond, timer: timer)
-            }
-        }
+        runtime.enqueue { [self] in agent(request, mayHold: true, respond) }
     }
 
-    /// How many long-polls the writer holds now (tests, the bench).
-    package var heldWaits: Int { runtime.perform { onWriter { $0.waits.count } } }
-
-    private func waitTimedOut(_ id: UInt64) {
+    /// On the executor: the agent's request into the session, with the facts `/v1/status` reports.
+    private func agent(
+        _ request: HTTPRequest, mayHold: Bool, _ respond: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
         onWriter { writer in
-            guard let held = writer.waits.removeValue(forKey: id) else { return }
-            held.respond(held.wait.timedOut(on: &writer.board))
+            let reply = writer.register(respond)
+            let facts = facts(wake: writer.session.wakeFacts, path: request.path)
+            let random = writer.random.next()
+            drive(.agent(request, facts: facts, random: random, reply: reply, mayHold: mayHold), &writer)
         }
     }
 
-    /// After a publication: answers every held long-poll the board now decides.
-    private func answerWaits(_ writer: inout Writer) {
-        for (id, held) in writer.waits {
-            guard let answer = held.wait.answer(on: &writer.board) else { continue }
-            held.timer.cancel()
-            writer.waits[id] = nil
-            held.respond(answer)
-        }
-    }
-
-    private func write(_ request: HTTPRequest, _ writer: inout Writer) -> (response: HTTPResponse, wait: AgentWait?) {
-        pruneExpired(&writer)
-        sweepStale(&writer)
-        var working = writer.board
-        let (now, instant) = clockNow()
-        let result = agentRouter.handle(
-            request, state: &working, facts: facts(wake: writer.wakeFacts, path: request.path),
-            now: now, using: &writer.random)
-        working.store.anchorClocks(now: now, instant: instant)
-        guard let change = result.change else {
-            writer.board = working  // answers encoded on the way stay cached
-            return (result.response, result.wait)
-        }
-        let failed = commit(
-            working, change, what: "\(request.method) \(request.path) from \(request.peerDescription)", &writer)
-        return (failed ?? result.response, nil)
-    }
-
-    /// Makes `working`, which holds `change`, the board: durable first when the change must be, then published
-    /// and announced. Nil when done; else the error to answer with (`storage_unconfirmed`: it stands anyway;
-    /// `storage_failed`: nothing changed). `what` names the request in the log.
-    private func commit(
-        _ working: BoardState, _ change: TaskChange, what: String, _ writer: inout Writer
-    ) -> HTTPResponse? {
-        if change.durability == .immediate {
-            do {
-                try saveTasks(working.store)
-                tasksSaved(&writer)
-            } catch  where error.inPlace {
-                // tasks.json holds the change already: every reader of the file, and a restart, may find it.
-                // Dropping it would leave the board serving one thing while its file says another, so it stands,
-                // is served, and is written again (directory sync included) by the lazy write; the agent hears
-                // exactly that, not "nothing was changed".
-                tasksFailed("\(what): \(error)", &writer)
-                writer.board = working
-                scheduleLazyWrite(&writer)
-                publish(&writer)
-                logTransitions(change)
-                noteChange(&writer)
-                scheduleExpiry(&writer)
-                let id = change.snapshot.requestID
-                return JSONError(
-                    status: 503, code: "storage_unconfirmed",
-                    message: "the change to \(id) was made and is served, but the board could not confirm that it "
-                        + "is on disk (\(error)); a power loss before the board writes it again (within 1 s) may undo "
-                        + "it. Do not repeat the request: read \(id) back to see it"
-                )
-                .response
-            } catch {
-                // Not durable, so not committed, not published, not acknowledged.
-                tasksFailed("\(what): \(error)", &writer)
-                return JSONError(
-                    status: 503, code: "storage_failed",
-                    message: "the board could not save this change (\(error)); nothing was changed"
-                )
-                .response
-            }
-            writer.board = working
-            writer.tasksDirty = false
-        } else {
-            writer.board = working
-            scheduleLazyWrite(&writer)
-        }
-        publish(&writer)
-        logTransitions(change)
-        noteChange(&writer)
-        scheduleExpiry(&writer)
-        return nil
-    }
-
-    /// The person's answer from the phone, on the writer: recorded in the store like an agent's write (durable
-    /// before the answer, then published and announced with a Wake), and logged.
-    private func recordAnswer(
-        id: String, _ answer: AnswerRequest, for request: HTTPRequest, _ writer: inout Writer
-    ) -> HTTPResponse {
-        pruneExpired(&writer)
-        sweepStale(&writer)
-        var working = writer.board
-        let outcome: AnswerOutcome
-        do {
-            outcome = try working.store.answer(id: id, answer, now: runtime.wallNow())
-        } catch {
-            return PhoneRouter.answerRefusal(error)
-        }
-        guard outcome.change.changed else {
-            writer.board = working  // the record of a repeated press, written with the next change
-            return PhoneRouter.answerResponse(outcome)
-        }
-        let phone = answer.phoneID.isEmpty ? "the phone" : "phone \(answer.phoneID)"
-        let what = "answer \(answer.answer.rawValue) to task \(id) from \(request.peerDescription)"
-        if let failed = commit(working, outcome.change, what: what, &writer) { return failed }
-        let line =
-            switch answer.answer {
-            case .stop: "task \(id): stop requested from \(phone)"
-            case .done, .refuse: "task \(id): answered \(answer.answer.rawValue) from \(phone)"
-            case .dismiss: "task \(id): dismissed from \(phone)"
-            }
-        var fields: [LogField: String] = [.requestID: id, .peer: "\(request.peer)"]
-        if let transition = outcome.change.transitions.last?.transition { fields[.transition] = transition.rawValue }
-        logger.notice("\(line) (answer_id \(answer.answerID))", fields: fields)
-        return PhoneRouter.answerResponse(outcome)
-    }
+    /// How many long-polls the session holds now (tests, the bench).
+    package var heldWaits: Int { runtime.perform { onWriter { $0.session.heldWaits } } }
 
     /// Asks the peripheral for a pairing window (waiting for the executor, so never on a listener's thread); what
     /// became of it is the answer.
@@ -442,16 +305,9 @@ package final class BoardEngine: Sendable {
     package func flush() -> BoardStateError? {
         runtime.perform {
             onWriter { writer -> BoardStateError? in
-                guard writer.tasksDirty else { return nil }
-                do throws(BoardStateError) {
-                    try saveTasks(writer.board.store)
-                    writer.tasksDirty = false
-                    tasksSaved(&writer)
-                    return nil
-                } catch {
-                    logger.error("could not write tasks: \(error)")
-                    return error
-                }
+                writer.lastSaveError = nil
+                drive(.flush, &writer)
+                return writer.lastSaveError
             }
         }
     }
@@ -492,217 +348,65 @@ package final class BoardEngine: Sendable {
         return writer.withLock { job(&$0) }
     }
 
-    /// Makes the writer's current state what readers see.
-    private func publish(_ writer: inout Writer) {
-        let (now, instant) = clockNow()
-        var replaced = Publication(
-            board: writer.board.published(now: now, instant: instant, retention: settings.retention),
-            wakeFacts: writer.wakeFacts)
-        publication.withLock { swap(&$0, &replaced) }
-        // The one it replaced is freed here, past the lock (a store of hundreds of tasks takes a while), unless a
-        // phone's request still holds it: readers never wait for it.
-        _ = consume replaced
-        status.changed()
-        answerWaits(&writer)
-    }
-
-    /// Publishes new Wake facts, keeping the board already published.
-    private func publishWake(_ writer: Writer) {
-        publication.withLock { $0 = Publication(board: $0.board, wakeFacts: writer.wakeFacts) }
-        status.changed()
-    }
-
-    // MARK: Wakes
-
-    /// A change was accepted: feed the coalescer and do what it says.
-    private func noteChange(_ writer: inout Writer) {
-        let action = writer.coalescer.changed(at: runtime.monotonicNow())
-        // Counted here, per change: a timer that fires early (scheduled again) or finds its change sent already
-        // (`.none`) is no change of its own.
-        if action != .sendWake { writer.wakeFacts.coalescedChanges += 1 }
-        perform(action, &writer)
-    }
-
-    private func perform(_ action: WakeCoalescer.Action, _ writer: inout Writer) {
-        switch action {
-        case .sendWake:
-            sendWake(&writer)
-        case let .scheduleDeadline(deadline):
-            runtime.schedule(at: deadline) { [weak self] in self?.deadlineReached() }
-        case .none:
-            break
-        }
-        publishWake(writer)
-    }
-
-    private func deadlineReached() {
-        onWriter { writer in perform(writer.coalescer.deadlineReached(at: runtime.monotonicNow()), &writer) }
-    }
-
-    private func sendWake(_ writer: inout Writer) {
-        let issue: SequenceReservation.Issue
-        do {
-            issue = try writer.reservation.next()
-        } catch {
-            logger.error("wake sequence exhausted in epoch \(writer.wakeState.epoch): \(error)")
-            return
-        }
-        if let mark = issue.mustPersistFirst {
-            let state = WakeState(epoch: writer.wakeState.epoch, sequenceHighWater: mark)
-            do {
-                try directory.saveWake(state)
-            } catch {
-                // A Wake must never carry a sequence a restart could reuse: skip it, count it. Even a mark in place
-                // but not known to be durable is not confirmed: the next Wake writes one again.
-                writer.wakeFacts.sendFailures += 1
-                log(
-                    writer.sequenceMarks.failed("wake \(issue.sequence) not sent: \(error)", at: runtime.monotonicNow())
-                )
-                return
+    /// Hands `input` to the session and performs its effects in order, feeding the result of each save and Wake
+    /// straight back (the session waits for it before anything else).
+    private func drive(_ input: BoardSession.Input, _ writer: inout Writer) {
+        var next: BoardSession.Input? = input
+        while let current = next {
+            next = nil
+            let (now, instant) = clockNow()
+            for effect in writer.session.handle(current, now: now, at: instant) {
+                switch effect {
+                case let .saveTasks(store):
+                    do throws(BoardStateError) {
+                        try directory.saveTasks(store)
+                        next = .tasksSaved(.saved)
+                    } catch {
+                        writer.lastSaveError = error
+                        next = .tasksSaved(error.outcome)
+                    }
+                case let .saveWakeMark(state):
+                    do throws(BoardStateError) {
+                        try directory.saveWake(state)
+                        next = .wakeMarkSaved(.saved)
+                    } catch {
+                        next = .wakeMarkSaved(error.outcome)
+                    }
+                case let .sendWake(envelope):
+                    switch sink.send(envelope) {
+                    case .success: next = .wakeDelivered(failure: nil)
+                    case let .failure(error): next = .wakeDelivered(failure: "\(error)")
+                    }
+                case let .publish(board, wakeFacts):
+                    var replaced = Publication(
+                        board: board ?? publication.withLock { $0.board }, wakeFacts: wakeFacts)
+                    publication.withLock { swap(&$0, &replaced) }
+                    // The one it replaced is freed here, past the lock (a store of hundreds of tasks takes a while),
+                    // unless a phone's request still holds it: readers never wait for it.
+                    _ = consume replaced
+                    status.changed()
+                case let .schedule(timer, deadline):
+                    writer.timers[timer]?.cancel()
+                    writer.timers[timer] = runtime.schedule(at: deadline) { [weak self] in self?.fired(timer) }
+                case let .cancel(timer):
+                    writer.timers.removeValue(forKey: timer)?.cancel()
+                case let .respond(reply, response):
+                    writer.replies.removeValue(forKey: reply)?(response)
+                case let .log(level, message, fields):
+                    logger.log(level, message, fields: fields)
+                }
             }
-            log(writer.sequenceMarks.succeeded(at: runtime.monotonicNow()))
-            writer.wakeState = state
-            writer.reservation.confirmPersisted(highWater: mark)
-        }
-        let reason = writer.nextReason
-        writer.nextReason = .liveActivity
-        let envelope = WakeEnvelope(reason: reason, epoch: writer.wakeState.epoch, sequence: issue.sequence)
-        writer.wakeFacts.lastSequence = envelope.sequence
-        writer.wakeFacts.lastReason = reason.name
-        writer.wakeFacts.lastAt = clockNow().now
-        // The window runs from here, after the durable mark above (an fsync, now and then), not from the decision.
-        writer.coalescer.wentOut(at: runtime.monotonicNow())
-        switch sink.send(envelope) {
-        case .success:
-            writer.wakeFacts.sent += 1
-            // Debug: at most one a coalescing window (750 ms) while an agent reports progress, too many for info;
-            // the task lines carry what an operator follows, WAKE_SEQ links a phone's received Wake to this one.
-            logger.debug("wake \(envelope)", fields: [.wakeSequence: "\(envelope.sequence)"])
-            log(writer.deliveries.succeeded(at: runtime.monotonicNow()))
-        case let .failure(error):
-            writer.wakeFacts.sendFailures += 1
-            log(
-                writer.deliveries.failed(
-                    "wake \(envelope.sequence) not delivered: \(error)", at: runtime.monotonicNow()))
         }
     }
 
-    // MARK: Persistence, retention and staleness timers
-
-    private func scheduleLazyWrite(_ writer: inout Writer) {
-        writer.tasksDirty = true
-        guard !writer.lazyWriteScheduled else { return }
-        writer.lazyWriteScheduled = true
-        runtime.schedule(after: settings.lazyWriteDelay) { [weak self] in self?.lazyWriteDue() }
-    }
-
-    private func lazyWriteDue() {
+    private func fired(_ timer: BoardSession.Timer) {
         onWriter { writer in
-            writer.lazyWriteScheduled = false
-            guard writer.tasksDirty else { return }
-            do {
-                try saveTasks(writer.board.store)
-                writer.tasksDirty = false
-                tasksSaved(&writer)
-            } catch {
-                tasksFailed("\(error) (written again in \(settings.lazyWriteDelay))", &writer)
-                scheduleLazyWrite(&writer)
-            }
-        }
-    }
-
-    /// Ended tasks leave the phone's card when their retention ends: the store changes, so phones
-    /// get a Wake and fetch (and see `not_found`).
-    private func pruneExpired(_ writer: inout Writer) {
-        let (now, instant) = clockNow()
-        guard let due = writer.nextExpiry, due <= instant else { return }
-        let removed = writer.board.store.prune(now: now, instant: instant, retention: settings.retention)
-        writer.nextExpiry = writer.board.store.nextExpiry(now: now, instant: instant, retention: settings.retention)
-        guard !removed.isEmpty else { return }
-        logger.info("retention ended for \(removed.joined(separator: ", "))")
-        scheduleLazyWrite(&writer)
-        publish(&writer)
-        noteChange(&writer)
-    }
-
-    /// Agents that went silent: their tasks are marked stale, then ended `failed` (a transition, so the
-    /// phone alerts). An end must be durable before it is seen, like an agent's: when the write fails
-    /// nothing is committed and the sweep runs again at the next timer.
-    private func sweepStale(_ writer: inout Writer) {
-        let (now, instant) = clockNow()
-        guard let due = writer.board.store.nextStaleDeadline(now: now, instant: instant), due <= instant else { return }
-        var working = writer.board
-        let sweep = working.store.sweepStale(now: now, instant: instant)
-        working.store.anchorClocks(now: now, instant: instant)
-        guard !sweep.isEmpty else { return }
-        if sweep.durability == .immediate {
-            do {
-                try saveTasks(working.store)
-                tasksSaved(&writer)
-                writer.board = working
-                writer.tasksDirty = false
-            } catch  where error.inPlace {
-                // The file holds the ends already: they stand, and the lazy write confirms them.
-                tasksFailed("ending abandoned tasks: \(error)", &writer)
-                writer.board = working
-                scheduleLazyWrite(&writer)
-            } catch {
-                // Not committed; tried again in 5 s. A failure that stays is logged once a minute.
-                tasksFailed("ending abandoned tasks: \(error)", &writer)
-                writer.staleRetryDue = instant + .seconds(5)
-                return
-            }
-        } else {
-            writer.board = working
-            scheduleLazyWrite(&writer)
-        }
-        writer.staleRetryDue = nil
-        for change in sweep.stale {
-            logger.info(
-                "task \(change.snapshot.requestID): no news from its agent for \(change.snapshot.staleAfterSeconds) s, "
-                    + "shown as stale",
-                fields: [.requestID: change.snapshot.requestID])
-        }
-        for change in sweep.abandoned {
-            logger.notice(
-                "task \(change.snapshot.requestID) ended failed: no news from its agent for "
-                    + "\(change.snapshot.abandonAfterSeconds) s (\(TaskStore.abandonedError))",
-                fields: [.requestID: change.snapshot.requestID, .transition: Transition.failed.rawValue])
-        }
-        publish(&writer)
-        noteChange(&writer)
-    }
-
-    private func scheduleExpiry(_ writer: inout Writer) {
-        let (now, instant) = clockNow()
-        let stale = writer.staleRetryDue ?? writer.board.store.nextStaleDeadline(now: now, instant: instant)
-        let ended = writer.board.store.nextExpiry(now: now, instant: instant, retention: settings.retention)
-        writer.nextExpiry = ended
-        guard let expiry = [stale, ended].compactMap({ $0 }).min() else { return }
-        if let scheduled = writer.expiryScheduledFor, scheduled <= expiry { return }
-        writer.expiryScheduledFor = expiry
-        runtime.schedule(at: max(expiry, instant)) { [weak self] in self?.expiryDue() }
-    }
-
-    private func expiryDue() {
-        onWriter { writer in
-            writer.expiryScheduledFor = nil
-            pruneExpired(&writer)
-            sweepStale(&writer)
-            scheduleExpiry(&writer)
+            writer.timers[timer] = nil
+            drive(.timerFired(timer), &writer)
         }
     }
 
     // MARK: Facts and logs
-
-    /// Writes `store` with every task's age measured now on the monotonic clock (`elapsed` in `tasks.json`), which
-    /// is what a restart continues from.
-    private func saveTasks(_ store: TaskStore) throws(BoardStateError) {
-        var measured = store
-        let (now, instant) = clockNow()
-        measured.anchorClocks(now: now, instant: instant)
-        try directory.saveTasks(measured)
-    }
 
     /// The time to stamp with (`BoardClock`: the board's wall clock, or the phone's) and the monotonic instant
     /// beside it, which every deadline is measured on.
@@ -710,18 +414,6 @@ package final class BoardEngine: Sendable {
         let instant = runtime.monotonicNow()
         let wall = runtime.wallNow()
         return (phoneSide.withLock { $0.clock.now(wall: wall, instant: instant) }, instant)
-    }
-
-    private func tasksSaved(_ writer: inout Writer) {
-        log(writer.tasksWrites.succeeded(at: runtime.monotonicNow()))
-    }
-
-    private func tasksFailed(_ detail: String, _ writer: inout Writer) {
-        log(writer.tasksWrites.failed(detail, at: runtime.monotonicNow()))
-    }
-
-    private func log(_ line: (level: LogLevel, message: String)?) {
-        if let line { logger.log(line.level, line.message) }
     }
 
     private func facts(wake: WakeFacts, path: String) -> BoardFacts {
@@ -757,34 +449,9 @@ package final class BoardEngine: Sendable {
         let more = suppressed > 0 ? " (\(suppressed) more refused since the last report)" : ""
         logger.notice("\(line)\(more)", fields: [.peer: peer])
     }
+}
 
-    /// One info line for each transition an agent's change recorded (a start, a handoff, needs_app, an end), with the
-    /// task and the transition as fields: `journalctl -u aiden-board REQUEST_ID=…` finds a task's whole story.
-    /// Logged once the change is committed and published, so a line never reports a change that did not happen.
-    /// The person's answers are logged by `recordAnswer`, which knows who answered.
-    private func logTransitions(_ change: TaskChange) {
-        for event in change.transitions {
-            guard let line = Self.transitionLine(event.transition, snapshot: change.snapshot) else { continue }
-            logger.info(line, fields: [.requestID: event.requestID, .transition: event.transition.rawValue])
-        }
-    }
-
-    /// `task chat_1 started (phone phone-1)`, `task chat_1 is waiting for the person (handoff)`, …; nil for the
-    /// person's answers.
-    static func transitionLine(_ transition: Transition, snapshot: TaskSnapshot) -> String? {
-        let task = "task \(snapshot.requestID)"
-        switch transition {
-        case .started:
-            return "\(task) started (\(snapshot.phoneID.isEmpty ? "any phone" : "phone \(snapshot.phoneID)"))"
-        case .handoff:
-            return "\(task) is waiting for the person (handoff)"
-        case .foregroundRecovery:
-            return "\(task) needs the app in the foreground (needs_app)"
-        case .completed, .failed, .canceled:
-            let error = snapshot.lastError.isEmpty ? "" : ": \(snapshot.lastError)"
-            return "\(task) ended \(snapshot.status.rawValue)\(error)"
-        case .stopRequested, .answered, .dismissed:
-            return nil
-        }
-    }
+extension BoardStateError {
+    /// What the session makes of it: in place (the file holds the change, not known to be durable) or not written.
+    fileprivate var outcome: BoardSession.SaveOutcome { inPlace ? .inPlace("\(self)") : .failed("\(self)") }
 }

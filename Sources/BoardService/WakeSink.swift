@@ -2,7 +2,7 @@ import BoardAPI
 import WakeProtocol
 
 /// Where the board's Wakes go: the loopback UDP transport (`LoopbackWakeSink`) or the BlueZ GATT peripheral
-/// (`BlueZWakeSink`). `send` must not block (it is called on the engine's writer, its lock held): a transport
+/// (`BlueZWakeSink`). `send` must not block (the engine calls it on the executor, for `BoardSession`, its lock held): a transport
 /// that needs to wait queues the envelope and returns.
 package protocol WakeSink: Sendable {
     /// "loopback" or "bluez", for status pages.

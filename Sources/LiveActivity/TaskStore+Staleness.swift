@@ -3,7 +3,7 @@ import FoundationEssentials
 /// A task can't be left running forever: an agent that crashed or was killed stops sending news, its task is
 /// shown as stale after `stale_after_seconds` and ended `failed` by the board after `abandon_after_seconds`.
 /// Time is passed in; silence is measured on the monotonic clock (`instant`, see `anchorClocks`), and the
-/// shell calls `sweepStale(now:instant:)` at `nextStaleDeadline`.
+/// board's session calls `sweepStale(now:instant:)` at `nextStaleDeadline`.
 extension TaskStore {
     /// What `last_error` says when the board ends a task whose agent went silent.
     package static let abandonedError = "the agent stopped reporting"

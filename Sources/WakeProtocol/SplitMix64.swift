@@ -1,5 +1,7 @@
-/// A small seeded generator (SplitMix64: Steele, Lea and Flood, 2014): tests and simulations seed it so randomized
-/// runs replay exactly. Each output is a bijection of the state, so a seed's first draw is as random as the seed.
+/// A small seeded generator (SplitMix64: Steele, Lea and Flood, 2014). The board's session draws a request's ids
+/// from 64 fresh random bits the shell hands it, so the session stays a pure function of its inputs; tests seed it
+/// so randomized runs replay exactly. Each output is a bijection of the state, so a seed's first draw is as random
+/// as the seed.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
