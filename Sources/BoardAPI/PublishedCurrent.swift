@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import WireFormat
 
 /// `/api/live-activity/current`'s answer for every phone, selected (docs/protocol.md §3.4) and encoded when the
 /// board is published, so a request looks its phone up instead of selecting and encoding.

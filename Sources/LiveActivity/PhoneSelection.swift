@@ -1,3 +1,5 @@
+import WireFormat
+
 /// What a phone's card shows (`TaskStore.selection(forPhone:…)`): the task first in line, and how many of the
 /// other tasks that phone may see are active or waiting for the person (the card's "+2 running · 1 waiting").
 package struct PhoneSelection: Sendable, Hashable {
@@ -8,17 +10,5 @@ package struct PhoneSelection: Sendable, Hashable {
     package init(current: TaskSnapshot?, others: OtherTasks) {
         self.current = current
         self.others = others
-    }
-}
-
-/// `"others": {"active": N, "waiting": M}` beside the snapshot in `/api/live-activity/current`: the other
-/// visible tasks that are active and not waiting, and those waiting for the person.
-package struct OtherTasks: Sendable, Hashable, Codable {
-    package var active: Int
-    package var waiting: Int
-
-    package init(active: Int = 0, waiting: Int = 0) {
-        self.active = active
-        self.waiting = waiting
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 extension TaskStore {
     /// The task phone `phoneID` should show first (docs/protocol.md §3.4), among the tasks it may see (`phone_id` its own or empty),

@@ -83,8 +83,8 @@ package struct BarStatus: Sendable, Equatable {
         let counted =
             card.extras.others
             ?? OtherTasks(
-                active: UInt64(others.filter { tasks[$0].state == .running }.count),
-                waiting: UInt64(others.filter { tasks[$0].state == .handoff || tasks[$0].state == .needsApp }.count))
+                active: others.filter { tasks[$0].state == .running }.count,
+                waiting: others.filter { tasks[$0].state == .handoff || tasks[$0].state == .needsApp }.count)
         let percentage =
             task.showsProgress == true
             ? task.progress.flatMap { $0.isFinite ? Int(min(100, max(0, ($0 * 100).rounded()))) : nil } : nil

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// What `/api/live-activity/current` says about the shown task beside the fields the card always had
 /// (docs/protocol.md §3.3, §4.2): the person's recorded answer, when the ended task was dismissed, and how many other
 /// tasks there are. All optional: a board that predates them sends none, and the card shows what it

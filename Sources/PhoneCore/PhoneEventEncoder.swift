@@ -81,7 +81,10 @@ package struct PhoneEventEncoder: Sendable {
         }
         object["dismissed_at"] = card.extras.dismissedAt.map(JSONValue.string)
         if let others = card.extras.others {
-            object["others"] = .object(["active": JSONValue(others.active), "waiting": JSONValue(others.waiting)])
+            object["others"] = .object([
+                "active": JSONValue(UInt64(clamping: others.active)),
+                "waiting": JSONValue(UInt64(clamping: others.waiting)),
+            ])
         }
         if let problem = card.problem {
             object["problem"] = .string(problem.description)
