@@ -1,3 +1,5 @@
+import WireFormat
+
 /// One alert the client should show (a notification, a bell, an `alert` event).
 package struct Alert: Sendable, Equatable {
     package var transition: AlertTransition
@@ -45,7 +47,7 @@ package struct Alert: Sendable, Equatable {
 
     /// The answers its notification offers (docs/phone-client.md, "Notification buttons"): `done` and `refuse` on a handoff or a
     /// foreground recovery (after `stop` when the task can be stopped), `dismiss` on an ended task.
-    package var answers: [PersonAnswer] {
+    package var answers: [Answer] {
         switch transition {
         case .connected: []
         case .handoff, .foregroundRecovery: (canStop ? [.stop] : []) + [.done, .refuse]

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// How the board took one of the person's answers, in words for the line above the card, the `answer`
 /// event and `aiden-phone stop|done|refuse|dismiss`.
 package struct AnswerOutcome: Sendable, Equatable {
@@ -9,14 +11,14 @@ package struct AnswerOutcome: Sendable, Equatable {
         case refused(BoardProblem, code: String?)
     }
 
-    package var answer: PersonAnswer
+    package var answer: Answer
     package var requestID: String
     package var answerID: String
     /// The task's title when the phone knew it (cleaned and bounded when shown).
     package var title: String?
     package var result: Result
 
-    package init(answer: PersonAnswer, requestID: String, answerID: String, title: String?, result: Result) {
+    package init(answer: Answer, requestID: String, answerID: String, title: String?, result: Result) {
         self.answer = answer
         self.requestID = requestID
         self.answerID = answerID
@@ -26,7 +28,7 @@ package struct AnswerOutcome: Sendable, Equatable {
 
     /// Reads the board's answer to `POST /api/live-activity/tasks/{id}/answer`.
     package static func interpret(
-        _ response: BoardResponse, answer: PersonAnswer, requestID: String, answerID: String, title: String?
+        _ response: BoardResponse, answer: Answer, requestID: String, answerID: String, title: String?
     ) -> AnswerOutcome {
         let result: Result
         switch response {

@@ -3,10 +3,10 @@ import WireFormat
 /// The board's `200` to an answer: `{"ok":true,"answer":{…},"task":{…}}`. The recorded answer is what
 /// the board kept (for a second `stop`, the first one); the task is the snapshot after it, when sent.
 package struct AnswerReceipt: Sendable, Equatable, Decodable {
-    package var answer: RecordedAnswer?
+    package var answer: AnswerView?
     package var task: SnapshotView?
 
-    package init(answer: RecordedAnswer?, task: SnapshotView?) {
+    package init(answer: AnswerView?, task: SnapshotView?) {
         self.answer = answer
         self.task = task
     }
@@ -24,7 +24,7 @@ package struct AnswerReceipt: Sendable, Equatable, Decodable {
             throw DecodingError.dataCorruptedError(forKey: .ok, in: container, debugDescription: "must be true")
         }
         self.init(
-            answer: container.lenient(RecordedAnswer.self, forKey: .answer),
+            answer: AnswerView.named(container.lenient(AnswerView.self, forKey: .answer)),
             task: container.lenient(SnapshotView.self, forKey: .task))
     }
 }

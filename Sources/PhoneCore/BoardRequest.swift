@@ -26,7 +26,7 @@ package enum BoardRequest: Sendable, Equatable, CustomStringConvertible {
     /// press and sent again unchanged on a retry, so the board records the answer once. `revision` is the task's
     /// revision on the card the person answered (nil: not known, left out): the board refuses the answer as
     /// `stale_revision` when the task has started again or asked another question since.
-    case answer(requestID: String, PersonAnswer, answerID: String, phoneID: String, revision: UInt64? = nil)
+    case answer(requestID: String, Answer, answerID: String, phoneID: String, revision: UInt64? = nil)
     /// `POST /api/bluetooth/pairing/start` with `{"seconds":N,"phone_address":"AA:…"}`: the board's pairing
     /// window, for bonding; the phone names its own adapter, so the board forgets a stale bond with it.
     case openPairingWindow(seconds: Int, phoneAddress: String?, phoneBonded: Bool = false)

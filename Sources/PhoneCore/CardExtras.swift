@@ -5,12 +5,12 @@ import WireFormat
 /// tasks there are. All optional: a board that predates them sends none, and the card shows what it
 /// did before.
 package struct CardExtras: Sendable, Hashable {
-    package var answer: RecordedAnswer?
+    package var answer: AnswerView?
     /// RFC 3339, as sent; set once the person dismissed the ended task.
     package var dismissedAt: String?
     package var others: OtherTasks?
 
-    package init(answer: RecordedAnswer? = nil, dismissedAt: String? = nil, others: OtherTasks? = nil) {
+    package init(answer: AnswerView? = nil, dismissedAt: String? = nil, others: OtherTasks? = nil) {
         self.answer = answer
         self.dismissedAt = dismissedAt
         self.others = others
@@ -27,7 +27,7 @@ package struct CardExtras: Sendable, Hashable {
     /// `others` is taken from the snapshot, else from `envelope` (the body around it).
     init(snapshot: KeyedDecodingContainer<Key>?, envelope: KeyedDecodingContainer<Key>?) {
         self.init(
-            answer: snapshot?.lenient(RecordedAnswer.self, forKey: .answer),
+            answer: AnswerView.named(snapshot?.lenient(AnswerView.self, forKey: .answer)),
             dismissedAt: snapshot?.lenient(String.self, forKey: .dismissedAt),
             others: snapshot?.lenient(OtherTasks.self, forKey: .others)
                 ?? envelope?.lenient(OtherTasks.self, forKey: .others))

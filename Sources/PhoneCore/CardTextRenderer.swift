@@ -44,7 +44,7 @@ package struct CardTextRenderer: Sendable {
         var lines = [header(for: card)]
         lines += body(for: card, at: wall).map(fit)
         if card.snapshot != nil, let others = card.extras.others?.cardLine { lines.append(fit(others)) }
-        if options.keys, case let answers = PersonAnswer.available(on: card), !answers.isEmpty {
+        if options.keys, case let answers = Answer.available(on: card), !answers.isEmpty {
             lines.append(fit("Keys: " + answers.map { "\($0.key) \($0.verb.lowercased())" }.joined(separator: ", ")))
         }
         if let problem = card.problem {

@@ -26,7 +26,7 @@ package struct DesktopCard: Sendable, Equatable {
     /// are the wire's names (`stop`, `done`, `refuse`, `dismiss`), sent back in `ActionInvoked`.
     package enum Button: Sendable, Equatable {
         case open
-        case answer(PersonAnswer)
+        case answer(Answer)
 
         package var key: String {
             switch self {
@@ -98,7 +98,7 @@ package struct DesktopCard: Sendable, Equatable {
         }
         if let recorded = card.extras.answer, card.state.isActive {
             lines.append(
-                recorded.answer == PersonAnswer.stop.rawValue ? "Stop requested" : "Answered: \(recorded.answer)")
+                recorded.answer == .known(.stop) ? "Stop requested" : "Answered: \(recorded.name)")
         }
         if card.link.usb == .down {
             lines.append("Not up to date: the USB link to the board is down")
@@ -112,7 +112,7 @@ package struct DesktopCard: Sendable, Equatable {
             subject: .task(requestID), summary: Self.summary(card.state),
             body: lines.map(BoardText.clean).joined(separator: "\n"),
             category: Self.category(card.state), progress: progress,
-            buttons: [.open] + PersonAnswer.available(on: card).map(Button.answer), revision: task.revision,
+            buttons: [.open] + Answer.available(on: card).map(Button.answer), revision: task.revision,
             resident: true)
     }
 

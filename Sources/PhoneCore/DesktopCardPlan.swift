@@ -1,3 +1,5 @@
+import WireFormat
+
 /// When and how each card goes to one notification server (docs/desktop.md), as a pure state machine: the
 /// session's task cards and the step's alerts go in after each step, the server's replies and signals as they
 /// come, the time with each; out come the calls to make (`Notify` replacing the task's id, `CloseNotification`)
@@ -63,7 +65,7 @@ package struct DesktopCardPlan: Sendable, Equatable {
         case notify(Post)
         case close(id: UInt32)
         /// The person pressed an answer (or closed an ended card): post it, for the revision it showed.
-        case answer(PersonAnswer, requestID: String, revision: UInt64?)
+        case answer(Answer, requestID: String, revision: UInt64?)
         /// The person opened the task's card (clicked the notification).
         case open(requestID: String)
     }

@@ -68,7 +68,7 @@ package struct JobViewPlan: Sendable, Equatable {
         /// Calls on the view at `path`, in order.
         case send(path: String, [Call])
         /// The person's answer from a view's Cancel.
-        case answer(PersonAnswer, requestID: String, revision: UInt64?)
+        case answer(Answer, requestID: String, revision: UInt64?)
     }
 
     /// KJob's error codes: `KilledJobError` (the person canceled; the server removes the view quietly) and
@@ -82,7 +82,7 @@ package struct JobViewPlan: Sendable, Equatable {
         var view: View
         var capabilities: Capabilities
         var revision: UInt64?
-        /// Stop is among what the task takes now (`PersonAnswer.available(on:)`).
+        /// Stop is among what the task takes now (`Answer.available(on:)`).
         var stoppable: Bool
     }
 
@@ -130,7 +130,7 @@ package struct JobViewPlan: Sendable, Equatable {
             }
             let want = Want(
                 requestID: requestID, view: view, capabilities: task.canStop == true ? .killable : [],
-                revision: task.revision, stoppable: PersonAnswer.available(on: card).contains(.stop))
+                revision: task.revision, stoppable: Answer.available(on: card).contains(.stop))
             next.append(want)
             effects += follow(want)
         }

@@ -77,7 +77,7 @@ package struct PhoneEventEncoder: Sendable {
             set(.endedAt, snapshot.endedAt.map(JSONValue.string))
         }
         if let recorded = card.extras.answer {
-            object["answer"] = .string(recorded.answer)
+            object["answer"] = .string(recorded.name)
         }
         object["dismissed_at"] = card.extras.dismissedAt.map(JSONValue.string)
         if let others = card.extras.others {

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The person's answers (docs/protocol.md §3.8): a key on the card or a notification's action becomes
 /// `.personAnswered`, one `POST /api/live-activity/tasks/{id}/answer` goes out, and one `answer` event
 /// says how the board took it. A request that got no answer at all is sent again, with the same
@@ -7,14 +9,14 @@
 extension PhoneSession {
     /// An answer on its way: what was asked, how many times it was sent.
     struct PendingAnswer: Sendable, Equatable {
-        var answer: PersonAnswer
+        var answer: Answer
         var requestID: String
         var title: String?
         var attempts: Int
     }
 
     mutating func personAnswered(
-        _ answer: PersonAnswer, requestID: String, answerID: String, revision: UInt64?, at now: Duration,
+        _ answer: Answer, requestID: String, answerID: String, revision: UInt64?, at now: Duration,
         _ effects: inout [Effect]
     ) {
         guard pendingAnswers[answerID] == nil else { return }  // the same press twice: one request

@@ -68,9 +68,9 @@ package struct PhoneSession: Sendable {
         /// the app state is reported again if the return entry changes.
         case returnEntryOffered(ReturnEntry)
         /// The person answered (a key on the card, a notification's action): post it to the board.
-        /// `answerID` is fresh per press (`PersonAnswer.newAnswerID(using:)`); `revision` is the task's revision
+        /// `answerID` is fresh per press (`Answer.newAnswerID(using:)`); `revision` is the task's revision
         /// on the card the person answered (the board refuses a stale one), nil when the surface did not know it.
-        case personAnswered(PersonAnswer, requestID: String, answerID: String, revision: UInt64? = nil)
+        case personAnswered(Answer, requestID: String, answerID: String, revision: UInt64? = nil)
         /// `aiden-phone stop|done|refuse` (the desktop entry's and a lock screen's actions) posted an answer of this
         /// phone's and the board recorded it: fetch, and follow it as one of the session's own.
         case answerRecordedElsewhere

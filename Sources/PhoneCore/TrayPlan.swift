@@ -1,3 +1,5 @@
+import WireFormat
+
 /// What the tray item shows (a StatusNotifierItem with a `com.canonical.dbusmenu` menu, docs/desktop.md) and what
 /// its menu's items send, as a pure state machine: the session's cards go in after each step (the same ones the
 /// notifications and the bar status get), a host's menu presses as they come; out come what changed (for the
@@ -6,7 +8,7 @@
 /// - `Status`: `NeedsAttention` while a task asks the person (a handoff, the app wanted), `Active` while one runs,
 ///   `Passive` otherwise (connected with no task, every task ended, no board).
 /// - The tooltip's title is the bar's line (`BarStatus.text`), its text the bar's tooltip (one line per task).
-/// - The menu has, per task seen, its title, then what it takes now (`PersonAnswer.available(on:)`: Stop, Done,
+/// - The menu has, per task seen, its title, then what it takes now (`Answer.available(on:)`: Stop, Done,
 ///   Refuse, Dismiss) and Show card; a press sends that answer with the revision the menu was built for, once.
 ///   Every new layout gets ids never used before, so a press on a menu built for an older layout matches nothing
 ///   (the host is told the layout changed and asks again).
@@ -20,7 +22,7 @@ package struct TrayPlan: Sendable, Equatable {
 
     /// What one menu item does when pressed.
     package enum Action: Sendable, Equatable {
-        case answer(PersonAnswer, requestID: String, revision: UInt64?)
+        case answer(Answer, requestID: String, revision: UInt64?)
         /// Show card: the person comes back to the task (as clicking its notification).
         case open(requestID: String)
     }
@@ -111,7 +113,7 @@ package struct TrayPlan: Sendable, Equatable {
     private struct MenuLine: Sendable, Equatable {
         var requestID: String
         var label: String
-        var answers: [PersonAnswer]
+        var answers: [Answer]
         var revision: UInt64?
     }
 
@@ -119,7 +121,7 @@ package struct TrayPlan: Sendable, Equatable {
         cards.compactMap { card in
             guard let requestID = card.snapshot?.requestID else { return nil }
             return MenuLine(
-                requestID: requestID, label: BarStatus.tooltipLine(card), answers: PersonAnswer.available(on: card),
+                requestID: requestID, label: BarStatus.tooltipLine(card), answers: Answer.available(on: card),
                 revision: card.snapshot?.revision)
         }
     }

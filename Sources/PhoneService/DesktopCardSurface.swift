@@ -3,6 +3,7 @@ import DesktopNotifications
 import PhoneCore
 import Platform
 import Synchronization
+import WireFormat
 
 /// The task cards as desktop notifications (`org.freedesktop.Notifications`), one per task, replaced in place
 /// (docs/desktop.md). `DesktopCardPlan` decides; this shell lives on the phone's session bus connection
@@ -29,7 +30,7 @@ package final class DesktopCardSurface: CardSurface, SessionBusSurface {
         var notifier: DesktopNotifier?
         /// The signal matches of `notifier`, removed when another server takes over.
         var matches: [DBusMatchToken] = []
-        var answered: (@Sendable (PersonAnswer, String, UInt64?) -> Void)?
+        var answered: (@Sendable (Answer, String, UInt64?) -> Void)?
         var opened: (@Sendable (String) -> Void)?
         var serverFound: (@Sendable () -> Void)?
         /// The first missing server is said at info level, later ones at debug.
@@ -54,7 +55,7 @@ package final class DesktopCardSurface: CardSurface, SessionBusSurface {
     /// `answered` gets each answer the person gave on a notification (answer, request id, the revision it
     /// showed); `opened` each click on a card (its request id); `serverFound` each time a server answers.
     package func onEvents(
-        answered: @escaping @Sendable (PersonAnswer, String, UInt64?) -> Void,
+        answered: @escaping @Sendable (Answer, String, UInt64?) -> Void,
         opened: @escaping @Sendable (String) -> Void, serverFound: @escaping @Sendable () -> Void
     ) {
         state.withLock {

@@ -5,6 +5,7 @@ import DesktopNotifications
 import PhoneCore
 import Platform
 import Synchronization
+import WireFormat
 
 /// KDE's job progress (docs/desktop.md): one `org.kde.JobViewV2` view per active task, asked of
 /// `org.kde.JobViewServer` (`org.kde.JobViewServerV2.requestView`) on the session bus. `JobViewPlan` decides;
@@ -27,7 +28,7 @@ package final class JobViewSurface: CardSurface, SessionBusSurface {
         var outbox: [String: [JobViewPlan.Call]] = [:]
         var outboxOrder: [String] = []
         var sending = false
-        var answered: (@Sendable (PersonAnswer, String, UInt64?) -> Void)?
+        var answered: (@Sendable (Answer, String, UInt64?) -> Void)?
         var saidAbsent = false
         /// The signal match and the name watch on `bus`, removed at `detach`.
         var watches: [DBusMatchToken] = []
@@ -51,7 +52,7 @@ package final class JobViewSurface: CardSurface, SessionBusSurface {
     }
 
     /// `answered` gets each Cancel pressed on a view: `stop`, the request id, the revision the view showed.
-    package func onEvents(answered: @escaping @Sendable (PersonAnswer, String, UInt64?) -> Void) {
+    package func onEvents(answered: @escaping @Sendable (Answer, String, UInt64?) -> Void) {
         state.withLock { $0.answered = answered }
     }
 

@@ -2,6 +2,7 @@ import Configuration
 import HTTPClient
 import PhoneCore
 import Platform
+import WireFormat
 
 /// `aiden-phone stop|done|refuse|dismiss [ID]`, for scripts and the desktop entry's actions: one answer, posted over
 /// the transport the client uses (bound to `[board] interface` as it is), with this phone's id. Without an ID the
@@ -44,7 +45,7 @@ package enum PhoneAnswerCommand {
 
     /// Asks the running client which task its card shows (its status socket at `statusSocket`; nil: there is
     /// none to ask, no `XDG_RUNTIME_DIR`).
-    package static func shown(by statusSocket: String?, answer: PersonAnswer) -> Shown {
+    package static func shown(by statusSocket: String?, answer: Answer) -> Shown {
         guard let path = statusSocket else {
             return .ended(
                 Result(
@@ -62,7 +63,7 @@ package enum PhoneAnswerCommand {
 
     /// Reads the client's reply to `GET /v1/task`: the task, or why there is none to answer.
     package static func shown(
-        _ reply: Swift.Result<HTTPClientResponse, HTTPClientError>, answer: PersonAnswer, path: String
+        _ reply: Swift.Result<HTTPClientResponse, HTTPClientError>, answer: Answer, path: String
     ) -> Shown {
         let verb = answer.rawValue
         switch reply {
@@ -95,7 +96,7 @@ package enum PhoneAnswerCommand {
 
     /// The pure part: the answer for `task` at its revision, through `perform` (synchronous), and what to say.
     package static func answer(
-        _ answer: PersonAnswer, task: ShownTask, phoneID: String, answerID: String,
+        _ answer: Answer, task: ShownTask, phoneID: String, answerID: String,
         perform: (BoardRequest) -> BoardResponse
     ) -> Result {
         let request = BoardRequest.answer(
@@ -124,7 +125,7 @@ package enum PhoneAnswerCommand {
     /// The shell: configuration and phone id as the client takes them, the task (named, or the one the running
     /// client shows), then `answer(…)` over HTTP.
     package static func run(
-        _ answer: PersonAnswer, requestID: String?, revision: UInt64? = nil, configPath: String?,
+        _ answer: Answer, requestID: String?, revision: UInt64? = nil, configPath: String?,
         environment: [String: String]
     ) -> Result {
         let paths = PhonePaths.resolve(isRoot: CurrentProcess.isRoot(), environment: environment)
@@ -163,7 +164,7 @@ package enum PhoneAnswerCommand {
         }
         let transport = HTTPBoardTransport(board: configuration.board)
         let result = Self.answer(
-            answer, task: task, phoneID: phoneID, answerID: PersonAnswer.newAnswerID(using: &random),
+            answer, task: task, phoneID: phoneID, answerID: Answer.newAnswerID(using: &random),
             perform: transport.perform)
         if result.status == ExitStatus.recorded, answer.isFollowed, let path = paths.statusSocket {
             // Best effort: with no client running (an answer by ID) there is no card to follow it.

@@ -4,6 +4,7 @@ import PhoneCore
 import Platform
 import ServiceManager
 import Synchronization
+import WireFormat
 
 /// Runs a `PhoneSession` on the runtime's serial executor: the Wake receiver (libdbus or UDP), the
 /// USB thread, HTTP answers, timers and signals only hand inputs over with `submit`; each input is
@@ -94,11 +95,11 @@ package final class PhoneClient: Sendable {
 
     /// The person answered `requestID` (at `revision`) on one of the surfaces, a key or a notification's
     /// button: a new answer id for it, so a retried send is recognised by the board as the same answer.
-    package func submitAnswer(_ answer: PersonAnswer, requestID: String, revision: UInt64?) {
+    package func submitAnswer(_ answer: Answer, requestID: String, revision: UInt64?) {
         var random = SystemRandomNumberGenerator()
         submit(
             .personAnswered(
-                answer, requestID: requestID, answerID: PersonAnswer.newAnswerID(using: &random), revision: revision))
+                answer, requestID: requestID, answerID: Answer.newAnswerID(using: &random), revision: revision))
     }
 
     /// One step of the session and its effects, on the executor.

@@ -16,7 +16,7 @@ package enum PhoneCommand: Equatable, Sendable {
     /// `requestID` nil: the task the running client's card shows, at the revision it shows. `revision`
     /// (`--revision N`, only with an ID): the task's revision the answer is for (the board refuses it as stale if
     /// the task started again or asked again since); nil with an ID: none.
-    case answer(PersonAnswer, requestID: String?, configPath: String?, revision: UInt64? = nil)
+    case answer(Answer, requestID: String?, configPath: String?, revision: UInt64? = nil)
     /// `aiden-phone status [--follow] [--json]`: the running client's card as one line for a status bar
     /// (`PhoneStatusCommand`), once or one line per change; `json`: waybar's object instead of the text.
     case status(follow: Bool, json: Bool)
@@ -119,7 +119,7 @@ package enum PhoneCommandLine {
         let doctor = words.first == "doctor"
         if doctor { words = words.dropFirst() }
         let config = tokens.value(.config)
-        if let word = words.first, let answer = PersonAnswer(rawValue: word) {
+        if let word = words.first, let answer = Answer(rawValue: word) {
             words = words.dropFirst()
             let id = words.popFirst()
             if let word = words.first { throw PhoneUsageError(message: "unexpected argument '\(word)'") }
@@ -165,7 +165,7 @@ package enum PhoneCommandLine {
         let follow = Option(name: "follow", value: .none, summary: "one more line per change")
         let help = Option(name: "help", letter: "h", value: .none, summary: "print the usage")
         let version = Option(name: "version", value: .none, summary: "print the version")
-        let answers = PersonAnswer.allCases.map { answer in
+        let answers = Answer.allCases.map { answer in
             Command(words: [answer.rawValue], summary: answer.verb + " a task", options: [revision, config, help])
         }
         return CompletionTable(

@@ -2,6 +2,7 @@ import DBusModel
 import PhoneCore
 import Platform
 import Synchronization
+import WireFormat
 
 /// The tray item (docs/desktop.md): an `org.kde.StatusNotifierItem` with a `com.canonical.dbusmenu` menu on the
 /// session bus, registered with `org.kde.StatusNotifierWatcher`. `TrayPlan` decides; this shell exports the two
@@ -16,7 +17,7 @@ package final class TraySurface: CardSurface, SessionBusSurface {
         var bus: (any BusConnection)?
         /// The watch on the watcher's name, on `bus`.
         var watch: DBusMatchToken?
-        var answered: (@Sendable (PersonAnswer, String, UInt64?) -> Void)?
+        var answered: (@Sendable (Answer, String, UInt64?) -> Void)?
         var opened: (@Sendable (String) -> Void)?
         var saidAbsent = false
     }
@@ -42,7 +43,7 @@ package final class TraySurface: CardSurface, SessionBusSurface {
     /// `answered` gets each answer pressed in the menu (answer, request id, the revision the menu showed);
     /// `opened` each Show card.
     package func onEvents(
-        answered: @escaping @Sendable (PersonAnswer, String, UInt64?) -> Void,
+        answered: @escaping @Sendable (Answer, String, UInt64?) -> Void,
         opened: @escaping @Sendable (String) -> Void
     ) {
         state.withLock {

@@ -56,7 +56,7 @@ import WireFormat
                 Self.card(
                     Fixtures.running, link: Fixtures.usbDown,
                     extras: CardExtras(
-                        answer: RecordedAnswer(answer: "stop", answerID: "a", phoneID: "", answeredAt: "t")))))
+                        answer: AnswerView(answer: "stop", answerID: "a", phoneID: "", answeredAt: "t")))))
         #expect(
             stopped.body
                 == "Open Settings\nChecking the current screen\nStop requested\n"

@@ -224,7 +224,7 @@ import WireFormat
 
     static var recordedStop: Card {
         var card = card(Fixtures.running)
-        card.extras.answer = RecordedAnswer(answer: "stop")
+        card.extras.answer = AnswerView(answer: "stop")
         return card
     }
 

@@ -16,7 +16,7 @@ import WireFormat
 
     /// The answers the agent acts on are followed; a dismissal only takes the ended card away.
     @Test func everyAnswerButADismissalIsFollowed() {
-        #expect(PersonAnswer.allCases.filter(\.isFollowed) == [.stop, .done, .refuse])
+        #expect(Answer.allCases.filter(\.isFollowed) == [.stop, .done, .refuse])
     }
 
     @Test func theAnswersEachCardStateOffers() {
@@ -26,10 +26,10 @@ import WireFormat
         stoppableHandoff.canStop = true
         var unstoppableNeedsApp = Fixtures.needsApp
         unstoppableNeedsApp.canStop = false
-        let stopRecorded = CardExtras(answer: RecordedAnswer(answer: "stop", answerID: "ans-1"))
-        let doneRecorded = CardExtras(answer: RecordedAnswer(answer: "done", answerID: "ans-2"))
+        let stopRecorded = CardExtras(answer: AnswerView(answer: "stop", answerID: "ans-1"))
+        let doneRecorded = CardExtras(answer: AnswerView(answer: "done", answerID: "ans-2"))
         let dismissed = CardExtras(dismissedAt: "2026-06-12T07:02:00Z")
-        let table: [(String, Card, [PersonAnswer])] = [
+        let table: [(String, Card, [Answer])] = [
             ("running, can_stop", card(Fixtures.running), [.stop]),
             ("running, not stoppable", card(notStoppable), []),
             ("running, stop already recorded", card(Fixtures.running, stopRecorded), []),
@@ -47,15 +47,15 @@ import WireFormat
             ),
         ]
         for (name, card, expected) in table {
-            #expect(PersonAnswer.available(on: card) == expected, "\(name)")
+            #expect(Answer.available(on: card) == expected, "\(name)")
         }
     }
 
     @Test func keysAndConfirmation() {
-        #expect(PersonAnswer.allCases.map(\.key) == ["s", "d", "r", "x"])
-        #expect(PersonAnswer.stop.confirmation(title: "Open Settings") == "Stop “Open Settings”? y/N")
-        #expect(PersonAnswer.dismiss.confirmation(title: "a\u{1B}[2Jb") == "Dismiss “a [2Jb”? y/N")
-        #expect(PersonAnswer.done.confirmation(title: nil) == "Done this task? y/N")
+        #expect(Answer.allCases.map(\.key) == ["s", "d", "r", "x"])
+        #expect(Answer.stop.confirmation(title: "Open Settings") == "Stop “Open Settings”? y/N")
+        #expect(Answer.dismiss.confirmation(title: "a\u{1B}[2Jb") == "Dismiss “a [2Jb”? y/N")
+        #expect(Answer.done.confirmation(title: nil) == "Done this task? y/N")
     }
 
     @Test func theAnswerRequest() {
@@ -78,8 +78,8 @@ import WireFormat
 
     @Test func answerIDsAreFreshAndWithinTheIdentifierRule() {
         var random = SplitMix64(seed: 7)
-        let first = PersonAnswer.newAnswerID(using: &random)
-        let second = PersonAnswer.newAnswerID(using: &random)
+        let first = Answer.newAnswerID(using: &random)
+        let second = Answer.newAnswerID(using: &random)
         #expect(first != second)
         #expect(first.hasPrefix("ans-") && first.count == 20)
         #expect(IdentifierRule.isValid(first) && IdentifierRule.isValid(second))
@@ -108,7 +108,7 @@ import WireFormat
         if case let .recorded(body) = recorded.result {
             #expect(
                 body.answer
-                    == RecordedAnswer(
+                    == AnswerView(
                         answer: "stop", answerID: "ans-1", phoneID: "p1", answeredAt: "2026-06-12T07:00:09Z"))
         } else {
             Issue.record("not recorded")
@@ -135,14 +135,14 @@ import WireFormat
     @Test func theCardsNewLines() {
         let renderer = CardTextRenderer(options: .init(width: 60, keys: true))
         let extras = CardExtras(
-            answer: RecordedAnswer(answer: "stop"), others: OtherTasks(active: 2, waiting: 1))
+            answer: AnswerView(answer: "stop"), others: OtherTasks(active: 2, waiting: 1))
         let lines = renderer.lines(for: card(Fixtures.running, extras))
         #expect(lines.contains("Stop requested — waiting for the agent"))
         #expect(lines.contains("+2 running · 1 waiting"))
         #expect(!lines.contains(where: { $0.hasPrefix("Keys:") }))  // the stop is recorded: nothing to press
         var handoff = Fixtures.handoff
         handoff.canStop = true
-        let waiting = renderer.lines(for: card(handoff, CardExtras(answer: RecordedAnswer(answer: "done"))))
+        let waiting = renderer.lines(for: card(handoff, CardExtras(answer: AnswerView(answer: "done"))))
         #expect(waiting.contains("Answered: done"))
         #expect(waiting.contains("Keys: s stop, d done, r refuse"))
         #expect(renderer.lines(for: card(Fixtures.ended(.completed))).contains("Keys: x dismiss"))
@@ -162,7 +162,7 @@ import WireFormat
         #expect(
             BoardAnswer.currentExtras(from: Array(new.utf8))
                 == CardExtras(
-                    answer: RecordedAnswer(answer: "stop", answerID: "ans-1"), others: OtherTasks(active: 2, waiting: 1)
+                    answer: AnswerView(answer: "stop", answerID: "ans-1"), others: OtherTasks(active: 2, waiting: 1)
                 ))
         // `others` beside the snapshot in the envelope is taken too.
         let beside = #"{"status":"ok","others":{"active":0,"waiting":4},"live_activity":{"request_id":"chat_1"}}"#

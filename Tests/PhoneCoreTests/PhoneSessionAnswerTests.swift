@@ -17,7 +17,7 @@ import WireFormat
         board.start("chat_1", canStop: true)
         var driver = SessionDriver(board: board)
         driver.send(.started)
-        #expect(PersonAnswer.available(on: driver.lastCard!) == [.stop])
+        #expect(Answer.available(on: driver.lastCard!) == [.stop])
         driver.clearEffects()
         let fetches = board.currentRequests
         driver.send(.personAnswered(.stop, requestID: "chat_1", answerID: "ans-1"))
@@ -28,7 +28,7 @@ import WireFormat
         #expect(outcomes(driver).map(\.line) == ["Stop requested for “Open Settings” (chat_1)"])
         #expect(board.currentRequests == fetches + 1)  // fetched after the answer
         #expect(driver.lastCard?.extras.answer?.answer == "stop")
-        #expect(PersonAnswer.available(on: driver.lastCard!) == [])
+        #expect(Answer.available(on: driver.lastCard!) == [])
         #expect(driver.alerts.isEmpty)  // stop_requested never alerts
     }
 

@@ -12,7 +12,7 @@ import WireFormat
 /// one a running client's status socket (a real `StatusSocket` on a socket of the test's own) says its card shows.
 @Suite(.serialized) struct PhoneAnswerCommandTests {
     private func run(
-        _ board: FakeBoard, _ answer: PersonAnswer, _ id: String, revision: UInt64? = nil, phoneID: String = "p1",
+        _ board: FakeBoard, _ answer: Answer, _ id: String, revision: UInt64? = nil, phoneID: String = "p1",
         answerID: String = "ans-1"
     ) -> PhoneAnswerCommand.Result {
         PhoneAnswerCommand.answer(

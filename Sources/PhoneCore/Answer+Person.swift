@@ -1,12 +1,9 @@
-/// What the person can answer back about a task from the phone (docs/protocol.md §3.8): stop it, say the input it
-/// asked for is given (`done`) or refuse it, or dismiss an ended card. The names are the wire's
-/// (`POST /api/live-activity/tasks/{id}/answer`, `{"answer":"stop",…}`).
-package enum PersonAnswer: String, Sendable, Hashable, CaseIterable {
-    case stop
-    case done
-    case refuse
-    case dismiss
+import WireFormat
 
+/// What the person can answer back about a task from the phone (docs/protocol.md §3.8), as the phone shows it:
+/// the key on the terminal card, the verb on a button, and which answers a card takes now. The answers themselves
+/// are the wire's (`Answer`, `{"answer":"stop",…}`).
+extension Answer {
     /// The key on the terminal card.
     package var key: Character {
         switch self {
@@ -34,12 +31,12 @@ package enum PersonAnswer: String, Sendable, Hashable, CaseIterable {
     /// The answers `card` can take now, in the order the card lists them: `stop` while the task is active
     /// and can be stopped (and no stop is recorded yet), `done` and `refuse` while it waits for the person
     /// (a handoff or `needs_app`), `dismiss` once it has ended and is not dismissed. None without a task.
-    package static func available(on card: Card) -> [PersonAnswer] {
+    package static func available(on card: Card) -> [Answer] {
         guard let task = card.snapshot, task.requestID != nil else { return [] }
         switch card.state {
         case .running, .needsApp, .handoff:
-            var answers: [PersonAnswer] = []
-            if task.canStop == true, card.extras.answer?.answer != PersonAnswer.stop.rawValue {
+            var answers: [Answer] = []
+            if task.canStop == true, card.extras.answer?.answer != .known(.stop) {
                 answers.append(.stop)
             }
             if card.state == .handoff || card.state == .needsApp { answers += [.done, .refuse] }
@@ -58,7 +55,7 @@ package enum PersonAnswer: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-extension PersonAnswer {
+extension Answer {
     /// A fresh `answer_id` for one press: `ans-` and 16 hex digits (within `IdentifierRule`). The same
     /// id goes with every retry of that press, so the board records the answer once.
     package static func newAnswerID(using random: inout some RandomNumberGenerator) -> String {
