@@ -190,7 +190,7 @@ let package = Package(
             ],
             // slow_clients.py: the slow-client flood, run inside the tests' network namespaces.
             exclude: ["Fixtures"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress", "Platform"]),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "NetworkAddress"]),
         // The fake board both phone test targets drive.

@@ -10,7 +10,7 @@ package struct LoopbackWakeSink: WakeSink {
     private let socket: UDPDatagramSocket
     private let adapter: String
 
-    package init(target: SocketEndpoint, adapter: String) throws(SocketCallError) {
+    package init(target: SocketEndpoint, adapter: String) throws(SocketError) {
         self.target = target
         self.socket = try UDPDatagramSocket(sendingTo: target)
         self.adapter = adapter

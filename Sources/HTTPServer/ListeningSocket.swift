@@ -169,23 +169,3 @@ package struct ListeningSocket: Sendable {
         return ListeningSocket(descriptor: fd, kind: .unix(path: path))
     }
 }
-
-/// A socket call that failed, with the address it was for and the system's reason.
-package struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
-    package let operation: String
-    package let address: String
-    package let errno: Int32
-    package var detail: String?
-
-    package init(operation: String, address: String, errno: Int32, detail: String? = nil) {
-        self.operation = operation
-        self.address = address
-        self.errno = errno
-        self.detail = detail
-    }
-
-    package var description: String {
-        let reason = detail ?? String(cString: strerror(errno))
-        return "\(operation) \(address): \(reason)"
-    }
-}

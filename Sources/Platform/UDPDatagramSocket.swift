@@ -13,30 +13,30 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
     package let localEndpoint: SocketEndpoint?
 
     /// A non-blocking sending socket for datagrams to addresses of `target`'s family.
-    package init(sendingTo target: SocketEndpoint) throws(SocketCallError) {
+    package init(sendingTo target: SocketEndpoint) throws(SocketError) {
         descriptor = socket(
             target.address.isIPv6 ? AF_INET6 : AF_INET,
             Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else {
-            throw SocketCallError(operation: "socket", address: target.description, errno: errno)
+            throw SocketError(operation: "socket", address: target.description, errno: errno)
         }
         localEndpoint = nil
     }
 
     /// A receiving socket bound to `endpoint`; `receive` blocks until a datagram or the timeout.
-    package init(receivingOn endpoint: SocketEndpoint) throws(SocketCallError) {
+    package init(receivingOn endpoint: SocketEndpoint) throws(SocketError) {
         let fd = socket(
             endpoint.address.isIPv6 ? AF_INET6 : AF_INET,
             Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
-            throw SocketCallError(operation: "socket", address: endpoint.description, errno: errno)
+            throw SocketError(operation: "socket", address: endpoint.description, errno: errno)
         }
         // No SO_REUSEADDR: for UDP it would let a second receiver share the port and steal Wakes.
         let rc = SockaddrStorage(endpoint).withSockaddr { bind(fd, $0, $1) }
         guard rc == 0 else {
             let code = errno
             close(fd)
-            throw SocketCallError(operation: "bind", address: endpoint.description, errno: code)
+            throw SocketError(operation: "bind", address: endpoint.description, errno: code)
         }
         descriptor = fd
         localEndpoint = SockaddrStorage.localEndpoint(of: fd)
@@ -46,12 +46,12 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
 
     /// Sends one datagram; a failure carries the errno when the kernel refused it.
     @discardableResult
-    package func send(_ bytes: [UInt8], to target: SocketEndpoint) -> Result<Void, SocketCallError> {
+    package func send(_ bytes: [UInt8], to target: SocketEndpoint) -> Result<Void, SocketError> {
         let sent = SockaddrStorage(target).withSockaddr { address, length in
             bytes.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), address, length) }
         }
         guard sent == bytes.count else {
-            return .failure(SocketCallError(operation: "sendto", address: target.description, errno: errno))
+            return .failure(SocketError(operation: "sendto", address: target.description, errno: errno))
         }
         return .success(())
     }
@@ -84,14 +84,25 @@ package final class UDPDatagramSocket: @unchecked Sendable {  // fd is immutable
     }
 }
 
-/// A failed socket call with the address it concerned and the system's reason.
-package struct SocketCallError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A failed socket call with the address it concerned and the system's reason: every socket the daemons open,
+/// bind, connect or listen on (Platform's, and the HTTP server's listeners).
+package struct SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     package let operation: String
     package let address: String
     package let errno: Int32
+    /// Words that say more than `errno` alone (a path too long for a Unix socket), shown instead of its reason.
+    package var detail: String?
 
-    /// The system's words for `errno` ("Connection refused"), for messages that name the address themselves.
-    package var reason: String { String(cString: strerror(errno)) }
+    package init(operation: String, address: String, errno: Int32, detail: String? = nil) {
+        self.operation = operation
+        self.address = address
+        self.errno = errno
+        self.detail = detail
+    }
+
+    /// The system's words for `errno` ("Connection refused"), or `detail`, for messages that name the address
+    /// themselves.
+    package var reason: String { detail ?? String(cString: strerror(errno)) }
 
     /// Whether this user may not use the address (EACCES): a fix about groups, not about the daemon.
     package var isPermissionDenied: Bool { errno == EACCES }

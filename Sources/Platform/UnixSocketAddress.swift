@@ -22,11 +22,11 @@ package struct UnixSocketAddress {
 
     /// A new stream socket (close-on-exec) connected to the address, for a client's one exchange; the caller
     /// closes it.
-    package func connectedStream() -> Result<Int32, SocketCallError> {
+    package func connectedStream() -> Result<Int32, SocketError> {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(SocketCallError(operation: "socket", address: path, errno: errno)) }
+        guard fd >= 0 else { return .failure(SocketError(operation: "socket", address: path, errno: errno)) }
         guard withSockaddr({ connect(fd, $0, $1) }) == 0 else {
-            let error = SocketCallError(operation: "connect", address: path, errno: errno)
+            let error = SocketError(operation: "connect", address: path, errno: errno)
             close(fd)
             return .failure(error)
         }

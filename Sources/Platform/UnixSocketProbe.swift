@@ -13,7 +13,7 @@ package enum UnixSocketProbe: Equatable, Sendable {
     /// A listener accepted the connection.
     case answers
     /// A socket file is there but connecting failed: nobody listens (a stale socket) or this user may not use it.
-    case refused(SocketCallError)
+    case refused(SocketError)
 
     /// Looks at `path` (a final symbolic link not followed) and, when it is a socket, connects to it.
     package static func probe(_ path: String) -> UnixSocketProbe {
@@ -21,7 +21,7 @@ package enum UnixSocketProbe: Equatable, Sendable {
         guard lstat(path, &status) == 0 else { return .absent }
         guard status.st_mode & S_IFMT == S_IFSOCK else { return .notASocket }
         guard let address = UnixSocketAddress(path: path) else {
-            return .refused(SocketCallError(operation: "connect", address: path, errno: ENAMETOOLONG))
+            return .refused(SocketError(operation: "connect", address: path, errno: ENAMETOOLONG))
         }
         switch address.connectedStream() {
         case .success(let fd): close(fd)

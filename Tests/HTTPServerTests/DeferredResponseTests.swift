@@ -1,6 +1,7 @@
 import BoardAPI
 import Dispatch
 import NetworkAddress
+import Platform
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import BoardAPI
 import NetworkAddress
+import Platform
 import Synchronization
 import Testing
 

@@ -38,7 +38,7 @@ import Testing
         #expect {
             try UDPDatagramSocket(receivingOn: taken)
         } throws: { error in
-            (error as? SocketCallError)?.description.hasPrefix("bind \(taken):") == true
+            (error as? SocketError)?.description.hasPrefix("bind \(taken):") == true
         }
     }
 }

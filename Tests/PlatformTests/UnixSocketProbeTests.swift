@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func permissionDeniedIsToldApart() {
-        let error = SocketCallError(operation: "connect", address: "/run/aiden/agent.sock", errno: EACCES)
+        let error = SocketError(operation: "connect", address: "/run/aiden/agent.sock", errno: EACCES)
         #expect(error.isPermissionDenied)
         #expect(error.reason == "Permission denied")
     }
