@@ -9,7 +9,10 @@ extension BoardSession {
     mutating func route(_ call: AgentCall) {
         var working = board
         var random = SplitMix64(seed: call.random)
-        let result = agentRouter.handle(call.request, state: &working, facts: call.facts, now: now, using: &random)
+        // The shell read the facts before the due work ahead of this request, which may have sent a Wake.
+        var facts = call.facts
+        facts.wake = wakeFacts
+        let result = agentRouter.handle(call.request, state: &working, facts: facts, now: now, using: &random)
         working.store.anchorClocks(now: now, instant: instant)
         guard let change = result.change else {
             board = working  // answers encoded on the way stay cached

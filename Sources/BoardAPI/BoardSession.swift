@@ -13,8 +13,9 @@ import WakeProtocol
 /// first and committed only when the save's result comes back; a progress update is committed at once and written
 /// lazily, at most `lazyWriteDelay` later (docs/protocol.md §7.1). When only the directory sync after the rename
 /// failed, the file already holds the change, so it stands, is written again lazily, and the agent hears that it is
-/// made but not known to be durable (`storage_unconfirmed`). A committed change is published once, with the Wake
-/// facts of the Wake that announces it, and only then does that Wake go out: the Wake follows the publication.
+/// made but not known to be durable (`storage_unconfirmed`). A committed change is published once (with the facts of
+/// its Wake when the coalescer sends one at once), and only then does that Wake go out: the Wake follows the
+/// publication. A coalesced change's Wake goes out at the window's end, after a publication of the Wake facts.
 ///
 /// Work that must wait for a result (a save, a Wake's delivery) is a queue of `Job`s: each runs until it asks for
 /// a result, and the rest wait for it, so an agent's request after a retention prune or a stale sweep sees their

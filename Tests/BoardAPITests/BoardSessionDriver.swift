@@ -98,9 +98,10 @@ struct BoardSessionDriver {
         agent("POST", "/v1/tasks", body: #"{"task_title":"T","request_id":"\#(id)"\#(extra)}"#)
     }
 
-    /// Moves both clocks to `ms`, firing each armed timer that falls due on the way, in deadline order.
-    mutating func advance(to target: Int64) {
-        while let (timer, at) = timers.min(by: { $0.value < $1.value }), at <= .milliseconds(target) {
+    /// Moves both clocks to `ms`, firing each armed timer that falls due on the way, in deadline order (unless
+    /// `firing` is false: a timer still queued behind other work when the next input comes).
+    mutating func advance(to target: Int64, firing: Bool = true) {
+        while firing, let (timer, at) = timers.min(by: { $0.value < $1.value }), at <= .milliseconds(target) {
             timers[timer] = nil
             ms = max(ms, at.milliseconds)
             send(.timerFired(timer))

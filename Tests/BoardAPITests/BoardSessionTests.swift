@@ -224,6 +224,23 @@ import WakeProtocol
         #expect(driver.session.board.store.task(id: "chat_1")?.status == .failed)
     }
 
+    /// The shell reads `/v1/status`'s facts before the session does the work that is due ahead of the request; a
+    /// Wake that work sends is in the answer all the same.
+    @Test func statusAfterDueWorkReportsTheWakeThatWorkSent() throws {
+        var driver = BoardSessionDriver()
+        driver.send(.started)
+        driver.advance(to: 1000)
+        driver.start("chat_1", extra: #","stale_after_seconds":10"#)
+        driver.advance(to: 11_000, firing: false)
+        driver.clearTrace()
+        let reply = driver.agent("GET", "/v1/status")
+        #expect(Array(Self.lines(driver).suffix(2)) == ["wake live_activity 3", "respond \(reply): 200"])
+        let body = try #require(driver.responses[reply]).body
+        let status = try JSONDecoder().decode(JSON.self, from: Data(body))
+        #expect(status["wake"]?["last_seq"] == .number(3))
+        #expect(status["wake"]?["sent"] == .number(3))
+    }
+
     @Test func aResultNothingWaitsForIsLoggedAndIgnored() {
         var driver = BoardSessionDriver()
         driver.send(.tasksSaved(.saved))
