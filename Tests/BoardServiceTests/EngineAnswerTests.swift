@@ -20,6 +20,21 @@ import Testing
         ).response()
     }
 
+    /// A board whose clock is unset stamps with the phone's once the phone said its time (docs/protocol.md §3.7):
+    /// the person's answer too, like every other stamp.
+    @Test func anAnswerIsStampedOnTheClockEveryOtherStampFollows() throws {
+        let board = try EngineFixture(runtime: ManualRuntime(wallOrigin: Date(timeIntervalSince1970: 100)))
+        board.engine.start()
+        _ = board.phone(
+            "POST", "/api/phone/app-state", headers: ["content-type": "application/json"],
+            body: #"{"state":"foreground","phone_time":"2026-12-06T12:00:00Z"}"#)
+        board.agent("POST", "/v1/tasks", #"{"task_title":"Build","request_id":"chat_c","can_stop":true}"#)
+        let response = Self.answer(board, "chat_c", #"{"answer":"stop","answer_id":"ans-1"}"#)
+        #expect(response.status == 200, "\(response.text)")
+        let answer = try #require(board.storedTasks()?.task(id: "chat_c")?.answer)
+        #expect(Timestamp.format(answer.answeredAt).hasPrefix("2026-12-06T12:00"), "not 1970, the board's unset clock")
+    }
+
     @Test func aStopIsDurableBeforeItsAnswerAndIsAnnounced() throws {
         let board = try EngineFixture()
         board.engine.start()
