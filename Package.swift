@@ -84,7 +84,7 @@ let package = Package(
         ),
         // BLE over BlueZ's D-Bus API: the board's Wake GATT peripheral and the phone's Wake central.
         .target(
-            name: "BlueZ", dependencies: ["DBusModel", "Logging", "NetworkAddress", "Platform", "Retry"],
+            name: "BlueZ", dependencies: ["DBusModel", "Logging", "NetworkAddress", "Platform", "Retry", "WireFormat"],
             swiftSettings: strict),
         // The board's engine and daemon wiring, as a library so it is testable without the executable.
         .target(
@@ -118,7 +118,7 @@ let package = Package(
             name: "aiden-bench-bursts",
             dependencies: [
                 "BoardAPI", "BoardService", "LiveActivity", "Logging", "NetworkAddress", "PhoneCore", "PhoneService",
-                "Platform", "TestSupport", "WakeProtocol",
+                "Platform", "TestSupport", "WakeProtocol", "WireFormat",
             ],
             path: "bench/WakeBursts", swiftSettings: strict),
 
@@ -179,7 +179,7 @@ let package = Package(
             name: "BoardServiceTests",
             dependencies: [
                 "BoardService", "BoardAPI", "LiveActivity", "WakeProtocol", "Platform",
-                "Configuration", "NetworkAddress", "TestSupport", "Doctor", "Logging",
+                "Configuration", "NetworkAddress", "TestSupport", "Doctor", "Logging", "WireFormat",
             ]),
         // The built executables as processes: aiden-board, aidenctl, loopback and network namespaces.
         .testTarget(
@@ -222,7 +222,7 @@ let package = Package(
             name: "BlueZTests",
             dependencies: [
                 "BlueZ", "DBus", "DBusModel", "WakeProtocol", "Platform", "BoardService", "BoardAPI",
-                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport", "Doctor", "Retry",
+                "BluetoothHCI", "LiveActivity", "NetworkAddress", "TestSupport", "Doctor", "Retry", "WireFormat",
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "USBGadgetTests", dependencies: ["USBGadget", "BoardService", "Doctor", "NetworkAddress"]),

@@ -132,7 +132,7 @@ package enum AgentCLI {
         let parsed = (try? JSONDecoder().decode(JSONValue.self, from: body)).flatMap { $0.isReadable ? $0 : nil }
         let isObject = if case .object = parsed { true } else { false }
         guard (200..<300).contains(response.status) else {
-            let error = isObject ? (try? JSONDecoder().decode(ResponseEnvelopes.Failure.self, from: body))?.error : nil
+            let error = isObject ? (try? JSONDecoder().decode(ErrorAnswer.self, from: body))?.error : nil
             let failure = CLIFailure.daemon(
                 status: response.status, error: error, request: "\(request.method) \(request.path)")
             return .failure(Refusal(failure: failure, daemonObject: isObject ? JSONText.compact(response.body) : nil))

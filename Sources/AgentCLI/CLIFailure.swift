@@ -5,7 +5,7 @@ package enum CLIFailure: Error, Sendable, Equatable {
     case usage(UsageError)
     case transport(TransportFailure, socketPath: String)
     /// A non-2xx answer; `error` is the daemon's error object when it sent one.
-    case daemon(status: Int, error: DaemonError?, request: String)
+    case daemon(status: Int, error: WireError?, request: String)
     /// A 2xx answer that does not have the shape the command needs.
     case badAnswer(String, socketPath: String)
     /// `task wait --for stop|answer`: the task ended (`status`) first, so what it waited for cannot come.

@@ -44,17 +44,17 @@ package struct EventsCursor: Sendable, Equatable {
     /// page, leaving the cursor where it was. Each event is a line: `at  transition  request_id`, or with
     /// `json` the event's object with sorted keys.
     package mutating func read(_ page: JSONValue, json: Bool) -> Page? {
-        guard case let .object(members) = page, case let .array(events)? = members["events"],
-            let next = members["next"]?.unsignedInteger, case let .string(generation)? = members["generation"]
+        guard case let .object(members) = page, case let .array(events)? = members[.events],
+            let next = members[.next]?.unsignedInteger, case let .string(generation)? = members[.generation]
         else { return nil }
         var out = ""
         var notes = ""
-        if members["reset_required"] == .bool(true), self.generation != nil || since > 0 {
+        if members[.resetRequired] == .bool(true), self.generation != nil || since > 0 {
             notes +=
                 "aidenctl: the board's event ring started over (generation \(TerminalText.escaped(generation))); "
                 + "these are all the events it kept\n"
         }
-        if members["truncated"] == .bool(true) {
+        if members[.truncated] == .bool(true) {
             notes += "aidenctl: some events left the board's ring before they were read\n"
         }
         for event in events {

@@ -169,11 +169,11 @@ package struct HookRunner {
             let body = Data(response.body)
             let parsed = (try? JSONDecoder().decode(JSONValue.self, from: body)).flatMap { $0.isReadable ? $0 : nil }
             guard (200..<300).contains(response.status) else {
-                let error = (try? JSONDecoder().decode(ResponseEnvelopes.Failure.self, from: body))?.error
+                let error = (try? JSONDecoder().decode(ErrorAnswer.self, from: body))?.error
                 return .failure(
                     .daemon(status: response.status, error: error, request: "\(request.method) \(request.path)"))
             }
-            guard case let .object(members)? = parsed, case let .object(task)? = members["live_activity"] else {
+            guard case let .object(members)? = parsed, case let .object(task)? = members[.liveActivity] else {
                 return .failure(.badAnswer("no live_activity in the answer", socketPath: socketPath))
             }
             var result = task

@@ -50,7 +50,7 @@ package enum MCPTools {
             case let .success(response):
                 let parsed = (try? JSONDecoder().decode(JSONValue.self, from: Data(response.body)))
                 guard (200..<300).contains(response.status) else {
-                    let error = (try? JSONDecoder().decode(ResponseEnvelopes.Failure.self, from: Data(response.body)))?
+                    let error = (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(response.body)))?
                         .error
                     let failure = CLIFailure.daemon(
                         status: response.status, error: error, request: "\(request.method) \(request.path)")
@@ -67,10 +67,10 @@ package enum MCPTools {
         func task(_ command: Command, key: String) -> Result<JSONValue, Failure> {
             guard let request = command.request(idempotencyKey: key) else { preconditionFailure("a request") }
             return send(request, as: command).flatMap { members in
-                guard case .object? = members["live_activity"] else {
+                guard case .object? = members[.liveActivity] else {
                     return .failure(.board("unusable answer from aiden-board at \(socketPath): no live_activity"))
                 }
-                return .success(.object(["task": members["live_activity"] ?? .null]))
+                return .success(.object(["task": members[.liveActivity] ?? .null]))
             }
         }
     }
@@ -266,10 +266,10 @@ package enum MCPTools {
             read(arguments, "task_list").flatMap { _ -> Result<JSONValue, Failure> in
                 guard let request = Command.taskList.request(idempotencyKey: "") else { preconditionFailure("a read") }
                 return board.send(request, as: .taskList).flatMap { members in
-                    guard case .array? = members["tasks"] else {
+                    guard case .array? = members[.tasks] else {
                         return .failure(.board("unusable answer from aiden-board: no tasks list"))
                     }
-                    return .success(.object(["tasks": members["tasks"] ?? .array([])]))
+                    return .success(.object(["tasks": members[.tasks] ?? .array([])]))
                 }
             }
         })
@@ -298,10 +298,10 @@ package enum MCPTools {
             let command = Command.taskWait(Command.Wait(requestID: id, target: .answer))
             let answer = board.send(request, as: command)
             guard case let .success(members) = answer else { return answer.map { .object($0) } }
-            let task = members["live_activity"] ?? .null
-            let recorded = recordedAnswer(.object(members), in: "live_activity")
+            let task = members[.liveActivity] ?? .null
+            let recorded = recordedAnswer(.object(members), in: EnvelopeKey.liveActivity.rawValue)
             let outcome: String?
-            switch members["outcome"] {
+            switch members[.outcome] {
             case .string("came")?: outcome = recorded ?? "done"
             case .string("ended")?: outcome = "ended"
             case .string("timeout")?: outcome = recorded == "stop" ? "stop" : left <= hold ? "timeout" : nil

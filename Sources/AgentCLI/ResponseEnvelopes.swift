@@ -6,29 +6,19 @@ enum ResponseEnvelopes {
     struct Snapshot: Decodable {
         var liveActivity: SnapshotView?
 
-        enum CodingKeys: String, CodingKey { case liveActivity = "live_activity" }
+        init(from decoder: any Decoder) throws {
+            liveActivity = try decoder.container(keyedBy: EnvelopeKey.self).decodeIfPresent(
+                SnapshotView.self, forKey: .liveActivity)
+        }
     }
 
     /// `{"status":"ok","tasks":[…]}` (list).
     struct TaskList: Decodable {
         var tasks: [SnapshotView]?
-    }
 
-    /// `{"status":"error","error":{"code":"…","message":"…","field":"…"}}`.
-    struct Failure: Decodable {
-        var error: DaemonError?
-    }
-}
-
-/// The daemon's description of a refused request.
-package struct DaemonError: Decodable, Sendable, Equatable {
-    package var code: String?
-    package var message: String?
-    package var field: String?
-
-    package init(code: String? = nil, message: String? = nil, field: String? = nil) {
-        self.code = code
-        self.message = message
-        self.field = field
+        init(from decoder: any Decoder) throws {
+            tasks = try decoder.container(keyedBy: EnvelopeKey.self).decodeIfPresent(
+                [SnapshotView].self, forKey: .tasks)
+        }
     }
 }

@@ -2,6 +2,7 @@ import DBusModel
 import Platform
 import Retry
 import Synchronization
+import WireFormat
 
 /// The board's Wake GATT peripheral on bluetoothd: the shell around `PeripheralLifecycle`.
 ///
@@ -131,7 +132,7 @@ package final class GattPeripheral: Sendable {
     @discardableResult
     package func openPairingWindow(
         for duration: Duration, forgetting phone: String? = nil, unlessBonded: Bool = false
-    ) -> PeripheralLifecycle.PairingAnswer? {
+    ) -> PairingOutcome? {
         guard let request = requestPairingWindow(for: duration, forgetting: phone, unlessBonded: unlessBonded)
         else { return nil }
         // The lifecycle gives up an unready window after `pairingPreparationTimeout`; this bound only guards
@@ -153,7 +154,7 @@ package final class GattPeripheral: Sendable {
             state.pairingRequests[request.number] = request
             return request
         }
-        let immediate: PeripheralLifecycle.PairingAnswer?? = driver.request { lifecycle, now in
+        let immediate: PairingOutcome?? = driver.request { lifecycle, now in
             lifecycle.openPairingWindow(
                 for: duration, forgetting: phone, unlessBonded: unlessBonded, request: request.number, at: now)
         }
@@ -166,7 +167,7 @@ package final class GattPeripheral: Sendable {
     }
 
     /// Hands the lifecycle's answer to the request that waits for it, and logs it.
-    func answered(_ number: UInt64, _ answer: PeripheralLifecycle.PairingAnswer) {
+    func answered(_ number: UInt64, _ answer: PairingOutcome) {
         switch answer {
         case let .open(closesIn): logger.notice("pairing window open for \(closesIn)")
         case let .coolingDown(retryIn): logger.notice("pairing window refused: cooling down for \(retryIn)")

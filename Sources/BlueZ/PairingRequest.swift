@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import WireFormat
 
 /// One request for the board's pairing window, as the shell waits for its answer: the lifecycle answers a new
 /// window only once bluetoothd confirmed it is ready (`PeripheralLifecycle.openPairingWindow`), which takes
@@ -7,7 +8,7 @@ import Synchronization
 /// test reads `answer` after draining.
 package final class PairingRequest: Sendable {
     package let number: UInt64
-    private let value = Mutex<PeripheralLifecycle.PairingAnswer?>(nil)
+    private let value = Mutex<PairingOutcome?>(nil)
     private let done = DispatchSemaphore(value: 0)
 
     init(number: UInt64) {
@@ -15,10 +16,10 @@ package final class PairingRequest: Sendable {
     }
 
     /// The answer, once there is one.
-    package var answer: PeripheralLifecycle.PairingAnswer? { value.withLock { $0 } }
+    package var answer: PairingOutcome? { value.withLock { $0 } }
 
     /// Waits at most `timeout` for the answer (nil: none came). Never call it from the executor.
-    package func wait(timeout: Duration) -> PeripheralLifecycle.PairingAnswer? {
+    package func wait(timeout: Duration) -> PairingOutcome? {
         if let answer { return answer }
         let (seconds, attoseconds) = timeout.components
         let nanoseconds = Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
@@ -27,7 +28,7 @@ package final class PairingRequest: Sendable {
     }
 
     /// The first answer counts; later ones change nothing.
-    func resolve(_ answer: PeripheralLifecycle.PairingAnswer) {
+    func resolve(_ answer: PairingOutcome) {
         let first = value.withLock { current -> Bool in
             guard current == nil else { return false }
             current = answer

@@ -1,6 +1,7 @@
 import DBusModel
 import NetworkAddress
 import Retry
+import WireFormat
 
 /// The board peripheral's life with bluetoothd, as a pure state machine: events in (bus signals, call results,
 /// time), actions out (calls to make). No I/O and no clock: `now` is a monotonic time from any fixed origin.
@@ -41,20 +42,6 @@ package struct PeripheralLifecycle: Sendable {
         }
     }
 
-    /// What became of a request to open the pairing window, relative to the `now` it was asked at.
-    package enum PairingAnswer: Sendable, Equatable {
-        /// The window is open (new, or the open one, extended at most to its limit) and closes in this long.
-        case open(closesIn: Duration)
-        /// Refused: the cool-down after the last window ends in this long.
-        case coolingDown(retryIn: Duration)
-        /// The window could not be made ready (the stale bond not forgotten, the adapter not made pairable, in
-        /// time): it is closed again, and nobody may pair. In words, for the log and the HTTP answer.
-        case failed(String)
-        /// Asked `unlessBonded`: the board still holds a bond with the phone that asks, so no window opens and
-        /// the phone keeps its half (its links failed for some other reason).
-        case bondKept
-    }
-
     /// One call (or pair of calls) in the registration flow.
     package enum Step: String, Sendable, Hashable, CaseIterable {
         case discover
@@ -87,7 +74,7 @@ package struct PeripheralLifecycle: Sendable {
         case forgetDevice(DBusObjectPath, round: UInt64)
         /// The answer to the pairing request the shell numbered `request` (`openPairingWindow`), once the window
         /// is ready or given up.
-        case answerPairing(request: UInt64, PairingAnswer)
+        case answerPairing(request: UInt64, PairingOutcome)
         /// The advertisement's `Discoverable` changed: emit `PropertiesChanged` (bluetoothd re-reads it).
         case announceDiscoverable(Bool)
     }
@@ -406,7 +393,7 @@ package struct PeripheralLifecycle: Sendable {
         for requested: Duration, forgetting phone: String? = nil, unlessBonded: Bool = false, request: UInt64 = 0,
         at now: Duration
     ) -> (
-        answer: PairingAnswer?, actions: [Action]
+        answer: PairingOutcome?, actions: [Action]
     ) {
         var actions: [Action] = []
         // The timer may not have fired yet: a window past its end is closed, and its cool-down counts from then.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import WireFormat
 
 /// The write side, served only on the agent's Unix socket (docs/protocol.md §6): start, update, heartbeat, end,
 /// list and show tasks, the transition ring (`aidenctl events`), the long-polls that wait for the person
@@ -53,7 +54,7 @@ package struct AgentRouter: Sendable {
         case (1, "tasks"):
             switch method {
             case "GET":
-                let body = JSONBody.ok(["tasks": state.store.tasks])
+                let body = JSONBody.ok([.tasks: state.store.tasks])
                 return RouteResult(response: Responses.json(200, body, etag: state.storeETag, request: request))
             case "POST":
                 return start(request, state: &state, facts: facts, now: now, using: &generator)

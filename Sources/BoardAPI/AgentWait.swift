@@ -91,7 +91,7 @@ package struct AgentWait: Sendable {
 
     /// `{"status":"ok","for":…,"outcome":…,"live_activity":{…}}`.
     static func taskAnswer(_ target: WaitTarget, _ outcome: WaitOutcome, _ snapshot: TaskSnapshot) -> HTTPResponse {
-        let body = JSONBody.ok(["for": target, "outcome": outcome, "live_activity": snapshot])
+        let body = JSONBody.ok([.waitedFor: target, .outcome: outcome, .liveActivity: snapshot])
         return HTTPResponse(status: 200, headers: Responses.jsonHeaders, body: body)
     }
 

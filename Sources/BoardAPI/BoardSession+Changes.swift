@@ -34,7 +34,7 @@ extension BoardSession {
     /// acknowledged, then published and announced with a Wake), and logged with who answered.
     mutating func record(_ call: AnswerCall) {
         var working = board
-        let outcome: AnswerOutcome
+        let outcome: AnswerChange
         do {
             outcome = try working.store.answer(id: call.id, call.answer, now: now)
         } catch {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import WireFormat
 
 /// The board's working state, owned by `BoardSession` (on the board's serial executor) alone: the agent
 /// router changes it, and after each durable change the session publishes it for readers with
@@ -35,7 +36,7 @@ package struct BoardState: Sendable {
         if let cached = encodedSnapshots[snapshot.requestID], cached.revision == snapshot.revision {
             return cached.body
         }
-        let body = JSONBody.ok(["live_activity": snapshot])
+        let body = JSONBody.ok([.liveActivity: snapshot])
         encodedSnapshots[snapshot.requestID] = (snapshot.revision, body)
         return body
     }

@@ -10,7 +10,7 @@ enum BoardStatusBody {
     }
 
     static func statusBytes(facts: BoardFacts, store: TaskStore, epoch: UInt16) -> [UInt8] {
-        JSONBody.ok([
+        JSONBody.okDocument([
             "version": facts.version,
             "instance_id": facts.instanceID,
             "uptime_seconds": facts.uptimeSeconds,
@@ -30,7 +30,7 @@ enum BoardStatusBody {
 
     static func bluetooth(facts: BoardFacts, epoch: UInt16, request: HTTPRequest) -> HTTPResponse {
         let bluetooth = facts.bluetooth
-        let body = JSONBody.ok([
+        let body = JSONBody.okDocument([
             "transport": facts.wake.transport,
             "adapter": bluetooth.adapter,
             "adapter_present": OptionalBox(value: bluetooth.adapterPresent),

@@ -21,6 +21,6 @@ struct CurrentSnapshot: Encodable, Sendable {
 
     /// `{"status":"ok","live_activity":{…snapshot,"others":{…}}}`.
     static func body(_ snapshot: TaskSnapshot, others: OtherTasks) -> [UInt8] {
-        JSONBody.ok(["live_activity": CurrentSnapshot(snapshot: snapshot, others: others)])
+        JSONBody.ok([.liveActivity: CurrentSnapshot(snapshot: snapshot, others: others)])
     }
 }

@@ -1,4 +1,5 @@
 import LiveActivity
+import WireFormat
 
 /// A read of the transition ring, `?since=N&generation=G`: the same rules and the same answer on the phone's
 /// `/api/live-activity/events` and the agent's `/v1/events`.
@@ -28,8 +29,8 @@ struct EventsQuery {
     /// The same for a page read already.
     func body(_ page: EventsPage, epoch: UInt16) -> [UInt8] {
         JSONBody.ok([
-            "epoch": epoch, "generation": page.generation, "events": page.events, "next": page.next,
-            "truncated": page.truncated, "reset_required": page.resetRequired,
+            .epoch: epoch, .generation: page.generation, .events: page.events, .next: page.next,
+            .truncated: page.truncated, .resetRequired: page.resetRequired,
         ])
     }
 }

@@ -26,9 +26,15 @@ package enum JSONBody {
         return object
     }
 
-    /// `{"status":"ok", …fields}` with sorted keys, so equal content gives equal bytes.
-    package static func ok(_ fields: [String: any Encodable & Sendable]) -> [UInt8] {
-        encode(StatusEnvelope(status: "ok", fields: fields))
+    /// `{"status":"ok", …members}` with sorted keys, so equal content gives equal bytes.
+    package static func ok(_ members: [EnvelopeKey: any Encodable & Sendable]) -> [UInt8] {
+        encode(
+            StatusEnvelope(status: "ok", fields: Dictionary(uniqueKeysWithValues: members.map { ($0.rawValue, $1) })))
+    }
+
+    /// The same for a health document (`/status`, `/api/bluetooth/status`), whose members are its own.
+    static func okDocument(_ members: [String: any Encodable & Sendable]) -> [UInt8] {
+        encode(StatusEnvelope(status: "ok", fields: members))
     }
 
     /// `{"status":"not_found"}`.
@@ -51,7 +57,7 @@ private struct StatusEnvelope: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKey.self)
-        try container.encode(status, forKey: JSONKey(stringValue: "status"))
+        try container.encode(status, forKey: JSONKey(EnvelopeKey.status))
         for (name, value) in fields {
             try container.encode(value, forKey: JSONKey(stringValue: name))
         }

@@ -68,8 +68,8 @@ extension PhoneRouter {
     }
 
     /// The 200 of an answer: `{"status":"ok","ok":true,"answer":{…},"task":{…snapshot…}}`.
-    package static func answerResponse(_ outcome: AnswerOutcome) -> HTTPResponse {
-        let body = JSONBody.ok(["ok": true, "answer": outcome.answer, "task": outcome.change.snapshot])
+    package static func answerResponse(_ outcome: AnswerChange) -> HTTPResponse {
+        let body = JSONBody.ok([.ok: true, .answer: outcome.answer, .task: outcome.change.snapshot])
         return HTTPResponse(status: 200, headers: Responses.jsonHeaders, body: body)
     }
 

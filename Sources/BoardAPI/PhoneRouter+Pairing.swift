@@ -1,6 +1,7 @@
 import FoundationEssentials
 import LiveActivity
 import NetworkAddress
+import WireFormat
 
 /// `POST /api/bluetooth/pairing/start`: opens the board's Bluetooth pairing window for `seconds` (optional body
 /// `{"seconds": N}`, 1…300, default 120). Only the phone at the other end of the USB link may ask
@@ -60,21 +61,21 @@ extension PhoneRouter {
             effect: .openPairingWindow(seconds: seconds, phoneAddress: phone, phoneBonded: phoneBonded))
     }
 
-    /// The answer to a pairing request, from what became of it: `200` with when the window closes, or `429`
-    /// `pairing_cooling_down` with `Retry-After` (whole seconds, rounded up, so a client that waits that long
-    /// is not refused again).
-    package static func pairingAnswer(_ outcome: PairingWindowOutcome, now: Date) -> HTTPResponse {
+    /// The answer to a pairing request, from what became of it: `200` with when the window closes (or that the
+    /// asking phone's bond is kept), `429` `pairing_cooling_down` with `Retry-After` (whole seconds, rounded up,
+    /// so a client that waits that long is not refused again), or `503` with why no window could open.
+    package static func pairingAnswer(_ outcome: PairingOutcome, now: Date) -> HTTPResponse {
         switch outcome {
         case let .open(closesIn):
             let body = JSONBody.ok([
-                "pairing": PairingWindowBody(
+                .pairing: PairingWindowBody(
                     open: true, closesAt: Timestamp.format(now.addingTimeInterval(Self.timeInterval(closesIn))),
                     seconds: Self.wholeSecondsRoundedUp(closesIn))
             ])
             return HTTPResponse(
                 status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body)
         case .bondKept:
-            let body = JSONBody.ok(["pairing": BondKeptBody(open: false, bonded: true)])
+            let body = JSONBody.ok([.pairing: PairingWindowBody(open: false, bonded: true)])
             return HTTPResponse(
                 status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body)
         case let .coolingDown(retryIn):
@@ -86,6 +87,8 @@ extension PhoneRouter {
                         + "each; a new one may open in \(seconds) s"))
             response.headers.append(("Retry-After", String(seconds)))
             return response
+        case let .failed(why):
+            return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(why)").response
         }
     }
 
@@ -157,22 +160,5 @@ extension PhoneRouter {
     private static func timeInterval(_ duration: Duration) -> TimeInterval {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}
-
-/// `{"open":false,"bonded":true}`: the board still holds the asking phone's bond.
-private struct BondKeptBody: Encodable, Sendable {
-    let open: Bool
-    let bonded: Bool
-}
-
-private struct PairingWindowBody: Encodable, Sendable {
-    let open: Bool
-    let closesAt: String
-    let seconds: Int
-
-    enum CodingKeys: String, CodingKey {
-        case open, seconds
-        case closesAt = "closes_at"
     }
 }

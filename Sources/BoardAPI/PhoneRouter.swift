@@ -157,7 +157,7 @@ package struct PhoneRouter: Sendable {
     private func appState(_ request: HTTPRequest, now: Date) -> RouteResult {
         do {
             let reported = try PhoneAppState.decode(request.body, now: now)
-            let body = JSONBody.ok(["app_state": reported])
+            let body = JSONBody.ok([.appState: reported])
             return RouteResult(
                 response: HTTPResponse(
                     status: 200, headers: Responses.jsonHeaders + [("ETag", ETag.digest(body))], body: body),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LiveActivity
+import WireFormat
 
 /// The board as the phone may see it: an immutable value `BoardSession` publishes after each
 /// change (once durable, for the changes that must be), which the phone's handlers read without
@@ -45,7 +46,7 @@ package final class PublishedBoard: Sendable {
     /// The answer body of `snapshot`, from this publication or (never for a published task) encoded now.
     func liveActivityBody(_ snapshot: TaskSnapshot) -> [UInt8] {
         if let encoded = bodies[snapshot.requestID], encoded.revision == snapshot.revision { return encoded.body }
-        return JSONBody.ok(["live_activity": snapshot])
+        return JSONBody.ok([.liveActivity: snapshot])
     }
 
     /// `/api/live-activity/current`'s body for `phone`: the one encoded at publication, unless an ended task's

@@ -6,6 +6,7 @@ import Platform
 import Retry
 import Synchronization
 import WakeProtocol
+import WireFormat
 
 /// The BLE Wake transport: a `GattPeripheral` on the D-Bus system bus, behind the `WakeSink` seam.
 ///
@@ -95,26 +96,17 @@ package final class BlueZWakeSink: WakeSink {
     /// Asks the peripheral, which decides on the executor (this waits for it). Without a peripheral there is
     /// nothing that could say when a window closes, so it fails rather than promising one for later; the
     /// router only asks once bluetoothd is known to run.
-    package func openPairingWindow(
-        for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+    package func openPairingWindow(for duration: Duration, forgetting phone: String?) -> PairingOutcome {
         openPairingWindow(for: duration, forgetting: phone, unlessBonded: false)
     }
 
     package func openPairingWindow(
         for duration: Duration, forgetting phone: String?, unlessBonded: Bool
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+    ) -> PairingOutcome {
         let problem = state.withLock { $0.busProblem }
-        guard let peripheral = supervisor.session else {
-            return .failure(WakeSinkError(problem ?? "not connected to the system bus"))
-        }
-        switch peripheral.openPairingWindow(for: duration, forgetting: phone, unlessBonded: unlessBonded) {
-        case let .open(closesIn): return .success(.open(closesIn: closesIn))
-        case let .coolingDown(retryIn): return .success(.coolingDown(retryIn: retryIn))
-        case let .failed(why): return .failure(WakeSinkError(why))
-        case .bondKept: return .success(.bondKept)
-        case nil: return .failure(WakeSinkError("the Bluetooth peripheral is stopping"))
-        }
+        guard let peripheral = supervisor.session else { return .failed(problem ?? "not connected to the system bus") }
+        return peripheral.openPairingWindow(for: duration, forgetting: phone, unlessBonded: unlessBonded)
+            ?? .failed("the Bluetooth peripheral is stopping")
     }
 
     /// Stops the peripheral and closes the bus connection (tests; the daemon simply exits).

@@ -22,29 +22,19 @@ import WireFormat
 /// answered later (`HTTPReply.later`): their connection waits for the executor, the listener's thread does not, so a
 /// phone's reads on its other connections are served while the writer is in a slow fsync.
 package final class BoardEngine: Sendable {
+    /// The session's own settings, and what only the shell needs.
     package struct Settings: Sendable {
         package var version: String
         package var liveActivityEnabled: Bool
-        package var retention: Duration
-        package var coalesceWindow: Duration
-        /// How far behind ordinary progress updates may be written (docs/protocol.md §7.1: at most 1 s).
-        package var lazyWriteDelay: Duration = .seconds(1)
-        package var sequenceBlockSize: UInt64 = SequenceReservation.defaultBlockSize
+        /// Retention, the coalescing window, the lazy write's delay, the sequence block: the writer's decisions.
+        package var session: BoardSession.Settings
         /// How long one job of the writer may run before the watchdog calls the board wedged.
         package var stuckAfter: Duration = .seconds(20)
 
         package init(version: String, liveActivityEnabled: Bool, retention: Duration, coalesceWindow: Duration) {
             self.version = version
             self.liveActivityEnabled = liveActivityEnabled
-            self.retention = retention
-            self.coalesceWindow = coalesceWindow
-        }
-
-        var session: BoardSession.Settings {
-            var session = BoardSession.Settings(retention: retention, coalesceWindow: coalesceWindow)
-            session.lazyWriteDelay = lazyWriteDelay
-            session.sequenceBlockSize = sequenceBlockSize
-            return session
+            self.session = BoardSession.Settings(retention: retention, coalesceWindow: coalesceWindow)
         }
     }
 
@@ -118,7 +108,7 @@ package final class BoardEngine: Sendable {
         self.settings = settings
         self.boardAddresses = boardAddresses
         self.phoneRouter = PhoneRouter(
-            policy: policy, liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention)
+            policy: policy, liveActivityEnabled: settings.liveActivityEnabled, retention: settings.session.retention)
         self.directory = directory
         self.sink = sink
         self.runtime = runtime
@@ -252,27 +242,25 @@ package final class BoardEngine: Sendable {
     private func openPairingWindow(
         seconds: Int, forgetting phone: String?, unlessBonded phoneBonded: Bool, for request: HTTPRequest, now: Date
     ) -> HTTPResponse {
-        switch sink.openPairingWindow(for: .seconds(seconds), forgetting: phone, unlessBonded: phoneBonded) {
-        case let .success(outcome):
-            switch outcome {
-            case let .open(closesIn):
-                logger.notice(
-                    "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)",
-                    fields: [.peer: "\(request.peer)"])
-            case let .coolingDown(retryIn):
-                logger.notice(
-                    "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
-                    fields: [.peer: "\(request.peer)"])
-            case .bondKept:
-                logger.notice(
-                    "Bluetooth pairing window not opened for \(request.peer): the board still holds its bond",
-                    fields: [.peer: "\(request.peer)"])
-            }
-            return PhoneRouter.pairingAnswer(outcome, now: now)
-        case let .failure(error):
-            return JSONError(status: 503, code: "unavailable", message: "cannot open a pairing window: \(error)")
-                .response
+        let outcome = sink.openPairingWindow(for: .seconds(seconds), forgetting: phone, unlessBonded: phoneBonded)
+        switch outcome {
+        case let .open(closesIn):
+            logger.notice(
+                "Bluetooth pairing window open for \(closesIn) (\(request.peer) asked for \(seconds) s)",
+                fields: [.peer: "\(request.peer)"])
+        case let .coolingDown(retryIn):
+            logger.notice(
+                "Bluetooth pairing window refused to \(request.peer): cooling down for \(retryIn)",
+                fields: [.peer: "\(request.peer)"])
+        case .bondKept:
+            logger.notice(
+                "Bluetooth pairing window not opened for \(request.peer): the board still holds its bond",
+                fields: [.peer: "\(request.peer)"])
+        case let .failed(why):
+            logger.notice(
+                "Bluetooth pairing window not opened for \(request.peer): \(why)", fields: [.peer: "\(request.peer)"])
         }
+        return PhoneRouter.pairingAnswer(outcome, now: now)
     }
 
     /// What the phone reported of its app (and the clock it carried): reader-side state, no disk.
@@ -422,7 +410,7 @@ package final class BoardEngine: Sendable {
         return BoardFacts(
             version: settings.version, instanceID: instanceID,
             uptimeSeconds: Int(runtime.monotonicNow().components.seconds),
-            liveActivityEnabled: settings.liveActivityEnabled, retention: settings.retention,
+            liveActivityEnabled: settings.liveActivityEnabled, retention: settings.session.retention,
             wake: wake, bluetooth: sink.bluetoothFacts(),
             usb: needsUSB ? usbFacts() : USBLinkFacts(link: "unknown"),
             phoneApp: phoneSide.withLock { $0.appState }, boardAddresses: isPairing ? boardAddresses() : [],

@@ -2,6 +2,7 @@ import BoardAPI
 import NetworkAddress
 import Platform
 import WakeProtocol
+import WireFormat
 
 /// The development and test transport: each Wake is one 12-byte UDP datagram to
 /// `[wake] loopback_target` (docs/protocol.md §2.8). Same bytes as the BLE characteristic value.
@@ -28,9 +29,7 @@ package struct LoopbackWakeSink: WakeSink {
     }
 
     /// No radio, no pairing: the router already answers 409 for this transport; this is the same word.
-    package func openPairingWindow(
-        for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
-        .failure(WakeSinkError("the loopback Wake transport has no Bluetooth pairing"))
+    package func openPairingWindow(for duration: Duration, forgetting phone: String?) -> PairingOutcome {
+        .failed("the loopback Wake transport has no Bluetooth pairing")
     }
 }

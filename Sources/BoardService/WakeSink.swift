@@ -1,5 +1,6 @@
 import BoardAPI
 import WakeProtocol
+import WireFormat
 
 /// Where the board's Wakes go: the loopback UDP transport (`LoopbackWakeSink`) or the BlueZ GATT peripheral
 /// (`BlueZWakeSink`). `send` must not block (the engine calls it on the executor, for `BoardSession`, its lock held): a transport
@@ -12,23 +13,20 @@ package protocol WakeSink: Sendable {
     /// What the board can honestly say about the radio side (`/api/bluetooth/status`).
     func bluetoothFacts() -> BluetoothFacts
     /// Opens (or extends) the Bluetooth pairing window (`POST /api/bluetooth/pairing/start`) and says what came
-    /// of it; `phone` is the asking phone host's Bluetooth address, whose stale bond the board forgets. May wait
-    /// for the daemon's executor, where the peripheral decides: never call it from there.
-    func openPairingWindow(
-        for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError>
+    /// of it (`.failed` also when this transport cannot pair at all); `phone` is the asking phone host's
+    /// Bluetooth address, whose stale bond the board forgets. May wait for the daemon's executor, where the
+    /// peripheral decides: never call it from there.
+    func openPairingWindow(for duration: Duration, forgetting phone: String?) -> PairingOutcome
     /// The same, `unlessBonded`: for a phone that still holds its half of a bond and asks because its links
     /// fail; `.bondKept` while the board holds a bond with `phone` (then no window opens).
-    func openPairingWindow(
-        for duration: Duration, forgetting phone: String?, unlessBonded: Bool
-    ) -> Result<PairingWindowOutcome, WakeSinkError>
+    func openPairingWindow(for duration: Duration, forgetting phone: String?, unlessBonded: Bool) -> PairingOutcome
 }
 
 extension WakeSink {
     /// A transport without bonds has none to keep.
     package func openPairingWindow(
         for duration: Duration, forgetting phone: String?, unlessBonded: Bool
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+    ) -> PairingOutcome {
         openPairingWindow(for: duration, forgetting: phone)
     }
 }

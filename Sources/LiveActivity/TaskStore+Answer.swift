@@ -1,9 +1,10 @@
 import FoundationEssentials
 import WireFormat
 
-/// What an answer did: the answer the phone is told was recorded (its own, or the stop or dismissal already
-/// recorded) and the change to the task.
-package struct AnswerOutcome: Sendable, Hashable {
+/// What an answer did to the store: the answer the phone is told was recorded (its own, or the stop or
+/// dismissal already recorded) and the change to the task. (How the phone reads the board's reply is
+/// PhoneCore's `AnswerOutcome`.)
+package struct AnswerChange: Sendable, Hashable {
     package var answer: TaskAnswer
     package var change: TaskChange
 
@@ -32,7 +33,7 @@ extension TaskStore {
     /// news time stay as they were: the answer is the person's, not news from the agent.
     package mutating func answer(
         id: String, _ request: AnswerRequest, now: Date
-    ) throws(TaskStoreError) -> AnswerOutcome {
+    ) throws(TaskStoreError) -> AnswerChange {
         do {
             try request.validate()
         } catch {
@@ -44,7 +45,7 @@ extension TaskStore {
             guard record.matches(.answer, requestID: id, fingerprint: fingerprint), let answered = record.answer,
                 let existing = snapshots[id]
             else { throw record.conflict(reusedFor: .answer) }
-            return AnswerOutcome(answer: answered, change: TaskChange(snapshot: existing, durability: .unchanged))
+            return AnswerChange(answer: answered, change: TaskChange(snapshot: existing, durability: .unchanged))
         }
         guard let current = snapshots[id], current.isVisible(toPhone: request.phoneID) else {
             throw .notFound(id: id)
@@ -84,7 +85,7 @@ extension TaskStore {
             // Already recorded: nothing new, but a retry of this press is answered alike.
             record(key, .answer, requestID: id, fingerprint: fingerprint, answer: recorded)
             checkInvariants()
-            return AnswerOutcome(answer: recorded, change: TaskChange(snapshot: current, durability: .unchanged))
+            return AnswerChange(answer: recorded, change: TaskChange(snapshot: current, durability: .unchanged))
         }
         candidate.revision = revision + 1
         try Self.checkEncodedSize(candidate)
@@ -97,7 +98,7 @@ extension TaskStore {
                 revision: snapshots[id]?.revision))
         record(key, .answer, requestID: id, fingerprint: fingerprint, answer: recorded)
         checkInvariants()
-        return AnswerOutcome(
+        return AnswerChange(
             answer: recorded,
             change: TaskChange(snapshot: snapshots[id] ?? candidate, durability: .immediate, transitions: events))
     }

@@ -36,13 +36,13 @@ extension Answer {
         switch card.state {
         case .running, .needsApp, .handoff:
             var answers: [Answer] = []
-            if task.canStop == true, card.extras.answer?.answer != .known(.stop) {
+            if task.canStop == true, card.recordedAnswer?.answer != .known(.stop) {
                 answers.append(.stop)
             }
             if card.state == .handoff || card.state == .needsApp { answers += [.done, .refuse] }
             return answers
         case .completed, .failed, .canceled:
-            return card.extras.dismissedAt == nil ? [.dismiss] : []
+            return task.dismissedAt == nil ? [.dismiss] : []
         case .standby, .disconnected:
             return []
         }

@@ -11,15 +11,9 @@ package struct AnswerReceipt: Sendable, Equatable, Decodable {
         self.task = task
     }
 
-    enum CodingKeys: String, CodingKey {
-        case ok
-        case answer
-        case task
-    }
-
     /// `ok` must be `true`; the rest is read leniently (an answer recorded is what counts).
     package init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.container(keyedBy: EnvelopeKey.self)
         guard try container.decode(Bool.self, forKey: .ok) else {
             throw DecodingError.dataCorruptedError(forKey: .ok, in: container, debugDescription: "must be true")
         }

@@ -4,7 +4,7 @@ import WireFormat
 /// shows it. Read leniently, like the rest of the snapshot: an older board leaves it out, a newer one may name an
 /// answer this build does not know (kept as sent); one without a name is no recorded answer.
 extension AnswerView {
-    /// `view` when it names an answer, else nil (`CardExtras`, `AnswerReceipt`).
+    /// `view` when it names an answer, else nil (`Card.recordedAnswer`, `AnswerReceipt`).
     static func named(_ view: AnswerView?) -> AnswerView? { view?.answer == nil ? nil : view }
 
     /// The answer's name as sent: `stop`, or one this build does not know.

@@ -81,7 +81,7 @@ package struct BarStatus: Sendable, Equatable {
         let task = card.snapshot ?? SnapshotView()
         let others = tasks.indices.filter { $0 != focus }
         let counted =
-            card.extras.others
+            card.others
             ?? OtherTasks(
                 active: others.filter { tasks[$0].state == .running }.count,
                 waiting: others.filter { tasks[$0].state == .handoff || tasks[$0].state == .needsApp }.count)

@@ -4,15 +4,10 @@ import WireFormat
 /// Reads the board's HTTP answers into typed values; malformed JSON becomes a `BoardAnswerError`
 /// naming the field, HTTP-level refusals become a `BoardProblem`.
 package enum BoardAnswer {
-    /// Parses a `200` body of `GET /api/live-activity/current`.
+    /// Parses a `200` body of `GET /api/live-activity/current` in one pass: the snapshot, and `others` beside
+    /// its fields (read leniently: of the wrong type, it reads as not said).
     package static func current(from body: [UInt8]) throws(BoardAnswerError) -> CurrentAnswer {
         try decode(CurrentEnvelope.self, from: body).answer
-    }
-
-    /// What the same body says beside the snapshot's fields (`answer`, `dismissed_at`, `others`): read
-    /// leniently, so a body `current(from:)` takes never fails here; empty when it is not JSON.
-    package static func currentExtras(from body: [UInt8]) -> CardExtras {
-        (try? JSONDecoder().decode(ExtrasEnvelope.self, from: Data(body)))?.extras ?? CardExtras()
     }
 
     /// Parses a `200` body of `POST /api/live-activity/tasks/{id}/answer`:
@@ -62,12 +57,12 @@ package enum BoardAnswer {
 
     /// The `error.message` of the board's error body, if the body is one.
     static func errorMessage(in body: [UInt8]) -> String? {
-        (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.message
+        (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(body)))?.error?.message
     }
 
     /// The `error.code` of the board's error body (`not_stoppable`, `task_ended`, …), if the body is one.
     package static func errorCode(in body: [UInt8]) -> String? {
-        (try? JSONDecoder().decode(ErrorEnvelope.self, from: Data(body)))?.error.code
+        (try? JSONDecoder().decode(ErrorAnswer.self, from: Data(body)))?.error?.code
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from body: [UInt8]) throws(BoardAnswerError) -> T {
@@ -83,29 +78,6 @@ package enum BoardAnswer {
     }
 }
 
-/// `{"status":"error","error":{"code":"…","message":"…","field":"…"}}` (docs/protocol.md §3.2).
-private struct ErrorEnvelope: Decodable {
-    struct Body: Decodable {
-        var code: String?
-        var message: String?
-        var field: String?
-    }
-
-    var error: Body
-}
-
-private enum EnvelopeKey: String, CodingKey {
-    case status
-    case liveActivity = "live_activity"
-    case error
-    case epoch
-    case generation
-    case events
-    case next
-    case truncated
-    case resetRequired = "reset_required"
-}
-
 /// Reads `status` first and throws `unexpectedStatus` / `boardError` for anything but the expected ones.
 private func expectStatus(
     in container: KeyedDecodingContainer<EnvelopeKey>, allowed: Set<String>
@@ -113,7 +85,7 @@ private func expectStatus(
     let status = try container.decode(String.self, forKey: .status)
     if allowed.contains(status) { return status }
     if status == "error" {
-        let body = container.lenient(ErrorEnvelope.Body.self, forKey: .error)
+        let body = container.lenient(WireError.self, forKey: .error)
         var message = body?.message ?? "the board answered with an error"
         if let code = body?.code { message = "\(code): \(message)" }
         throw BoardAnswerError(kind: .boardError, field: body?.field, message: message)
@@ -132,20 +104,15 @@ private struct CurrentEnvelope: Decodable {
             // is checked strictly first (the errors name `live_activity.request_id`).
             let snapshot = try container.nestedContainer(keyedBy: SnapshotKey.self, forKey: .liveActivity)
             _ = try snapshot.decodeRequestID(forKey: .requestID)
-            answer = .snapshot(try container.decode(SnapshotView.self, forKey: .liveActivity))
+            // `others` is in the snapshot's object; a board that put it beside the object is read too.
+            let beside = try decoder.container(keyedBy: CurrentKey.self)
+            let within = try container.nestedContainer(keyedBy: CurrentKey.self, forKey: .liveActivity)
+            answer = .snapshot(
+                try container.decode(SnapshotView.self, forKey: .liveActivity),
+                others: within.lenient(OtherTasks.self, forKey: .others)
+                    ?? beside.lenient(OtherTasks.self, forKey: .others))
         default: answer = .notFound
         }
-    }
-}
-
-private struct ExtrasEnvelope: Decodable {
-    var extras: CardExtras
-
-    init(from decoder: any Decoder) throws {
-        let envelope = try decoder.container(keyedBy: CardExtras.Key.self)
-        let outer = try decoder.container(keyedBy: EnvelopeKey.self)
-        let snapshot = try? outer.nestedContainer(keyedBy: CardExtras.Key.self, forKey: .liveActivity)
-        extras = CardExtras(snapshot: snapshot, envelope: envelope)
     }
 }
 

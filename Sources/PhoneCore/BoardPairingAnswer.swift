@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WireFormat
 
 /// Reads the two answers bonding over the cable needs: the board's Bluetooth address from
 /// `GET /api/bluetooth/status`, and whether `POST /api/bluetooth/pairing/start` opened the window. The
@@ -21,26 +22,22 @@ package enum BoardPairingAnswer {
         return .success(address)
     }
 
-    /// What a pairing request came to, when the board answered 200.
-    package enum Window: Sendable, Equatable {
-        /// `{"pairing":{"open":true,…}}`.
-        case open
-        /// `{"pairing":{"open":false,"bonded":true}}`: asked with `phone_bonded`, the board still holds this
-        /// host's bond, and opened nothing.
-        case bondKept
-    }
-
-    /// Whether the pairing window is open after the request, or the board kept this host's bond.
-    package static func windowOpened(status: Int, body: [UInt8]) -> Result<Window, BoardProblem> {
+    /// What a pairing request came to when the board answered 200: the window open (for how long), or this
+    /// host's bond kept (`{"pairing":{"open":false,"bonded":true}}`, asked with `phone_bonded`). The board's
+    /// refusals (a cool-down's 429, a 503) are failures here, with its own words.
+    package static func windowOpened(status: Int, body: [UInt8]) -> Result<PairingOutcome, BoardProblem> {
         guard status == 200 else { return .failure(refusal(status: status, body: body)) }
         guard let answer = try? JSONDecoder().decode(PairingAnswer.self, from: Data(body)) else {
             return .failure(
                 .malformed(BoardAnswerError(kind: .notJSON, message: "not a pairing window answer")))
         }
-        if answer.pairing.open { return .success(.open) }
-        if answer.pairing.bonded == true { return .success(.bondKept) }
-        return .failure(
-            .malformed(BoardAnswerError(kind: .invalidValue, field: "pairing.open", message: "the window is not open")))
+        guard let outcome = PairingOutcome(answer.pairing) else {
+            return .failure(
+                .malformed(
+                    BoardAnswerError(
+                        kind: .invalidValue, field: "pairing.open", message: "the window is not open")))
+        }
+        return .success(outcome)
     }
 
     private static func refusal(status: Int, body: [UInt8]) -> BoardProblem {
@@ -50,9 +47,5 @@ package enum BoardPairingAnswer {
 }
 
 private struct PairingAnswer: Decodable {
-    struct Window: Decodable {
-        var open: Bool
-        var bonded: Bool?
-    }
-    var pairing: Window
+    var pairing: PairingWindowBody
 }

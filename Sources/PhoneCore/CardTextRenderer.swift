@@ -43,7 +43,7 @@ package struct CardTextRenderer: Sendable {
     package func lines(for card: Card, at wall: Date? = nil) -> [String] {
         var lines = [header(for: card)]
         lines += body(for: card, at: wall).map(fit)
-        if card.snapshot != nil, let others = card.extras.others?.cardLine { lines.append(fit(others)) }
+        if card.snapshot != nil, let others = card.others?.cardLine { lines.append(fit(others)) }
         if options.keys, case let answers = Answer.available(on: card), !answers.isEmpty {
             lines.append(fit("Keys: " + answers.map { "\($0.key) \($0.verb.lowercased())" }.joined(separator: ", ")))
         }
@@ -97,7 +97,7 @@ package struct CardTextRenderer: Sendable {
             }
             if let tool = ToolLine.text(of: snapshot, at: wall) { lines.append(tool) }
             // The person's answer, while the agent has not acted on it yet.
-            if let recorded = card.extras.answer { lines.append(recorded.cardLine) }
+            if let recorded = card.recordedAnswer { lines.append(recorded.cardLine) }
             if snapshot?.showsProgress == true, let progress = snapshot?.progress {
                 lines.append(progressBar(progress))
             }

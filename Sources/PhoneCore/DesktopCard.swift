@@ -96,7 +96,7 @@ package struct DesktopCard: Sendable, Equatable {
         case .completed, .canceled, .standby, .disconnected:
             break
         }
-        if let recorded = card.extras.answer, card.state.isActive {
+        if let recorded = card.recordedAnswer, card.state.isActive {
             lines.append(
                 recorded.answer == .known(.stop) ? "Stop requested" : "Answered: \(recorded.name)")
         }

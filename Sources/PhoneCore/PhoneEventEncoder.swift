@@ -76,11 +76,11 @@ package struct PhoneEventEncoder: Sendable {
             set(.updatedAt, snapshot.updatedAt.map(JSONValue.string))
             set(.endedAt, snapshot.endedAt.map(JSONValue.string))
         }
-        if let recorded = card.extras.answer {
+        if let recorded = card.recordedAnswer {
             object["answer"] = .string(recorded.name)
         }
-        object["dismissed_at"] = card.extras.dismissedAt.map(JSONValue.string)
-        if let others = card.extras.others {
+        object["dismissed_at"] = card.snapshot?.dismissedAt.map(JSONValue.string)
+        if let others = card.others {
             object["others"] = .object([
                 "active": JSONValue(UInt64(clamping: others.active)),
                 "waiting": JSONValue(UInt64(clamping: others.waiting)),

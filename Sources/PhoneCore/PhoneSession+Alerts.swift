@@ -51,9 +51,9 @@ extension PhoneSession {
         let name = BoardText.line(requestID, limit: 64) ?? "?"
         // The same envelope as `current`: `{"status":"ok","live_activity":{…}}`.
         switch BoardAnswer.current(status: status, body: body) {
-        case let .success(.snapshot(task)) where task.requestID == requestID:
+        case let .success(.snapshot(task, others)) where task.requestID == requestID:
             taskReads[requestID] = task
-            seenTasks.saw(task, extras: BoardAnswer.currentExtras(from: body))
+            seenTasks.saw(task, others: others)
         case .success(.snapshot):
             taskReads[requestID] = .some(nil)
             effects.append(.log(.warning, "the board answered the read of task \(name) with another task"))
@@ -86,7 +86,7 @@ extension PhoneSession {
     }
 
     func cardSnapshot(of requestID: String) -> SnapshotView? {
-        guard case let .snapshot(task)? = answer, task.requestID == requestID else { return nil }
+        guard case let .snapshot(task, _)? = answer, task.requestID == requestID else { return nil }
         return task
     }
 

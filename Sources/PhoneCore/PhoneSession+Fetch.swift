@@ -100,9 +100,8 @@ extension PhoneSession {
             switch BoardAnswer.current(status: status, body: body) {
             case let .success(current):
                 answer = current
-                extras = BoardAnswer.currentExtras(from: body)
                 etag = responseETag
-                seenTasks.current(current, extras: extras)
+                seenTasks.current(current)
             case let .failure(problem):
                 finishFetch(problem: problem, at: now, &effects)
                 return

@@ -134,8 +134,6 @@ package struct PhoneSession: Sendable {
     var started = false
     /// The last good `current` answer and its ETag (for `If-None-Match`).
     var answer: CurrentAnswer?
-    /// What that answer said beside the snapshot (`answer`, `dismissed_at`, `others`).
-    var extras = CardExtras()
     /// The person's answers sent and not answered yet, by `answer_id`.
     var pendingAnswers: [String: PendingAnswer] = [:]
     var etag: String?
@@ -311,7 +309,7 @@ package struct PhoneSession: Sendable {
     /// Emits the card when it differs from the one shown.
     mutating func showCard(_ effects: inout [Effect]) {
         guard started else { return }
-        let card = Card.derive(link: link, answer: answer, problem: problem, extras: extras)
+        let card = Card.derive(link: link, answer: answer, problem: problem)
         guard card != shownCard else { return }
         shownCard = card
         effects.append(.emit(.card(card)))

@@ -11,7 +11,8 @@ package struct SeenTasks: Sendable, Equatable {
 
     struct Entry: Sendable, Equatable {
         var snapshot: SnapshotView
-        var extras: CardExtras
+        /// What `/current` said of the other tasks when it last showed this one (nil: a task's own read).
+        var others: OtherTasks?
     }
 
     /// Request ids, first seen first.
@@ -22,15 +23,15 @@ package struct SeenTasks: Sendable, Equatable {
 
     /// The board's word on one task: kept unless it is older than what is known (a task read that crossed a
     /// newer `current`), or dismissed (then it leaves).
-    mutating func saw(_ snapshot: SnapshotView, extras: CardExtras) {
+    mutating func saw(_ snapshot: SnapshotView, others: OtherTasks?) {
         guard let id = snapshot.requestID else { return }
         if let known = entries[id], let old = known.snapshot.revision, let new = snapshot.revision, new < old { return }
-        if extras.dismissedAt != nil || snapshot.dismissedAt != nil {
+        if snapshot.dismissedAt != nil {
             remove(id)
             return
         }
         if entries[id] == nil { order.append(id) }
-        entries[id] = Entry(snapshot: snapshot, extras: extras)
+        entries[id] = Entry(snapshot: snapshot, others: others)
         if order.count > Self.limit {
             let dropped = order.removeFirst()
             entries[dropped] = nil
@@ -40,14 +41,14 @@ package struct SeenTasks: Sendable, Equatable {
     /// A `current` answer: nothing for this phone clears every task; no other active or waiting task beside the
     /// current one clears the other active ones (they ended or left; an ended one comes back with its alert's
     /// read). Ended tasks stay until dismissed or gone: their cards leave at their dismissal time.
-    mutating func current(_ answer: CurrentAnswer, extras: CardExtras) {
+    mutating func current(_ answer: CurrentAnswer) {
         switch answer {
         case .notFound:
             order = []
             entries = [:]
-        case let .snapshot(task):
-            saw(task, extras: extras)
-            if let others = extras.others, others.active == 0, others.waiting == 0 {
+        case let .snapshot(task, others):
+            saw(task, others: others)
+            if let others, others.active == 0, others.waiting == 0 {
                 for id in order where id != task.requestID {
                     if let seen = entries[id]?.snapshot, CardState(snapshot: seen).isActive { remove(id) }
                 }
@@ -69,7 +70,7 @@ package struct SeenTasks: Sendable, Equatable {
             entries[id].map {
                 Card(
                     state: CardState(snapshot: $0.snapshot), snapshot: $0.snapshot, problem: problem, link: link,
-                    extras: $0.extras)
+                    others: $0.others)
             }
         }
     }

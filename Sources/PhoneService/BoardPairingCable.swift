@@ -1,6 +1,7 @@
 import BlueZ
 import PhoneCore
 import Platform
+import WireFormat
 
 /// The board's pairing window over the USB cable, for `WakeCentral`'s automatic bonding: asks the board on
 /// the ECM link for its Bluetooth address, then to open its pairing window. Only the host at the other end
@@ -31,12 +32,10 @@ package final class BoardPairingCable: PairingCable {
     package func openPairingWindow(hostAddress: String?) async throws(PairingCableError) -> String {
         let address = try await boardAddressOrThrow()
         let request = BoardRequest.openPairingWindow(seconds: Self.windowSeconds, phoneAddress: hostAddress)
-        switch await ask(request, BoardPairingAnswer.windowOpened) {
-        case .success(.open): return address
-        case .success(.bondKept):
+        guard try Self.opened(await ask(request, BoardPairingAnswer.windowOpened).get()) else {
             throw PairingCableError("the board answered that it keeps a bond it was not asked about")
-        case let .failure(error): throw error
         }
+        return address
     }
 
     package func confirmBondLost(hostAddress: String?) async throws(PairingCableError) -> Bool {
@@ -45,10 +44,19 @@ package final class BoardPairingCable: PairingCable {
         }
         let request = BoardRequest.openPairingWindow(
             seconds: Self.windowSeconds, phoneAddress: hostAddress, phoneBonded: true)
-        switch await ask(request, BoardPairingAnswer.windowOpened) {
-        case .success(.open): return true
-        case .success(.bondKept): return false
-        case let .failure(error): throw error
+        return try Self.opened(await ask(request, BoardPairingAnswer.windowOpened).get())
+    }
+
+    /// true: the window is open; false: the board keeps this host's bond. The board answers the other outcomes
+    /// as refusals, which arrive as failures with its own words; should one arrive as an outcome, it throws
+    /// in words all the same.
+    private static func opened(_ outcome: PairingOutcome) throws(PairingCableError) -> Bool {
+        switch outcome {
+        case .open: true
+        case .bondKept: false
+        case let .coolingDown(retryIn):
+            throw PairingCableError("the board's pairing window is cooling down", retryAfter: retryIn)
+        case let .failed(why): throw PairingCableError("the board opened no pairing window: \(why)")
         }
     }
 

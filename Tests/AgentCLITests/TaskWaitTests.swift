@@ -131,10 +131,10 @@ import WireFormat
     }
 
     @Test func aBoardThatIsStoppingIsAskedAgainLikeOneThatIsAway() {
-        let stopping = DaemonError(code: "unavailable", message: "the server is stopping")
+        let stopping = WireError(code: "unavailable", message: "the server is stopping")
         #expect(CLIFailure.daemon(status: 503, error: stopping, request: "GET /v1/events").boardIsAway)
         #expect(CLIFailure.transport(.unreachable("no such file"), socketPath: "/s").boardIsAway)
-        let failedWrite = DaemonError(code: "storage_failed", message: "nothing was changed")
+        let failedWrite = WireError(code: "storage_failed", message: "nothing was changed")
         #expect(!CLIFailure.daemon(status: 503, error: failedWrite, request: "POST /v1/tasks").boardIsAway)
         #expect(!CLIFailure.daemon(status: 404, error: nil, request: "GET /v1/tasks/x/wait").boardIsAway)
     }

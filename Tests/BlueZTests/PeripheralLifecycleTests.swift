@@ -1,6 +1,7 @@
 import DBusModel
 import Retry
 import Testing
+import WireFormat
 
 @testable import BlueZ
 
@@ -108,10 +109,10 @@ struct PeripheralLifecycleTests {
     /// the actions, followed by what each answer brought (at `now`), and the answer to request `request`.
     static func answering(
         _ machine: inout PeripheralLifecycle, _ actions: [Action], request: UInt64 = 1, at now: Duration
-    ) -> (answer: PeripheralLifecycle.PairingAnswer?, actions: [Action]) {
+    ) -> (answer: PairingOutcome?, actions: [Action]) {
         var pending = actions
         var performed: [Action] = []
-        var answer: PeripheralLifecycle.PairingAnswer?
+        var answer: PairingOutcome?
         while !pending.isEmpty {
             let action = pending.removeFirst()
             switch action {
@@ -134,7 +135,7 @@ struct PeripheralLifecycleTests {
     static func open(
         _ machine: inout PeripheralLifecycle, for requested: Duration, forgetting phone: String? = nil,
         at now: Duration
-    ) -> (answer: PeripheralLifecycle.PairingAnswer?, actions: [Action]) {
+    ) -> (answer: PairingOutcome?, actions: [Action]) {
         let (immediate, actions) = machine.openPairingWindow(for: requested, forgetting: phone, request: 1, at: now)
         let (answer, performed) = answering(&machine, actions, at: now)
         return (immediate ?? answer, performed)
@@ -435,7 +436,7 @@ struct PeripheralLifecycleTests {
         var machine = Self.registered()
         let pairable = { (seconds: UInt32) in Action.setPairable(true, timeoutSeconds: seconds, round: 1) }
         // (time, seconds asked, answer, actions, when the window closes)
-        let timeline: [(Duration, Duration, PeripheralLifecycle.PairingAnswer, [Action], Duration)] = [
+        let timeline: [(Duration, Duration, PairingOutcome, [Action], Duration)] = [
             (
                 .zero, .seconds(120), .open(closesIn: .seconds(120)), [.announceDiscoverable(true), pairable(120)],
                 .seconds(120)
@@ -474,7 +475,7 @@ struct PeripheralLifecycleTests {
         }
         let paired = Self.paired("/org/bluez/hci0/dev_00_AA_01_00_99_99")
         // (time, event, answer to a request at that time or nil for another event, actions)
-        typealias Event = (inout PeripheralLifecycle, Duration) -> (PeripheralLifecycle.PairingAnswer?, [Action])
+        typealias Event = (inout PeripheralLifecycle, Duration) -> (PairingOutcome?, [Action])
         let asked: (Duration) -> Event = { seconds in
             { machine, now in Self.open(&machine, for: seconds, at: now) }
         }
@@ -492,7 +493,7 @@ struct PeripheralLifecycleTests {
             }
             return (nil, [])
         }
-        let timeline: [(Duration, Event, PeripheralLifecycle.PairingAnswer?, [Action])] = [
+        let timeline: [(Duration, Event, PairingOutcome?, [Action])] = [
             // Opened at 0, extended to its 300 s limit, closed by the timer: closed until 600.
             (.zero, request, .open(closesIn: .seconds(120)), opening(1)),
             (
@@ -514,7 +515,7 @@ struct PeripheralLifecycleTests {
 
         // A bond after 3 s closes the window; the next may open 10 s later, not 3 s later.
         var bonded = Self.registered()
-        let bondTimeline: [(Duration, Event, PeripheralLifecycle.PairingAnswer?, [Action])] = [
+        let bondTimeline: [(Duration, Event, PairingOutcome?, [Action])] = [
             (.seconds(1000), request, .open(closesIn: .seconds(120)), opening(1)),
             (.seconds(1003), bond, nil, closing(1)),
             (.seconds(1006), request, .coolingDown(retryIn: .seconds(7)), []),

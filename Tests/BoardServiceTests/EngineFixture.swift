@@ -6,6 +6,7 @@ import Platform
 import Synchronization
 import TestSupport
 import WakeProtocol
+import WireFormat
 
 @testable import BoardService
 
@@ -21,8 +22,8 @@ final class RecordingSink: WakeSink {
 
     func openPairingWindow(
         for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
-        .failure(WakeSinkError("no pairing in this test"))
+    ) -> PairingOutcome {
+        .failed("no pairing in this test")
     }
 
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
@@ -61,7 +62,7 @@ struct EngineFixture {
         var settings = BoardEngine.Settings(
             version: "test", liveActivityEnabled: true, retention: retention,
             coalesceWindow: .milliseconds(750))
-        settings.sequenceBlockSize = blockSize
+        settings.session.sequenceBlockSize = blockSize
         let (logger, capture) = Logger.capturing(component: "engine")
         logs = capture
         engine = BoardEngine(

@@ -7,12 +7,13 @@ import Synchronization
 import TestSupport
 import Testing
 import WakeProtocol
+import WireFormat
 
 @testable import BoardService
 
 /// A BLE sink whose pairing window answers what the test says, and records what it was asked.
 final class PairingSink: WakeSink {
-    let outcome = Mutex<Result<PairingWindowOutcome, WakeSinkError>>(.success(.open(closesIn: .seconds(120))))
+    let outcome = Mutex<PairingOutcome>(.open(closesIn: .seconds(120)))
     let asked = Mutex<[Duration]>([])
     /// The phone addresses named with each request (nil: none named).
     let forgetting = Mutex<[String?]>([])
@@ -25,9 +26,7 @@ final class PairingSink: WakeSink {
         BluetoothFacts(adapter: "hci0", adapterPresent: true, bluezRunning: true)
     }
 
-    func openPairingWindow(
-        for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
+    func openPairingWindow(for duration: Duration, forgetting phone: String?) -> PairingOutcome {
         asked.withLock { $0.append(duration) }
         forgetting.withLock { $0.append(phone) }
         return outcome.withLock { $0 }
@@ -80,7 +79,7 @@ final class PairingSink: WakeSink {
     }
 
     @Test func theAnswerIsWhatThePeripheralDecided() throws {
-        sink.outcome.withLock { $0 = .success(.open(closesIn: .seconds(42))) }
+        sink.outcome.withLock { $0 = .open(closesIn: .seconds(42)) }
         let open = pairing()
         #expect(open.status == 200)
         let window = try #require(try json(open)["pairing"] as? [String: Any])
@@ -92,12 +91,12 @@ final class PairingSink: WakeSink {
         _ = pairing(body: #"{"seconds":60,"phone_address":"00:aa:01:01:00:01"}"#)
         #expect(sink.forgetting.withLock { $0 } == [nil, "00:AA:01:01:00:01"])
 
-        sink.outcome.withLock { $0 = .success(.coolingDown(retryIn: .seconds(5))) }
+        sink.outcome.withLock { $0 = .coolingDown(retryIn: .seconds(5)) }
         let cooling = pairing()
         #expect(cooling.status == 429 && cooling.headers.contains { $0 == ("Retry-After", "5") })
         #expect(try (json(cooling)["error"] as? [String: Any])?["code"] as? String == "pairing_cooling_down")
 
-        sink.outcome.withLock { $0 = .failure(WakeSinkError("the Bluetooth peripheral is stopping")) }
+        sink.outcome.withLock { $0 = .failed("the Bluetooth peripheral is stopping") }
         let failed = pairing()
         #expect(failed.status == 503 && failed.text.contains("the Bluetooth peripheral is stopping"))
         #expect(logs.lines.contains { $0.contains("pairing window open for 42") && $0.contains("192.168.42.2") })

@@ -7,6 +7,7 @@ import Synchronization
 import TestSupport
 import Testing
 import WakeProtocol
+import WireFormat
 
 @testable import BoardService
 
@@ -77,7 +78,7 @@ import WakeProtocol
     @Test func aPairingRequestIsAnsweredWhileTheWriterIsInASlowFsync() throws {
         let gate = GatedFileSystem()
         let sink = PairingSink()
-        sink.outcome.withLock { $0 = .success(.open(closesIn: .seconds(45))) }
+        sink.outcome.withLock { $0 = .open(closesIn: .seconds(45)) }
         let engine = try Self.engine(on: gate, sink: sink)
         engine.start()
         #expect(engine.handleAgent(Self.start("Before")).status == 201)
@@ -237,8 +238,8 @@ private struct NullSink: WakeSink {
     var transportName: String { "loopback" }
     func openPairingWindow(
         for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
-        .failure(WakeSinkError("no pairing in this test"))
+    ) -> PairingOutcome {
+        .failed("no pairing in this test")
     }
 
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> { .success(()) }
@@ -296,8 +297,8 @@ private final class ReadingSink: WakeSink {
 
     func openPairingWindow(
         for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
-        .failure(WakeSinkError("no pairing in this test"))
+    ) -> PairingOutcome {
+        .failed("no pairing in this test")
     }
 
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {

@@ -141,7 +141,7 @@ import WireFormat
             "tool_status":"Taking a screenshot","tool_started_at":"2026-06-12T07:00:02Z","locale":"de-CH",
             "aiden_only":{"nested":[1,2]},"started_at":"2026-06-12T07:00:00Z"}}
             """#
-        guard case let .snapshot(task) = try BoardAnswer.current(from: Array(body.utf8)) else {
+        guard case let .snapshot(task, _) = try BoardAnswer.current(from: Array(body.utf8)) else {
             Issue.record("not a snapshot")
             return
         }

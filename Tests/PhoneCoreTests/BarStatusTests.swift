@@ -8,13 +8,13 @@ import WireFormat
 @Suite struct BarStatusTests {
     static func card(
         _ snapshot: SnapshotView, id: String = "chat_1", link: LinkState = Fixtures.usbUp,
-        problem: BoardProblem? = nil, extras: CardExtras = CardExtras()
+        problem: BoardProblem? = nil, others: OtherTasks? = nil
     ) -> Card {
         var snapshot = snapshot
         snapshot.requestID = id
         if id != "chat_1" { snapshot.taskTitle = "Task " + id.uppercased() }
         return Card(
-            state: CardState(snapshot: snapshot), snapshot: snapshot, problem: problem, link: link, extras: extras)
+            state: CardState(snapshot: snapshot), snapshot: snapshot, problem: problem, link: link, others: others)
     }
 
     static let standby = Card(state: .standby, link: Fixtures.usbUp)
@@ -56,7 +56,7 @@ import WireFormat
             current: nil, kind: .needsApp, text: "Open the app: Open Settings", requestID: "chat_1"),
         Row(
             name: "the board's count wins on the current task",
-            cards: [card(Fixtures.running, extras: CardExtras(others: OtherTasks(active: 3, waiting: 0)))],
+            cards: [card(Fixtures.running, others: OtherTasks(active: 3, waiting: 0))],
             current: nil, kind: .running, text: "Open Settings — Checking the current screen 21% · +3 running",
             percentage: 21, requestID: "chat_1"),
         Row(

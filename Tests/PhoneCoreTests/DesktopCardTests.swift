@@ -6,12 +6,10 @@ import WireFormat
 /// What each task's notification says (`DesktopCard`): fixed words in the summary, the board's text only in the
 /// body, the progress hint, the buttons by state, the revision its buttons answer.
 @Suite struct DesktopCardTests {
-    static func card(
-        _ snapshot: SnapshotView, link: LinkState = Fixtures.usbUp, extras: CardExtras = CardExtras()
-    )
-        -> Card
-    {
-        Card(state: CardState(snapshot: snapshot), snapshot: snapshot, link: link, extras: extras)
+    static func card(_ snapshot: SnapshotView, link: LinkState = Fixtures.usbUp, answer: AnswerView? = nil) -> Card {
+        var shown = snapshot
+        shown.answer = answer ?? shown.answer
+        return Card(state: CardState(snapshot: shown), snapshot: shown, link: link)
     }
 
     @Test(arguments: [
@@ -55,8 +53,7 @@ import WireFormat
             DesktopCard(
                 Self.card(
                     Fixtures.running, link: Fixtures.usbDown,
-                    extras: CardExtras(
-                        answer: AnswerView(answer: "stop", answerID: "a", phoneID: "", answeredAt: "t")))))
+                    answer: AnswerView(answer: "stop", answerID: "a", phoneID: "", answeredAt: "t"))))
         #expect(
             stopped.body
                 == "Open Settings\nChecking the current screen\nStop requested\n"

@@ -223,9 +223,9 @@ import WireFormat
     ]
 
     static var recordedStop: Card {
-        var card = card(Fixtures.running)
-        card.extras.answer = AnswerView(answer: "stop")
-        return card
+        var running = Fixtures.running
+        running.answer = AnswerView(answer: "stop")
+        return card(running)
     }
 
     @Test(arguments: timelines)

@@ -8,10 +8,18 @@ import WireFormat
 /// What the person can answer from the card, as a table of card states → answers, and the request
 /// and replies of `POST /api/live-activity/tasks/{id}/answer` (docs/protocol.md §3.8).
 @Suite struct PersonAnswerTests {
-    private func card(_ snapshot: SnapshotView?, _ extras: CardExtras = CardExtras()) -> Card {
-        Card.derive(
-            link: Fixtures.usbUp, answer: snapshot.map(CurrentAnswer.snapshot) ?? .notFound, problem: nil,
-            extras: extras)
+    /// The card `/current` gives for `snapshot` with the person's recorded `answer` and `dismissedAt` in it and
+    /// `others` beside it.
+    private func card(
+        _ snapshot: SnapshotView?, answer: AnswerView? = nil, dismissedAt: String? = nil, others: OtherTasks? = nil
+    ) -> Card {
+        let shown = snapshot.map {
+            var shown = $0
+            shown.answer = answer ?? shown.answer
+            shown.dismissedAt = dismissedAt ?? shown.dismissedAt
+            return CurrentAnswer.snapshot(shown, others: others)
+        }
+        return Card.derive(link: Fixtures.usbUp, answer: shown ?? .notFound, problem: nil)
     }
 
     /// The answers the agent acts on are followed; a dismissal only takes the ended card away.
@@ -26,20 +34,22 @@ import WireFormat
         stoppableHandoff.canStop = true
         var unstoppableNeedsApp = Fixtures.needsApp
         unstoppableNeedsApp.canStop = false
-        let stopRecorded = CardExtras(answer: AnswerView(answer: "stop", answerID: "ans-1"))
-        let doneRecorded = CardExtras(answer: AnswerView(answer: "done", answerID: "ans-2"))
-        let dismissed = CardExtras(dismissedAt: "2026-06-12T07:02:00Z")
+        let stopRecorded = AnswerView(answer: "stop", answerID: "ans-1")
+        let doneRecorded = AnswerView(answer: "done", answerID: "ans-2")
         let table: [(String, Card, [Answer])] = [
             ("running, can_stop", card(Fixtures.running), [.stop]),
             ("running, not stoppable", card(notStoppable), []),
-            ("running, stop already recorded", card(Fixtures.running, stopRecorded), []),
+            ("running, stop already recorded", card(Fixtures.running, answer: stopRecorded), []),
             ("handoff, can_stop", card(stoppableHandoff), [.stop, .done, .refuse]),
-            ("handoff answered done, still waiting", card(stoppableHandoff, doneRecorded), [.stop, .done, .refuse]),
+            (
+                "handoff answered done, still waiting", card(stoppableHandoff, answer: doneRecorded),
+                [.stop, .done, .refuse]
+            ),
             ("needs_app, not stoppable", card(unstoppableNeedsApp), [.done, .refuse]),
             ("completed", card(Fixtures.ended(.completed)), [.dismiss]),
             ("failed", card(Fixtures.ended(.failed, error: "x")), [.dismiss]),
             ("canceled", card(Fixtures.ended(.canceled)), [.dismiss]),
-            ("canceled, dismissed", card(Fixtures.ended(.canceled), dismissed), []),
+            ("canceled, dismissed", card(Fixtures.ended(.canceled), dismissedAt: "2026-06-12T07:02:00Z"), []),
             ("standby", card(nil), []),
             (
                 "disconnected", Card.derive(link: Fixtures.usbDown, answer: .snapshot(Fixtures.running), problem: nil),
@@ -134,21 +144,20 @@ import WireFormat
 
     @Test func theCardsNewLines() {
         let renderer = CardTextRenderer(options: .init(width: 60, keys: true))
-        let extras = CardExtras(
-            answer: AnswerView(answer: "stop"), others: OtherTasks(active: 2, waiting: 1))
-        let lines = renderer.lines(for: card(Fixtures.running, extras))
+        let lines = renderer.lines(
+            for: card(Fixtures.running, answer: AnswerView(answer: "stop"), others: OtherTasks(active: 2, waiting: 1)))
         #expect(lines.contains("Stop requested — waiting for the agent"))
         #expect(lines.contains("+2 running · 1 waiting"))
         #expect(!lines.contains(where: { $0.hasPrefix("Keys:") }))  // the stop is recorded: nothing to press
         var handoff = Fixtures.handoff
         handoff.canStop = true
-        let waiting = renderer.lines(for: card(handoff, CardExtras(answer: AnswerView(answer: "done"))))
+        let waiting = renderer.lines(for: card(handoff, answer: AnswerView(answer: "done")))
         #expect(waiting.contains("Answered: done"))
         #expect(waiting.contains("Keys: s stop, d done, r refuse"))
         #expect(renderer.lines(for: card(Fixtures.ended(.completed))).contains("Keys: x dismiss"))
         // No counts, no keys where none are read: the card as before.
         let plain = CardTextRenderer(options: .init(width: 60)).lines(
-            for: card(Fixtures.running, CardExtras(others: OtherTasks(active: 0, waiting: 0))))
+            for: card(Fixtures.running, others: OtherTasks(active: 0, waiting: 0)))
         #expect(plain == CardTextRenderer(options: .init(width: 60)).lines(for: card(Fixtures.running)))
         #expect(OtherTasks(active: 0, waiting: 3).cardLine == "3 waiting")
         #expect(OtherTasks(active: 1, waiting: 0).cardLine == "+1 running")
@@ -158,21 +167,31 @@ import WireFormat
         let new =
             #"{"status":"ok","live_activity":{"request_id":"chat_1","status":"running","answer":{"answer":"stop","answer_id":"ans-1"},"#
             + #""dismissed_at":null,"others":{"active":2,"waiting":1}}}"#
-        #expect(try BoardAnswer.current(from: Array(new.utf8)) != .notFound)
-        #expect(
-            BoardAnswer.currentExtras(from: Array(new.utf8))
-                == CardExtras(
-                    answer: AnswerView(answer: "stop", answerID: "ans-1"), others: OtherTasks(active: 2, waiting: 1)
-                ))
+        let read = try current(new)
+        #expect(read.task.answer == AnswerView(answer: "stop", answerID: "ans-1") && read.task.dismissedAt == nil)
+        #expect(read.others == OtherTasks(active: 2, waiting: 1))
+        #expect(card(read.task).recordedAnswer == AnswerView(answer: "stop", answerID: "ans-1"))
         // `others` beside the snapshot in the envelope is taken too.
         let beside = #"{"status":"ok","others":{"active":0,"waiting":4},"live_activity":{"request_id":"chat_1"}}"#
-        #expect(BoardAnswer.currentExtras(from: Array(beside.utf8)).others == OtherTasks(active: 0, waiting: 4))
+        #expect(try current(beside).others == OtherTasks(active: 0, waiting: 4))
         // An older board: none of them, nothing fails.
-        let old = #"{"status":"ok","live_activity":{"request_id":"chat_1","status":"running"}}"#
-        #expect(BoardAnswer.currentExtras(from: Array(old.utf8)) == CardExtras())
+        let old = try current(#"{"status":"ok","live_activity":{"request_id":"chat_1","status":"running"}}"#)
+        #expect(old.task.answer == nil && old.task.dismissedAt == nil && old.others == nil)
         // Wrong types read as absent.
-        let odd = #"{"status":"ok","live_activity":{"request_id":"c","answer":"stop","dismissed_at":5,"others":[]}}"#
-        #expect(BoardAnswer.currentExtras(from: Array(odd.utf8)) == CardExtras())
+        let odd = try current(
+            #"{"status":"ok","live_activity":{"request_id":"c","answer":"stop","dismissed_at":5,"others":[]}}"#)
+        #expect(odd.task.answer == nil && odd.task.dismissedAt == nil && odd.others == nil)
+        // An answer without a name is no recorded answer on the card.
+        let unnamed = try current(#"{"status":"ok","live_activity":{"request_id":"c","answer":{"answer_id":"a"}}}"#)
+        #expect(card(unnamed.task).recordedAnswer == nil)
+    }
+
+    /// The snapshot and `others` of a `/current` body that must show a task.
+    private func current(_ text: String) throws -> (task: SnapshotView, others: OtherTasks?) {
+        guard case let .snapshot(task, others) = try BoardAnswer.current(from: Array(text.utf8)) else {
+            throw BoardAnswerError(kind: .missingField, field: "live_activity", message: "no task in \(text)")
+        }
+        return (task, others)
     }
 }
 

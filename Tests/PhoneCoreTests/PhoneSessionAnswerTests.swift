@@ -27,7 +27,7 @@ import WireFormat
             ])
         #expect(outcomes(driver).map(\.line) == ["Stop requested for “Open Settings” (chat_1)"])
         #expect(board.currentRequests == fetches + 1)  // fetched after the answer
-        #expect(driver.lastCard?.extras.answer?.answer == "stop")
+        #expect(driver.lastCard?.recordedAnswer?.answer == "stop")
         #expect(Answer.available(on: driver.lastCard!) == [])
         #expect(driver.alerts.isEmpty)  // stop_requested never alerts
     }

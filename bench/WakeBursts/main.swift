@@ -17,6 +17,7 @@ import Platform
 import Synchronization
 import TestSupport
 import WakeProtocol
+import WireFormat
 
 let arguments = CommandLine.arguments
 let bursts = arguments.count > 1 ? Int(arguments[1]) ?? 10_000 : 10_000
@@ -116,10 +117,8 @@ final class Wire: WakeSink {
 
     func bluetoothFacts() -> BluetoothFacts { BluetoothFacts(adapter: "none") }
 
-    func openPairingWindow(
-        for duration: Duration, forgetting phone: String?
-    ) -> Result<PairingWindowOutcome, WakeSinkError> {
-        .failure(WakeSinkError("no radio in the burst bench"))
+    func openPairingWindow(for duration: Duration, forgetting phone: String?) -> PairingOutcome {
+        .failed("no radio in the burst bench")
     }
 }
 

@@ -116,7 +116,7 @@ package enum AgentAPIHarness: FuzzHarness {
             "\(asked()): ETag \(String(describing: response.header("ETag")))")
         // The phone's reading of the body, and the snapshot it is compared with, depend on the body alone.
         try phoneReadings.verdict(for: response.body) { () throws(InvariantViolation) in
-            guard case let .snapshot(view) = try? BoardAnswer.current(from: response.body) else {
+            guard case let .snapshot(view, _) = try? BoardAnswer.current(from: response.body) else {
                 throw InvariantViolation("\(asked()): the phone cannot read the snapshot: \(text(response.body))")
             }
             try require(

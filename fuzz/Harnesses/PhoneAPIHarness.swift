@@ -149,7 +149,7 @@ package enum PhoneAPIHarness: FuzzHarness {
             guard let answer = try? BoardAnswer.current(from: response.body) else {
                 throw InvariantViolation("\(asked()): the phone cannot read \(text(response.body))")
             }
-            if case let .snapshot(view) = answer {
+            if case let .snapshot(view, _) = answer {
                 try require(
                     view.phoneID == "" || view.phoneID == phone,
                     "\(asked()): phone \(phone) got \(view.phoneID ?? "-")'s task")

@@ -25,7 +25,7 @@ package enum PhoneAnswersHarness: FuzzHarness {
             let readable = try bodyReadings.verdict(for: body) { () throws(InvariantViolation) in
                 let current = try? BoardAnswer.current(from: body)
                 let events = try? BoardAnswer.events(from: body)
-                if case let .snapshot(view)? = current {
+                if case let .snapshot(view, _)? = current {
                     try require(view.requestID?.isEmpty == false, "a snapshot answer without a request id")
                     try checkCard(Card(state: CardState(snapshot: view), snapshot: view, link: link), &checked)
                 }
