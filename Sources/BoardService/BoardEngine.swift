@@ -38,9 +38,9 @@ package final class BoardEngine: Sendable {
         }
     }
 
-    /// What only the executor touches: the session, and what the shell keeps for its effects. Its lock is only ever
-    /// taken on the executor, so it is never contended.
-    private struct Writer: Sendable {
+    /// What only the executor touches: the session, and what the shell keeps for its effects (held without a
+    /// lock, `ExecutorConfined`).
+    private struct Writer {
         var session: BoardSession
         var timers: [BoardSession.Timer: any ScheduledWork] = [:]
         var replies: [BoardSession.Reply: @Sendable (HTTPResponse) -> Void] = [:]
@@ -76,7 +76,7 @@ package final class BoardEngine: Sendable {
         var refusalLog = RefusalLog()
     }
 
-    private let writer: Mutex<Writer>
+    private let writer: ExecutorConfined<Writer>
     private let publication: Mutex<Publication>
     private let phoneSide = Mutex(PhoneSide())
     /// The live status line (`reportStatus`).
@@ -123,7 +123,7 @@ package final class BoardEngine: Sendable {
             transport: sink.transportName, now: now, at: instant)
         publication = Mutex(
             Publication(board: session.published(now: now, at: instant), wakeFacts: session.wakeFacts))
-        writer = Mutex(Writer(session: session))
+        writer = ExecutorConfined(Writer(session: session), on: runtime)
     }
 
     /// Announces the (re)started board with one `system` Wake and arms the retention timer.
@@ -333,7 +333,7 @@ package final class BoardEngine: Sendable {
     private func onWriter<Value>(_ job: (inout Writer) -> Value) -> Value {
         writerBusySince.withLock { $0 = runtime.monotonicNow() }
         defer { writerBusySince.withLock { $0 = nil } }
-        return writer.withLock { job(&$0) }
+        return writer.withValue { job(&$0) }
     }
 
     /// Hands `input` to the session and performs its effects in order, feeding the result of each save and Wake

@@ -17,12 +17,11 @@ import WireFormat
 /// it is shown (logged, handed to the notifiers) only once that record's write has ended, so a
 /// crash between the two finds the record durable and repeats nothing.
 package final class PhoneClient: Sendable {
-    private struct State: Sendable {
+    /// What only the executor touches (held without a lock, `ExecutorConfined`).
+    private struct State {
         var session: PhoneSession
         /// The one armed session deadline; re-arming cancels the previous one.
         var timer: (any ScheduledWork)?
-        /// When the current step began (nil: idle), for the watchdog.
-        var busySince: Duration?
         /// The task cards the surfaces were last given.
         var surfacedCards: [Card] = []
         var surfacedCurrent: Card?
@@ -44,8 +43,9 @@ package final class PhoneClient: Sendable {
     /// How long one step may take before the client counts as wedged.
     private static let stuckAfter: Duration = .seconds(10)
 
-    /// Changed only on the executor; read off it only by the watchdog (`busySince`) and by tests (`session`).
-    private let state: Mutex<State>
+    private let state: ExecutorConfined<State>
+    /// When the current step began (nil: idle): written by the executor, read by the watchdog.
+    private let busySince = Mutex<Duration?>(nil)
     private let transport: any BoardTransport
     private let runtime: any Runtime
     private let output: any PhoneOutput
@@ -62,7 +62,7 @@ package final class PhoneClient: Sendable {
         saveRecord: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, logger: Logger,
         recordQueue: DispatchQueue = DispatchQueue(label: "aiden.phone.record")
     ) {
-        self.state = Mutex(State(session: session))
+        self.state = ExecutorConfined(State(session: session), on: runtime)
         self.transport = transport
         self.runtime = runtime
         self.output = output
@@ -79,14 +79,12 @@ package final class PhoneClient: Sendable {
     /// `stuckAfter` (effects never block that long).
     package func isResponsive() -> Bool {
         let now = runtime.monotonicNow()
-        return state.withLock { state in
-            guard let since = state.busySince else { return true }
-            return now - since < Self.stuckAfter
-        }
+        guard let since = busySince.withLock({ $0 }) else { return true }
+        return now - since < Self.stuckAfter
     }
 
-    /// The session as it is now (for status and tests).
-    package var session: PhoneSession { state.withLock { $0.session } }
+    /// The session as it is now, on the executor (the card's keys; a test asks with `runtime.perform`).
+    package var session: PhoneSession { state.withValue { $0.session } }
 
     /// Hands an input to the executor; returns at once.
     package func submit(_ input: PhoneSession.Input) {
@@ -104,14 +102,12 @@ package final class PhoneClient: Sendable {
 
     /// One step of the session and its effects, on the executor.
     private func step(_ input: PhoneSession.Input) {
-        let effects = state.withLock { state in
-            let now = runtime.monotonicNow()
-            state.busySince = now
-            return state.session.handle(input, at: now)
-        }
+        let now = runtime.monotonicNow()
+        busySince.withLock { $0 = now }
+        let effects = state.withValue { $0.session.handle(input, at: now) }
         effects.forEach(perform)
         surface(alerts: effects.compactMap { if case let .alert(alert) = $0 { alert } else { nil } })
-        state.withLock { $0.busySince = nil }
+        busySince.withLock { $0 = nil }
         status.changed()
     }
 
@@ -122,7 +118,7 @@ package final class PhoneClient: Sendable {
     /// steps' effects, and an update with alerts is shown only once that record is written.
     private func surface(alerts: [Alert]) {
         guard !surfaces.isEmpty else { return }
-        let due = state.withLock { state -> ([Card], Card?, [Alert])? in
+        let due = state.withValue { state -> ([Card], Card?, [Alert])? in
             state.surfaceAlerts += alerts
             guard !state.session.isFetching else { return nil }
             let cards = state.session.taskCards
@@ -137,7 +133,7 @@ package final class PhoneClient: Sendable {
             return (cards, current, alerts)
         }
         guard let (cards, current, alerts) = due else { return }
-        let held = state.withLock { state -> (hold: Bool, wait: Bool) in
+        let held = state.withValue { state -> (hold: Bool, wait: Bool) in
             guard !alerts.isEmpty || state.heldSurface != nil else { return (false, false) }
             var update = state.heldSurface ?? HeldSurfaceUpdate(cards: cards, current: current)
             update.cards = cards
@@ -156,7 +152,7 @@ package final class PhoneClient: Sendable {
 
     /// One record write the held update waited for has ended; the last one shows it.
     private func releaseHeldSurface() {
-        let due = state.withLock { state -> HeldSurfaceUpdate? in
+        let due = state.withValue { state -> HeldSurfaceUpdate? in
             guard var update = state.heldSurface else { return nil }
             update.waits -= 1
             guard update.waits == 0 else {
@@ -178,7 +174,7 @@ package final class PhoneClient: Sendable {
             line: { [weak self] in
                 guard let self else { return nil }
                 let (now, wall) = (runtime.monotonicNow(), runtime.wallNow())
-                return state.withLock { $0.session.statusLine(at: now, wall: wall) }
+                return state.withValue { $0.session.statusLine(at: now, wall: wall) }
             }, send)
     }
 
@@ -190,7 +186,7 @@ package final class PhoneClient: Sendable {
             transport.send(request) { [weak self] response in self?.submit(.answer(request, response)) }
         case let .scheduleDeadline(at):
             let timer = runtime.schedule(at: at) { [weak self] in self?.step(.deadlineReached) }
-            let previous = state.withLock { state in
+            let previous = state.withValue { state in
                 defer { state.timer = timer }
                 return state.timer
             }

@@ -4,7 +4,6 @@ import Logging
 import PhoneCore
 import Platform
 import ServiceManager
-import Synchronization
 import USBLink
 import WireFormat
 
@@ -247,11 +246,11 @@ package enum PhoneDaemon {
     private static func startKeys(
         _ reader: TerminalKeyReader, client: PhoneClient, runtime: SerialRuntime, terminal: TerminalOutput?
     ) -> Bool {
-        let prompt = Mutex(AnswerPrompt())
+        let prompt = ExecutorConfined(AnswerPrompt(), on: runtime)
         return reader.start { byte in
             runtime.enqueue {
                 let card = client.session.card
-                let output = prompt.withLock { $0.press(Character(Unicode.Scalar(byte)), card: card) }
+                let output = prompt.withValue { $0.press(Character(Unicode.Scalar(byte)), card: card) }
                 switch output {
                 case .none:
                     break

@@ -25,6 +25,10 @@ package protocol Runtime: Sendable {
     /// Starts asynchronous work (a bus call awaiting its answer) concurrently with the executor;
     /// whatever it learns, it hands back with `enqueue`.
     func spawn(_ work: @escaping @Sendable () async -> Void)
+
+    /// Whether the calling thread is running the executor's work now: what state confined to the executor
+    /// (`ExecutorConfined`) checks in debug builds.
+    var isOnExecutor: Bool { get }
 }
 
 /// Work armed with `Runtime.schedule(at:)`.

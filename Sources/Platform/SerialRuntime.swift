@@ -8,6 +8,8 @@ import Synchronization
 /// never stops: `DispatchTaskExecutor`).
 package final class SerialRuntime: Runtime {
     private let queue: DispatchQueue
+    /// Set on `queue` only, so work can tell whether it runs there (`isOnExecutor`).
+    private let executorKey = DispatchSpecificKey<Bool>()
     /// Where `spawn`'s tasks, and the child tasks they start, run.
     package let asyncExecutor: DispatchTaskExecutor
     private let origin = ContinuousClock.now
@@ -16,6 +18,7 @@ package final class SerialRuntime: Runtime {
 
     package init(label: String) {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: executorKey, value: true)
         asyncExecutor = DispatchTaskExecutor(label: label + ".async")
     }
 
@@ -26,6 +29,8 @@ package final class SerialRuntime: Runtime {
     package func enqueue(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
     }
+
+    package var isOnExecutor: Bool { DispatchQueue.getSpecific(key: executorKey) == true }
 
     package func perform<Value: Sendable>(_ work: @Sendable () -> Value) -> Value {
         dispatchPrecondition(condition: .notOnQueue(queue))

@@ -45,7 +45,9 @@ import Testing
         func shows(_ condition: (Card) -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
-                if let card = output.cards.last, condition(card), !client.session.isFetching { return true }
+                if let card = output.cards.last, condition(card), !runtime.perform({ client.session.isFetching }) {
+                    return true
+                }
                 usleep(2_000)
             }
             return false

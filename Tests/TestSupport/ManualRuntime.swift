@@ -18,6 +18,8 @@ package final class ManualRuntime: Runtime {
         var now: Duration = .zero
         var executorQueue: [@Sendable () -> Void] = []
         var executorBusy = false
+        /// The thread running the executor's work while `executorBusy`.
+        var executorThread: pthread_t?
         var spawned: [@Sendable () async -> Void] = []
         var timers: [Timer] = []
         var nextID: UInt64 = 0
@@ -51,17 +53,26 @@ package final class ManualRuntime: Runtime {
             state.executorQueue.append(work)
             guard !state.executorBusy else { return false }
             state.executorBusy = true
+            state.executorThread = pthread_self()
             return true
         }
         if runNow { runExecutor() }
+    }
+
+    /// The thread that is running the executor's work now, as on the real serial queue.
+    package var isOnExecutor: Bool {
+        let me = pthread_self()
+        return state.withLock { state in state.executorThread.map { pthread_equal($0, me) != 0 } ?? false }
     }
 
     package func perform<Value: Sendable>(_ work: @Sendable () -> Value) -> Value {
         withoutActuallyEscaping(work) { work in
             let result = Mutex<Value?>(nil)
             enqueue { result.withLock { $0 = work() } }
-            // `enqueue` ran it at once unless a test calls `perform` from inside executor work, which
-            // the real runtime forbids too.
+            // `enqueue` ran it at once, unless another thread is running the executor (a shell's thread handing
+            // work over): then it runs in its turn, before that thread leaves the executor idle. Only a call from
+            // inside executor work finds no result, which the real runtime forbids too.
+            if result.withLock({ $0 == nil }), !isOnExecutor { awaitIdleExecutor() }
             guard let value = result.withLock({ $0 }) else {
                 preconditionFailure("ManualRuntime.perform called from inside the executor")
             }
@@ -149,6 +160,7 @@ package final class ManualRuntime: Runtime {
         while let work = state.withLock({ state -> (@Sendable () -> Void)? in
             guard !state.executorQueue.isEmpty else {
                 state.executorBusy = false
+                state.executorThread = nil
                 return nil
             }
             return state.executorQueue.removeFirst()
