@@ -25,7 +25,7 @@ extension CentralLifecycle: BlueZLifecycle {}
 /// hands the actions (with the lifecycle as the event left it) to the shell.
 ///
 /// Every event is handed to the runtime's executor (the bus thread and answers of spawned bus calls enqueue; the
-/// board engine's pairing queue, asking for a window for an HTTP request, waits there for the answer), so events are applied and their actions
+/// board engine's pairing lane, asking for a window for an HTTP request, waits there for the answer), so events are applied and their actions
 /// performed one at a time, in the order they arrived, with a clock that never goes backwards between them.
 final class LifecycleDriver<Lifecycle: BlueZLifecycle>: Sendable {
     /// Performs `actions`; `after` is the lifecycle as the event left it, at `now`.

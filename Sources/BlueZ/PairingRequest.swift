@@ -4,7 +4,7 @@ import WireFormat
 
 /// One request for the board's pairing window, as the shell waits for its answer: the lifecycle answers a new
 /// window only once bluetoothd confirmed it is ready (`PeripheralLifecycle.openPairingWindow`), which takes
-/// bus round trips. The board engine's pairing queue waits on it (bounded), never an HTTP listener's thread; a
+/// bus round trips. The board engine's pairing lane waits on it (bounded), never an HTTP listener's thread; a
 /// test reads `answer` after draining.
 package final class PairingRequest: Sendable {
     package let number: UInt64

@@ -1,6 +1,5 @@
 import BoardAPI
 import Configuration
-import Dispatch
 import Doctor
 import FoundationEssentials
 import HTTPServer
@@ -71,7 +70,7 @@ package enum BoardDaemon {
 
     /// Opens state, transport and listeners, answers READY=1. It starts no thread itself: the ones that run are
     /// the runtime's executor (the engine's writer) and the queue its spawned bus calls run on, each listener's
-    /// libmicrohttpd thread and deadline-timer queue, the engine's pairing queue, and with
+    /// libmicrohttpd thread and deadline-timer queue, the engine's pairing lane, and with
     /// `[wake] transport = "bluez"` the D-Bus connection's thread (`run` adds the watchdog's timer queue when the
     /// unit asks for a watchdog).
     package static func start(

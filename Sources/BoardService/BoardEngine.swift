@@ -1,5 +1,4 @@
 import BoardAPI
-import Dispatch
 import FoundationEssentials
 import LiveActivity
 import Logging
@@ -94,7 +93,7 @@ package final class BoardEngine: Sendable {
     private let instanceID: String
     /// Where a pairing request waits for the executor (the peripheral's lifecycle runs there), off the listener's
     /// thread. Serial: one phone, and a window at a time.
-    private let pairingQueue = DispatchQueue(label: "aiden.board.pairing")
+    private let pairingLane = Lane("aiden.board.pairing")
 
     /// `boardAddresses` lists the board's own interface addresses, read for each pairing request and each
     /// connection from the link when no loopback listener is configured (a request from one of them comes from
@@ -151,7 +150,7 @@ package final class BoardEngine: Sendable {
         switch effect {
         case let .openPairingWindow(seconds, phone, phoneBonded):
             return .later { [self] respond in
-                pairingQueue.async { [self] in
+                pairingLane.run { [self] in
                     respond(
                         openPairingWindow(
                             seconds: seconds, forgetting: phone, unlessBonded: phoneBonded, for: request, now: now))

@@ -1,7 +1,7 @@
 import Configuration
-import Dispatch
 import HTTPClient
 import PhoneCore
+import Platform
 
 /// Performs the session's requests. The seam between the phone's decisions and HTTP: tests answer
 /// by hand, production uses `HTTPBoardTransport`.
@@ -11,7 +11,7 @@ package protocol BoardTransport: Sendable {
     func send(_ request: BoardRequest, completion: @escaping @Sendable (BoardResponse) -> Void)
 }
 
-/// The board over HTTP (libcurl), one request at a time on its own serial queue, so a slow board
+/// The board over HTTP (libcurl), one request at a time on its own lane, so a slow board
 /// never blocks Wake reception. Short timeouts: a board on a USB cable answers in milliseconds, and
 /// an unplugged one should show as unreachable quickly. Requests to a board that is not on loopback
 /// leave through `[board] interface` alone (libcurl's `if!NAME`: SO_BINDTODEVICE, which needs no
@@ -24,7 +24,7 @@ package final class HTTPBoardTransport: BoardTransport {
     /// libcurl's `CURLOPT_INTERFACE` for every request (`if!aidenboard0`), or nil.
     package let localInterface: String?
     private let client = HTTPClient(maxResponseBytes: 256 * 1024)
-    private let queue = DispatchQueue(label: "aiden.phone.http")
+    private let lane = Lane("aiden.phone.http")
     private let timeout: HTTPClientRequest.Timeout
 
     package init(board: PhoneConfiguration.Board, timeout: HTTPClientRequest.Timeout = HTTPBoardTransport.timeout) {
@@ -40,7 +40,7 @@ package final class HTTPBoardTransport: BoardTransport {
     }
 
     package func send(_ request: BoardRequest, completion: @escaping @Sendable (BoardResponse) -> Void) {
-        queue.async { [self] in completion(perform(request)) }
+        lane.run { [self] in completion(perform(request)) }
     }
 
     /// Performs the request on the caller's thread (used at shutdown, when nothing else runs).

@@ -4,7 +4,7 @@ import PhoneCore
 /// notifications (`DesktopCardSurface`), the bar status (`StatusSocket`), the tray item with the launcher entry
 /// (`TraySurface`) and KDE's job views (`JobViewSurface`). `PhoneClient` calls `show` after each step that
 /// changed the cards, the session's own card or gave alerts, on its serial executor; an update that carries
-/// alerts only once their alert record is written; it must not block (hand slow work to your own queue). What a
+/// alerts only once their alert record is written; it must not block (hand slow work to a `Lane`). What a
 /// surface shows is decided from these cards alone, as the terminal card is from `Card`.
 package protocol CardSurface: Sendable {
     /// `cards`: every task the session has seen that may still be on the board (`PhoneSession.taskCards`);

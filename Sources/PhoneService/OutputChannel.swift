@@ -1,8 +1,7 @@
-import Dispatch
 import Platform
 import Synchronization
 
-/// A file descriptor written whole text at a time by its own queue, from a bounded backlog: the
+/// A file descriptor written whole text at a time by its own lane, from a bounded backlog: the
 /// client's executor and the loggers only hand text over, so a terminal paused with Ctrl-S or a
 /// `--json` reader that stopped reading never stalls Wake handling. Text from different threads
 /// never interleaves.
@@ -23,7 +22,7 @@ package final class OutputChannel: Sendable {
     package let descriptor: Int32
     private let capacity: Int
     private let backlog = Mutex(Backlog())
-    private let queue: DispatchQueue
+    private let lane: Lane
 
     /// Where the line about dropped writes goes (stderr; tests give their own).
     private let noticeDescriptor: Int32
@@ -32,7 +31,7 @@ package final class OutputChannel: Sendable {
         self.descriptor = descriptor
         self.noticeDescriptor = noticeDescriptor
         self.capacity = max(1, capacity)
-        queue = DispatchQueue(label: "aiden.phone.output.\(descriptor)")
+        lane = Lane("aiden.phone.output.\(descriptor)")
     }
 
     package static let standardOutput = OutputChannel(descriptor: 1)
@@ -56,16 +55,13 @@ package final class OutputChannel: Sendable {
             backlog.writing = true
             return true
         }
-        if startWriter { queue.async { [self] in writePending() } }
+        if startWriter { lane.run { [self] in writePending() } }
     }
 
     /// Waits until everything queued so far is written (shutdown, tests), or at most `limit`:
     /// a reader that never reads must not hold up an exit.
     package func flush(limit: Duration = .seconds(2)) {
-        let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
-        let (seconds, attoseconds) = limit.components
-        _ = done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        lane.drain(within: limit)
     }
 
     /// Whether text was dropped since the last call: whatever was drawn on the screen is unknown.

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 import PhoneCore
 import Platform
@@ -11,8 +10,8 @@ import WireFormat
 /// one step of the session, and its effects are performed in order on the executor. Nothing here
 /// decides; it only moves values between the session and the world.
 ///
-/// No effect blocks the executor for long: output goes to bounded queues (`OutputChannel`), HTTP to
-/// the transport's own queue, the alert record to a writer queue that keeps only the newest record,
+/// No effect blocks the executor for long: output goes to bounded backlogs (`OutputChannel`), HTTP to
+/// the transport's own lane, the alert record to a writer lane that keeps only the newest record,
 /// desktop notifications to the bus asynchronously. An alert waits for the record saved before it:
 /// it is shown (logged, handed to the notifiers) only once that record's write has ended, so a
 /// crash between the two finds the record durable and repeats nothing.
@@ -60,7 +59,7 @@ package final class PhoneClient: Sendable {
         session: PhoneSession, transport: any BoardTransport, runtime: any Runtime,
         output: any PhoneOutput, notifiers: [any AlertNotifier], surfaces: [any CardSurface] = [],
         saveRecord: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, logger: Logger,
-        recordQueue: DispatchQueue = DispatchQueue(label: "aiden.phone.record")
+        recordLane: Lane = Lane("aiden.phone.record")
     ) {
         self.state = ExecutorConfined(State(session: session), on: runtime)
         self.transport = transport
@@ -69,7 +68,7 @@ package final class PhoneClient: Sendable {
         self.notifiers = notifiers
         self.surfaces = surfaces
         self.recordWriter = RecordWriter(
-            save: saveRecord, queue: recordQueue, logger: logger,
+            save: saveRecord, lane: recordLane, logger: logger,
             whenWritten: { [runtime] shows in runtime.enqueue { shows.forEach { $0() } } })
         self.logger = logger
         status = StatusReporter(runtime: runtime)
@@ -235,18 +234,18 @@ private final class RecordWriter: Sendable {
     }
 
     private let save: @Sendable (AlertRecord) throws(AtomicWriteError) -> Void
-    private let queue: DispatchQueue
+    private let lane: Lane
     private let state = Mutex(State())
     private let logger: Logger
     /// Hands work that a write released back to the client's executor, in order.
     private let whenWritten: @Sendable ([@Sendable () -> Void]) -> Void
 
     init(
-        save: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, queue: DispatchQueue,
+        save: @escaping @Sendable (AlertRecord) throws(AtomicWriteError) -> Void, lane: Lane,
         logger: Logger, whenWritten: @escaping @Sendable ([@Sendable () -> Void]) -> Void
     ) {
         self.save = save
-        self.queue = queue
+        self.lane = lane
         self.logger = logger
         self.whenWritten = whenWritten
     }
@@ -259,7 +258,7 @@ private final class RecordWriter: Sendable {
             state.writing = true
             return true
         }
-        if start { queue.async { [self] in writeNewest() } }
+        if start { lane.run { [self] in writeNewest() } }
     }
 
     /// Runs `work` once every record saved so far is written, always through `whenWritten`: the executor's queue,
@@ -274,7 +273,7 @@ private final class RecordWriter: Sendable {
         if now { whenWritten([work]) }
     }
 
-    func flush() { queue.sync {} }
+    func flush() { lane.drain() }
 
     private func writeNewest() {
         while let (record, number) = takeNewest() {

@@ -1,5 +1,4 @@
 import Configuration
-import Dispatch
 import Logging
 import PhoneCore
 import Platform
@@ -280,7 +279,7 @@ package enum PhoneDaemon {
                 overCable
                 ? BoardPairingCable(transport: HTTPBoardTransport(board: configuration.board), runtime: runtime)
                 : nil
-            let writer = DispatchQueue(label: "aiden.phone.board")
+            let writer = Lane("aiden.phone.board")
             return BlueZWakeSource(
                 settings: BlueZWakeSource.Settings(
                     adapter: configuration.wake.adapter, boardAddress: configuration.wake.address,
@@ -288,7 +287,7 @@ package enum PhoneDaemon {
                 runtime: runtime, logger: logger.child("ble"), cable: cable,
                 bonded: { address in
                     let time = runtime.wallNow().formatted(.iso8601)
-                    writer.async {
+                    writer.run {
                         do {
                             try directory.saveBoard(address: address, bondedAt: time)
                         } catch {

@@ -1,6 +1,5 @@
 import BlueZ
 import Configuration
-import Dispatch
 import HTTPClient
 import PhoneCore
 import Platform
@@ -25,9 +24,7 @@ package enum PhoneStatusCommand {
     package static func run(
         follow: Bool, json: Bool, environment: [String: String], write: (String) -> Void,
         complain: (String) -> Void,
-        sleep: (Duration) -> Void = { duration in
-            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(Int(duration / .milliseconds(1))))
-        }
+        sleep: (Duration) -> Void = { ThreadSleep.sleep(for: $0) }
     ) -> Int32 {
         guard let path = PhonePaths.resolve(isRoot: false, environment: environment).statusSocket else {
             complain(

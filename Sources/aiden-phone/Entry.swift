@@ -11,7 +11,7 @@ enum Entry {
             command = try PhoneCommandLine.parse(arguments)
         } catch {
             OutputChannel.standardError.write("\(error)\n")
-            // The channel writes on its own queue: wait for it, or exit takes the message along.
+            // The channel writes on its own lane: wait for it, or exit takes the message along.
             OutputChannel.standardError.flush()
             CurrentProcess.exit(64)
         }

@@ -1,6 +1,7 @@
 import Doctor
 import Foundation
 import NetworkAddress
+import Synchronization
 import Testing
 
 /// What both doctors share: the line they print, the exit status, the host's interfaces, the state
@@ -81,5 +82,26 @@ import Testing
             return 42
         }
         #expect(value == 42)
+    }
+
+    /// With every thread of Swift's shared pool blocked (tests that wait, a doctor called from one), the work still
+    /// runs: it has an executor of its own.
+    @Test func blockingNeedsNoThreadOfTheSharedPool() {
+        let release = DispatchSemaphore(value: 0)
+        let blockers = ProcessInfo.processInfo.activeProcessorCount + 1
+        for _ in 0..<blockers { Task.detached { release.wait() } }
+        let answered = DispatchSemaphore(value: 0)
+        let value = Mutex<Int?>(nil)
+        DispatchQueue.global().async {
+            let result = Blocking.run { () async -> Int in
+                try? await Task.sleep(for: .milliseconds(1))
+                return 42
+            }
+            value.withLock { $0 = result }
+            answered.signal()
+        }
+        let finished = answered.wait(timeout: .now() + 10) == .success
+        for _ in 0..<blockers { release.signal() }
+        #expect(finished && value.withLock { $0 } == 42)
     }
 }

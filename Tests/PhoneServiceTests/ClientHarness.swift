@@ -147,7 +147,7 @@ struct ClientHarness {
             transport: transport, runtime: runtime, output: output, notifiers: [output],
             saveRecord: { record throws(AtomicWriteError) in
                 try records.save(record) { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) }
-            }, logger: logger, recordQueue: DispatchQueue(label: "test.phone.record"))
+            }, logger: logger, recordLane: Lane("test.phone.record"))
     }
 
     /// Waits for the alert record's writes to end; the alerts that waited for them are shown by then (the manual

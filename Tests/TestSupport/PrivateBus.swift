@@ -52,8 +52,11 @@ package final class PrivateBus: Sendable {
         posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
         // Its warnings (it cannot raise the fd limit unprivileged) would only clutter the test output.
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
-        posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
+        // Nothing else of this process goes along: tests run in parallel, and a daemon that kept another test's
+        // pipe open (a `Process`'s output being read to its end) would hold that test up for the daemon's life.
+        for descriptor in Self.openDescriptors() where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         let arguments = [daemon, "--config-file=" + configPath, "--nofork", "--nopidfile", "--print-address=1"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -87,6 +90,20 @@ package final class PrivateBus: Sendable {
         unlink(directory + "/bus.conf")
         unlink(directory + "/bus")
         rmdir(directory)
+    }
+
+    /// This process's open descriptors now (`/proc/self/fd`; the one reading it is among them, closed again).
+    private static func openDescriptors() -> [Int32] {
+        guard let directory = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(directory) }
+        var descriptors: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let descriptor = Int32(name) { descriptors.append(descriptor) }
+        }
+        return descriptors
     }
 
     private static func config(socket: String) -> String {

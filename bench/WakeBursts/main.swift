@@ -40,7 +40,7 @@ let cards = CardLog(runtime: runtime)
 let client = PhoneClient(
     session: PhoneSession(settings: PhoneSession.Settings(phoneID: "bench")), transport: BoardOnWire(engine: engine),
     runtime: runtime, output: cards, notifiers: [], saveRecord: { _ throws(AtomicWriteError) in }, logger: quiet,
-    recordQueue: DispatchQueue(label: "aiden.bench.record"))
+    recordLane: Lane("aiden.bench.record"))
 wire.attach(client)
 client.submit(PhoneSession.Input.wakeLink(.connected))
 client.submit(PhoneSession.Input.started)

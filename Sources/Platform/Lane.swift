@@ -1,0 +1,38 @@
+import Dispatch
+
+/// A named lane beside a daemon's executor, for work that blocks: an HTTP exchange, a file written and synced, a
+/// pairing request waiting on bluetoothd, a terminal that reads slowly. A lane runs its work one at a time in the
+/// order it was handed over, and the work hands what it learned back to the executor (`Runtime.enqueue`). The
+/// executor and these lanes are a daemon's whole run model: services own no queue or thread of their own (the
+/// threads of libmicrohttpd, libdbus and libusb only hand work to the executor).
+package final class Lane: Sendable {
+    /// `aiden.phone.http`: the name the lane's thread carries in a stack trace.
+    package let name: String
+    private let queue: DispatchQueue
+
+    package init(_ name: String) {
+        self.name = name
+        queue = DispatchQueue(label: name)
+    }
+
+    /// Runs `work` on the lane after everything handed to it before; returns at once.
+    package func run(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    /// Waits until everything handed to the lane before has run (shutdown, tests). Never from the lane's own work.
+    package func drain() {
+        queue.sync {}
+    }
+
+    /// The same, waiting at most `limit`: a writer that never finishes (a reader that never reads) must not hold
+    /// up an exit. Returns whether the lane got there.
+    @discardableResult
+    package func drain(within limit: Duration) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        let (seconds, attoseconds) = limit.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        return done.wait(timeout: .now() + .nanoseconds(max(0, nanoseconds))) == .success
+    }
+}
