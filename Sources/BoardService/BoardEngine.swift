@@ -134,7 +134,7 @@ package final class BoardEngine: Sendable {
 
     /// A request on an ECM (or loopback) listener: answered from the last publication, on the
     /// calling thread, without waiting for the writer. The exceptions are answered later, never holding the
-    /// calling thread: a pairing request from the phone, which waits (on a queue of its own) for the executor,
+    /// calling thread: a pairing request from the phone, which waits (on a lane of its own) for the executor,
     /// where the peripheral decides when the window closes, and the person's answer to a task the router
     /// accepted on the published board, which the session records (and makes durable) first.
     /// `admitted`: `admitPhone` has passed this request already (the ECM server runs it on every request's headers

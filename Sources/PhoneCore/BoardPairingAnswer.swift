@@ -32,10 +32,12 @@ package enum BoardPairingAnswer {
                 .malformed(BoardAnswerError(kind: .notJSON, message: "not a pairing window answer")))
         }
         guard let outcome = PairingOutcome(answer.pairing) else {
-            return .failure(
-                .malformed(
-                    BoardAnswerError(
-                        kind: .invalidValue, field: "pairing.open", message: "the window is not open")))
+            let why =
+                answer.pairing.open
+                ? BoardAnswerError(
+                    kind: .invalidValue, field: "pairing.seconds", message: "the open window does not say for how long")
+                : BoardAnswerError(kind: .invalidValue, field: "pairing.open", message: "the window is not open")
+            return .failure(.malformed(why))
         }
         return .success(outcome)
     }

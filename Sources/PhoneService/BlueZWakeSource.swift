@@ -96,9 +96,10 @@ package final class BlueZWakeSource: WakeSource {
 
     package func stop() {
         state.withLock { $0.deliver = nil }
-        // Disconnects the board politely; bounded by the central's own call timeouts.
+        // Disconnects the board politely; bounded by the central's own call timeouts. The runtime's own async
+        // executor runs it, so a caller blocked here never waits for a thread of Swift's shared pool.
         let done = DispatchSemaphore(value: 0)
-        Task {
+        runtime.spawn { [supervisor] in
             await supervisor.stop()
             done.signal()
         }

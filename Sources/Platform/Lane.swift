@@ -3,8 +3,8 @@ import Dispatch
 /// A named lane beside a daemon's executor, for work that blocks: an HTTP exchange, a file written and synced, a
 /// pairing request waiting on bluetoothd, a terminal that reads slowly. A lane runs its work one at a time in the
 /// order it was handed over, and the work hands what it learned back to the executor (`Runtime.enqueue`). The
-/// executor and these lanes are a daemon's whole run model: services own no queue or thread of their own (the
-/// threads of libmicrohttpd, libdbus and libusb only hand work to the executor).
+/// executor and these lanes are the run model: besides them, only threads that wait on a descriptor (libmicrohttpd's,
+/// libdbus's, libusb's, a socket's or the terminal's reader) exist, and they only hand work to the executor.
 package final class Lane: Sendable {
     /// `aiden.phone.http`: the name the lane's thread carries in a stack trace.
     package let name: String
@@ -31,8 +31,11 @@ package final class Lane: Sendable {
     package func drain(within limit: Duration) -> Bool {
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }
-        let (seconds, attoseconds) = limit.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-        return done.wait(timeout: .now() + .nanoseconds(max(0, nanoseconds))) == .success
+        let (seconds, attoseconds) = max(limit, .zero).components
+        // Whole nanoseconds, saturating: a limit past what Dispatch counts waits as long as it can.
+        let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let nanoseconds =
+            overflow ? Int.max : whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000)).partialValue
+        return done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 }

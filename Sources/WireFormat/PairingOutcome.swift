@@ -1,7 +1,8 @@
 /// What became of a request to open the board's Bluetooth pairing window (`POST /api/bluetooth/pairing/start`).
 /// The board's peripheral decides it (`PeripheralLifecycle`), the board answers with it
 /// (`PhoneRouter.pairingAnswer`) and the phone reads the answer back (`BoardPairingAnswer`): one type in all
-/// three, so an outcome added here breaks the build in each until it is decided, answered and read.
+/// three, so an outcome added here breaks the build where it is answered (the board) and acted on (the phone's
+/// `BoardPairingCable`) until each gives it a meaning.
 package enum PairingOutcome: Sendable, Equatable {
     /// The window is open (newly, or the open one extended at most to its limit) and closes this long from now.
     case open(closesIn: Duration)
@@ -33,7 +34,8 @@ extension PairingOutcome {
 
 /// The `pairing` member of a `200` answer to a pairing request: `{"open":true,"closes_at":"…","seconds":120}`
 /// (`seconds` whole, rounded up) or
-/// `{"open":false,"bonded":true}`. Absent members are left out of the encoding.
+/// `{"open":false,"bonded":true}`. Absent members are left out of the encoding; read, only `open` is required
+/// and a member of the wrong type reads as absent.
 package struct PairingWindowBody: Codable, Sendable, Equatable {
     package var open: Bool
     package var closesAt: String?
@@ -50,5 +52,14 @@ package struct PairingWindowBody: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case open, seconds, bonded
         case closesAt = "closes_at"
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            open: try container.decode(Bool.self, forKey: .open),
+            closesAt: container.lenient(String.self, forKey: .closesAt),
+            seconds: container.lenient(Int.self, forKey: .seconds),
+            bonded: container.lenient(Bool.self, forKey: .bonded))
     }
 }

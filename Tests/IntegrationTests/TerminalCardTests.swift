@@ -196,11 +196,12 @@ final class CardSession {
                 }
             }, "no \(badge) card showing \(step.text): \(context)")
         let card = try #require(TerminalCardTests.card(in: try tmux.writtenLines()))
-        let rows = try tmux.rows()
+        let measured = try #require(try tmux.stillRows(), "the screen never held still for a read: \(context)")
+        let rows = measured.map(\.text)
         let top = rows.count - card.lines.count
         #expect(Array(rows[max(0, top)...]) == card.lines, "each card line on one row: \(context)")
         for row in max(0, top)..<rows.count {
-            let cells = try tmux.cells(ofRow: row)
+            let cells = measured[row].cells
             #expect(cells <= columns, "row \(row) takes \(cells) cells: \(rows[row]): \(context)")
             if row == top { #expect(cells == width, "the header fills the card: \(context)") }
         }

@@ -107,6 +107,18 @@ final class TmuxServer {
         return cells
     }
 
+    /// The visible rows and the cells each takes, all from one still screen: the rows are read again after the
+    /// cells are counted (one tmux command each), and the whole read is repeated while a redraw (the card's
+    /// elapsed time, every second) fell between them. Nil when the screen never held still for a read.
+    func stillRows(attempts: Int = 10) throws -> [(text: String, cells: Int)]? {
+        for _ in 0..<attempts {
+            let before = try rows()
+            let cells = try before.indices.map { try self.cells(ofRow: $0) }
+            if try rows() == before { return Array(zip(before, cells)).map { (text: $0.0, cells: $0.1) } }
+        }
+        return nil
+    }
+
     /// Waits (bounded) until `condition` holds on the written lines; returns whether it did.
     @discardableResult
     func waitFor(timeoutSeconds: Double = 15, _ condition: ([String]) -> Bool) -> Bool {

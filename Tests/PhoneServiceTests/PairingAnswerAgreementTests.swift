@@ -34,4 +34,19 @@ import WireFormat
                     .httpStatus(503, message: "cannot open a pairing window: the adapter was not made pairable in time")
                 ))
     }
+
+    /// A 200 that is no answer to the request is malformed, naming the member at fault.
+    @Test func aTwoHundredThatSaysNeitherIsMalformed() {
+        func read(_ json: String) -> Result<PairingOutcome, BoardProblem> {
+            BoardPairingAnswer.windowOpened(status: 200, body: Array(json.utf8))
+        }
+        guard case let .failure(.malformed(noSeconds)) = read(#"{"status":"ok","pairing":{"open":true}}"#),
+            case let .failure(.malformed(closed)) = read(#"{"status":"ok","pairing":{"open":false}}"#),
+            case .failure(.malformed) = read(#"{"status":"ok","pairing":"open"}"#)
+        else {
+            Issue.record("each of them is malformed")
+            return
+        }
+        #expect(noSeconds.field == "pairing.seconds" && closed.field == "pairing.open")
+    }
 }

@@ -54,6 +54,8 @@ package final class PrivateBus: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Nothing else of this process goes along: tests run in parallel, and a daemon that kept another test's
         // pipe open (a `Process`'s output being read to its end) would hold that test up for the daemon's life.
+        // What is open is listed just before the spawn (glibc's `addclosefrom_np` is not visible to Swift here),
+        // so a pipe another thread opens in those microseconds still goes along; before, every open one did.
         for descriptor in Self.openDescriptors() where descriptor > 2 {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }

@@ -23,6 +23,10 @@ import WireFormat
         #expect(try read(#"{"open":true}"#) == nil, "an open window says for how long")
         #expect(try read(#"{"open":true,"seconds":-1}"#) == nil)
         #expect(throws: DecodingError.self) { try read(#"{"seconds":120}"#) }
+        #expect(
+            try read(#"{"open":true,"closes_at":5,"seconds":120}"#) == .open(closesIn: .seconds(120)),
+            "closes_at unread")
+        #expect(try read(#"{"open":true,"seconds":"120"}"#) == nil, "seconds of the wrong type is not said")
     }
 
     @Test func absentMembersAreLeftOut() throws {
