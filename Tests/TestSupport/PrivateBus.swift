@@ -56,7 +56,7 @@ package final class PrivateBus: Sendable {
         // pipe open (a `Process`'s output being read to its end) would hold that test up for the daemon's life.
         // What is open is listed just before the spawn (glibc's `addclosefrom_np` is not visible to Swift here),
         // so a pipe another thread opens in those microseconds still goes along; before, every open one did.
-        for descriptor in Self.openDescriptors() where descriptor > 2 {
+        for descriptor in ProcessProbe(pid: getpid()).descriptorNumbers() ?? [] where descriptor > 2 {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }
         let arguments = [daemon, "--config-file=" + configPath, "--nofork", "--nopidfile", "--print-address=1"]
@@ -92,20 +92,6 @@ package final class PrivateBus: Sendable {
         unlink(directory + "/bus.conf")
         unlink(directory + "/bus")
         rmdir(directory)
-    }
-
-    /// This process's open descriptors now (`/proc/self/fd`; the one reading it is among them, closed again).
-    private static func openDescriptors() -> [Int32] {
-        guard let directory = opendir("/proc/self/fd") else { return [] }
-        defer { closedir(directory) }
-        var descriptors: [Int32] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if let descriptor = Int32(name) { descriptors.append(descriptor) }
-        }
-        return descriptors
     }
 
     private static func config(socket: String) -> String {

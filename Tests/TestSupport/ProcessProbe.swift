@@ -9,28 +9,27 @@ package struct ProcessProbe: Sendable {
 
     /// The entries of `/proc/PID/fd` (nil when the process is gone).
     package func openDescriptors() -> Int? {
+        descriptorNumbers()?.count
+    }
+
+    /// The numbers of the open descriptors, as `/proc/PID/fd` lists them (nil when the process is gone).
+    package func descriptorNumbers() -> [Int32]? {
         guard let directory = opendir("/proc/\(pid)/fd") else { return nil }
         defer { closedir(directory) }
-        var count = 0
+        var numbers: [Int32] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name != "." && name != ".." { count += 1 }
+            if let number = Int32(name) { numbers.append(number) }
         }
-        return count
+        return numbers
     }
 
     /// What each descriptor points to (`readlink /proc/PID/fd/N`), sorted: shown when a count differs.
     package func descriptorTargets() -> [String] {
-        guard let directory = opendir("/proc/\(pid)/fd") else { return [] }
-        defer { closedir(directory) }
         var targets: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name != "." && name != ".." else { continue }
+        for name in descriptorNumbers() ?? [] {
             var buffer = [CChar](repeating: 0, count: 512)
             let count = readlink("/proc/\(pid)/fd/\(name)", &buffer, buffer.count - 1)
             let target =
