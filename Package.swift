@@ -153,6 +153,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-phone-answers", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-phone-answers",
             swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-http-request", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-http-request",
+            swiftSettings: strict),
 
         // MARK: Tests
         // The test doubles (fake bus, in-memory file system, captured logs), a private dbus-daemon per test
