@@ -37,6 +37,8 @@ final class ServerConnection {
     var lingerUntil: Duration?
     /// The epoll events registered for it.
     var interest: UInt32 = 0
+    /// Still the loop's: false once closed, so work that was under way for it stops (its table entry is gone).
+    var isOpen = true
 
     init(
         id: UInt, descriptor: Int32, peer: HTTPRequest.Peer, local: IPAddress?, credentials: HTTPRequest.Credentials?,

@@ -393,7 +393,7 @@ final class ServerLoop: @unchecked Sendable {
         }
         if events & aiden_epoll_out != 0 {
             flush(connection)
-            guard connections[id] != nil else { return }
+            guard connection.isOpen else { return }
         }
         if events & aiden_epoll_in != 0 {
             read(connection)
@@ -423,7 +423,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Parses and answers the requests in the connection's bytes until it waits for more, or for its answer.
     private func serve(_ connection: ServerConnection) {
-        while !connection.isBusy, connections[connection.id] != nil {
+        while !connection.isBusy, connection.isOpen {
             switch connection.parser.next(in: connection.input, at: &connection.cursor) {
             case .needMore:
                 connection.compactInput()
@@ -462,7 +462,7 @@ final class ServerLoop: @unchecked Sendable {
             }
         }
         connection.compactInput()
-        if connections[connection.id] != nil { updateInterest(connection) }
+        if connection.isOpen { updateInterest(connection) }
     }
 
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -500,7 +500,7 @@ final class ServerLoop: @unchecked Sendable {
         connection.owed = nil
         answer(connection, response, headOnly: owed.headOnly, closing: owed.closeAfter)
         // The requests that came behind it.
-        if connections[connection.id] != nil, !connection.isBusy { serve(connection) }
+        if connection.isOpen, !connection.isBusy { serve(connection) }
     }
 
     /// Sends an answer: a reusable one from the bytes kept for it, any other built now.
@@ -554,7 +554,7 @@ final class ServerLoop: @unchecked Sendable {
             connection.answerInOutput = false
             answerSent(connection)
         }
-        guard connections[connection.id] != nil else { return }
+        guard connection.isOpen else { return }
         updateInterest(connection)
         serve(connection)
     }
@@ -584,6 +584,7 @@ final class ServerLoop: @unchecked Sendable {
     /// Closes the connection now, forgetting it (an owed answer is dropped when it comes).
     private func drop(_ connection: ServerConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
+        connection.isOpen = false
         watched.remove(connection.id)
         table.close(connection.id)
         _ = aiden_epoll_set(epoll, aiden_epoll_remove, connection.descriptor, 0, 0)
