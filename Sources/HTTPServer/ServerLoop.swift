@@ -50,6 +50,9 @@ final class ServerLoop: @unchecked Sendable {
     private var prepared = PreparedResponses()
     private var date = HTTPDate(second: 0)
     private let origin = ContinuousClock.now
+    /// `now()` when the last wait returned: what this turn's events are stamped with (deadlines are kept to the
+    /// millisecond, so one read of the clock a turn serves every request in it).
+    private var turnNow: Duration = .zero
     /// Connections with an answer owed, or a send or a linger under way: what the deadlines look at besides the table.
     private var watched: Set<UInt> = []
     /// Accepting failed for want of descriptors: the listener rests until then.
@@ -153,6 +156,7 @@ final class ServerLoop: @unchecked Sendable {
                     aiden_epoll_wait(epoll, events.baseAddress, keys.baseAddress, 64, timeout)
                 }
             }
+            turnNow = now()
             for index in 0..<Int(max(count, 0)) {
                 switch keys[index] {
                 case Self.listenerKey: acceptQueue()
@@ -160,7 +164,7 @@ final class ServerLoop: @unchecked Sendable {
                 default: service(UInt(keys[index]), events: events[index])
                 }
             }
-            if let due, now() >= due { sweep() }
+            if let due, turnNow >= due { sweep() }
         }
         finish()
     }
@@ -328,7 +332,7 @@ final class ServerLoop: @unchecked Sendable {
         else { return }
         table.open(
             connection.id, descriptor: descriptor, peer: .address(peer.unmapped), refused: refusal != nil,
-            requestIn: ConnectionFacts.requestIn(descriptor), at: now())
+            requestIn: ConnectionFacts.requestIn(descriptor), at: turnNow)
         for cut in table.makeRoom(for: connection.id, within: limits.budget) { shutdown(cut, Int32(SHUT_RDWR)) }
     }
 
@@ -356,7 +360,7 @@ final class ServerLoop: @unchecked Sendable {
             else { continue }
             let open = table.open(
                 connection.id, descriptor: descriptor, peer: credentials.map { ConnectionTable.peerKey(uid: $0.uid) },
-                at: now())
+                at: turnNow)
             if let credentials, open > limits.perPeerConnectionLimit {
                 if let descriptor = table.refuse(connection.id) { shutdown(descriptor, Int32(SHUT_RDWR)) }
                 admission.refusedProcess?(credentials, open)
@@ -475,7 +479,7 @@ final class ServerLoop: @unchecked Sendable {
             connection.serial &+= 1
             let serial = connection.serial
             let id = connection.id
-            connection.owed = (serial, now(), head.isHead, head.closeAfter)
+            connection.owed = (serial, turnNow, head.isHead, head.closeAfter)
             watched.insert(id)
             start { [self] response in post(response, to: id, serial: serial) }
         }
@@ -532,7 +536,7 @@ final class ServerLoop: @unchecked Sendable {
             connection.output.append(contentsOf: bytes)
         }
         if isAnswer { connection.answerInOutput = true }
-        connection.lastProgress = now()
+        connection.lastProgress = turnNow
         watched.insert(connection.id)
         updateInterest(connection)
     }
@@ -547,7 +551,7 @@ final class ServerLoop: @unchecked Sendable {
             if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { drop(connection) }
             return
         }
-        connection.lastProgress = now()
+        connection.lastProgress = turnNow
         connection.output.removeFirst(sent)
         guard connection.output.isEmpty else { return }
         if connection.answerInOutput {
@@ -561,7 +565,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// The whole answer is out: the request is over, and its connection waits for the next one or closes.
     private func answerSent(_ connection: ServerConnection) {
-        let now = now()
+        let now = turnNow
         table.answered(connection.id, at: now)
         guard connection.closeAfter else { return }
         // The write side is shut so the peer sees the end of the answer; what it still sends is read and dropped
