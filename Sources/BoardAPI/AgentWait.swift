@@ -21,7 +21,8 @@ package struct AgentWait: Sendable {
     let request: HTTPRequest
 
     /// The longest a wait may be held, so a waiting connection gives its slot back within a minute whether or not
-    /// its client is still there (a suspended connection's hang-up is not noticed).
+    /// its client is still there (the server closes one whose client hangs up, but not one whose client vanished
+    /// without closing), and the writer keeps no wait longer (it is not told of a hang-up).
     package static let longestSeconds = 60
     /// A task's wait without `timeout`.
     static let defaultSeconds = 30

@@ -69,10 +69,10 @@ package enum BoardDaemon {
     }
 
     /// Opens state, transport and listeners, answers READY=1. It starts no thread itself: the ones that run are
-    /// the runtime's executor (the engine's writer) and the queue its spawned bus calls run on, each listener's
-    /// libmicrohttpd thread and deadline-timer queue, the engine's pairing lane, and with
-    /// `[wake] transport = "bluez"` the D-Bus connection's thread (`run` adds the watchdog's timer queue when the
-    /// unit asks for a watchdog).
+    /// the runtime's executor (the engine's writer) and the queue its spawned bus calls run on, each listening
+    /// socket's server loop thread (which keeps its own deadlines, with no timer), the engine's pairing lane, and
+    /// with `[wake] transport = "bluez"` the D-Bus connection's thread (`run` adds the watchdog's timer queue when
+    /// the unit asks for a watchdog).
     package static func start(
         _ configuration: BoardConfiguration, logger: Logger,
         runtime: any Runtime = SerialRuntime(label: "aiden.board")
@@ -129,7 +129,7 @@ package enum BoardDaemon {
         let agentServer: HTTPServer
         do {
             phoneServer = try HTTPServer(
-                sockets: ecmSockets, limits: HTTPServerLimits(connectionMemoryBytes: 8 * 1024),
+                sockets: ecmSockets, limits: HTTPServerLimits(maxHeaderBytes: 8 * 1024),
                 admission: HTTPServerAdmission(
                     refuseConnection: { engine.refusePhoneConnection(peer: $0, local: $1, interface: $2) },
                     admitHeaders: { engine.admitPhone($0) }),
@@ -205,7 +205,7 @@ package enum BoardDaemon {
     }
 
     /// The ECM listeners' accept queue (aiden-board.socket's `Backlog=` too): deep enough that while a flood fills
-    /// it faster than libmicrohttpd accepts (a process on the phone host opening connections in a loop, refused
+    /// it faster than the server loop accepts (a process on the phone host opening connections in a loop, refused
     /// peers), the phone's connection waits in the queue instead of being dropped and sent again a second later.
     /// 1,024 overflowed for the first 2 s of such a flood in `PhoneHostLockoutTests` (1,600 deep at most since);
     /// 4,096 is the kernel's default `somaxconn`, the most `listen` gets without a sysctl.

@@ -15,11 +15,12 @@ import WireFormat
 /// timers. Its effects are done in order there (a save, a publication, a Wake, a timer, an answer, a log line), and
 /// the result of each save and Wake is fed straight back, so the session decides what a failure means.
 ///
-/// The phone's requests (libmicrohttpd's threads) read the last publication, an immutable value with every answer
-/// body encoded, and never wait for the writer or the disk. The two that ask something of the board, a pairing window
-/// and the person's answer to a task (a store change like an agent's write, durable before it is acknowledged), are
-/// answered later (`HTTPReply.later`): their connection waits for the executor, the listener's thread does not, so a
-/// phone's reads on its other connections are served while the writer is in a slow fsync.
+/// The phone's requests (on the ECM listeners' server loop threads) read the last publication, an immutable value
+/// with every answer body encoded, and never wait for the writer or the disk. The two that ask something of the
+/// board, a pairing window and the person's answer to a task (a store change like an agent's write, durable before
+/// it is acknowledged), are answered later (`HTTPReply.later`): their connection waits for the executor, the
+/// listener's thread does not, so a phone's reads on its other connections are served while the writer is in a
+/// slow fsync.
 package final class BoardEngine: Sendable {
     /// The session's own settings, and what only the shell needs.
     package struct Settings: Sendable {

@@ -1,15 +1,14 @@
 import NetworkAddress
 
-/// Which of the connections one turn of the accept loop takes from the kernel's queue go on to libmicrohttpd, decided
-/// as they come so that no more are held than go on; the others are closed at once. The loop takes the whole queue
-/// each turn, so the phone's new connection waits behind none a process on the phone host opened before it; this
-/// keeps those from being handed over in its place. Per peer, at most `perPeer` go on, those whose request is already
+/// Which of the connections one turn of the server's loop takes from the kernel's queue are opened, decided as they
+/// come so that no more are held than are opened; the others are closed at once. The loop takes the whole queue
+/// (in turns), so the phone's new connection waits behind none a process on the phone host opened before it; this
+/// keeps those from being opened in its place. Per peer, at most `perPeer` are opened, those whose request is already
 /// in first (the phone client writes its request whole right after it connects; a connection that holds a slot says
 /// nothing or trickles), then the newest: more would only take each other's slots at once
-/// (`ConnectionTable.makeRoom`). In all, at most `room`, what libmicrohttpd can still take (over its limit it would
-/// close a connection unanswered), of which the last `reserved` only for connections with their request in: the
-/// connections a flood evicts stay counted until libmicrohttpd closes them, and cannot use up the room the phone's
-/// request needs. Pure.
+/// (`ConnectionTable.makeRoom`). In all, at most `room`, what the loop's intake limit still allows, of which the last `reserved` only for connections with their request in: the
+/// connections a flood evicts stay counted until the loop closes them, and cannot use up the room the phone's request
+/// needs. Pure.
 struct AcceptTriage {
     struct Arrival: Equatable, Sendable {
         let peer: IPAddress
@@ -20,7 +19,7 @@ struct AcceptTriage {
     let perPeer: Int
     let room: Int
     let reserved: Int
-    /// The connections to hand over, by key (the descriptor), in the order they came.
+    /// The connections to open, by key (the descriptor), in the order they came.
     private(set) var held: [(key: Int32, arrival: Arrival)] = []
     /// How many of `held` each peer has, and how many are without their request: kept as they change, so that a
     /// flood costs each connection a look at the oldest held, not a count of them all.

@@ -1,8 +1,7 @@
 import NetworkAddress
 
-/// The open connections of one listener, and how long each has waited for a complete request: libmicrohttpd's
-/// timeout only measures inactivity, so a client sending one byte every few seconds would keep its slot forever.
-/// Here a connection has `deadline` from its opening, and again from the end of each answer, to deliver a whole
+/// The open connections of one listener, and how long each has waited for a complete request: a timeout that only
+/// measures inactivity would let a client sending one byte every few seconds keep its slot forever. Here a connection has `deadline` from its opening, and again from the end of each answer, to deliver a whole
 /// request (line, headers and body), and `headerDeadline` from its opening to deliver its first line and headers;
 /// the server shuts down the ones `overdue` returns. A request being handled (the agent's write waiting for the
 /// disk) or an answer being sent is not waiting, so neither is ever cut.
@@ -11,8 +10,7 @@ import NetworkAddress
 /// and refused peers (answered 403 on their headers) have their own, outside the one the phone draws on. A
 /// connection over a budget does not wait for a slot: it takes the one of the connection that has waited longest
 /// without a complete request (`Peer.address`; on a Unix socket the newest is refused instead, `refuse`).
-/// Pure, with time passed in: the shell keeps one under a lock, fed from libmicrohttpd's callbacks and the accept
-/// loop (`handOver`).
+/// Pure, with time passed in: each `ServerLoop` keeps one, fed as its connections open, read, answer and close.
 struct ConnectionTable: Sendable {
     /// Who a connection counts against: a TCP peer by its address, a Unix socket peer by `peerKey(uid:)`.
     enum Peer: Hashable, Sendable {
@@ -43,15 +41,13 @@ struct ConnectionTable: Sendable {
         var headersIn = false
         /// Shut down already (overdue, evicted or refused): not again, and not counted in a budget.
         var cut = false
-        /// Its request's line and headers were in its socket buffer when it opened, and libmicrohttpd has not read
-        /// them yet: taken for another only when every other waiting connection of its class has its request in too.
+        /// Its request's line and headers were in its socket buffer when it opened, and the loop has not read them
+        /// yet: taken for another only when every other waiting connection of its class has its request in too.
         var requestUnread = false
     }
 
     private(set) var entries: [UInt: Entry] = [:]
     private var openByPeer: [Peer: Int] = [:]
-    /// The descriptors the accept loop handed to libmicrohttpd that it has not reported open yet (`handOver`).
-    private var handedOver: Set<Int32> = []
 
     /// Who a Unix socket peer is for its limit: its user, as `SO_PEERCRED` names it. Not its process: one agent
     /// runs many (`aidenctl task run`, its heartbeats, a shell loop), and counted per process those could take
@@ -67,7 +63,6 @@ struct ConnectionTable: Sendable {
         _ id: UInt, descriptor: Int32, peer: Peer? = nil, refused: Bool = false, requestIn: Bool = false,
         at now: Duration
     ) -> Int {
-        handedOver.remove(descriptor)
         let counted = refused ? nil : peer
         entries[id] = Entry(
             descriptor: descriptor, peer: counted, refused: refused, openedAt: now, waitingSince: now,
@@ -82,7 +77,7 @@ struct ConnectionTable: Sendable {
     /// is evicted; when none is waiting (all are being answered), `id` itself is. Returns the descriptors to shut
     /// down, each cut once. Evicting the one that waited longest, not the newest, is what keeps a peer that holds
     /// its budget open from locking anyone out: a new connection always gets in. One whose request came with it, as
-    /// the phone's does, goes after every waiting one without: however many a peer opens before libmicrohttpd reads
+    /// the phone's does, goes after every waiting one without: however many a peer opens before the loop reads
     /// it, a connection that holds a slot by saying nothing or trickling cannot take its place (docs/security.md).
     mutating func makeRoom(for id: UInt, within budget: Budget) -> [Int32] {
         guard let new = entries[id], !new.cut else { return [] }
@@ -157,16 +152,8 @@ struct ConnectionTable: Sendable {
         return late
     }
 
-    /// The accept loop handed the connection to libmicrohttpd, which reports it open (`open`) on its own thread
-    /// later: counted meanwhile, so the loop never hands over more than the daemon's limit.
-    mutating func handOver(_ descriptor: Int32) { handedOver.insert(descriptor) }
-
-    /// libmicrohttpd refused the connection handed over (and closed it).
-    mutating func withdraw(_ descriptor: Int32) { handedOver.remove(descriptor) }
-
-    /// The connections open, and those handed over and not yet reported open. One libmicrohttpd dropped unreported
-    /// (out of memory) is forgotten when its descriptor's number opens again.
-    var count: Int { entries.count + handedOver.count }
+    /// The connections open, cut ones included until the loop closes them (its next read of one finds its end).
+    var count: Int { entries.count }
 
     /// When the next connection becomes overdue (`overdue` returns it just after): the earliest wait plus
     /// `deadline`, or a connection's opening plus `headerDeadline` while its headers are not in; nil when none

@@ -14,7 +14,8 @@ package struct HTTPServerLimits: Sendable, Equatable {
     /// when its headers are in and closed; over it, the refused connection that waited longest is shut down (the
     /// new one, when every other is being answered).
     package var refusedConnectionLimit: Int = 16
-    /// A connection idle this long is closed (libmicrohttpd's own timeout, which any byte restarts).
+    /// A connection whose peer takes none of its answer for this long is closed (a waiting one has the deadlines
+    /// below instead).
     package var idleTimeoutSeconds: Int = 10
     /// How long a connection may take, from its opening or the end of its last answer, to deliver a whole request
     /// (line, headers, body), however slowly it trickles bytes. The phone sends each request in one segment,
@@ -23,11 +24,9 @@ package struct HTTPServerLimits: Sendable, Equatable {
     /// How long a connection may take, from its opening, to deliver its first request's line and headers: a
     /// connection that opens and says nothing, or trickles its headers, gives its slot back within it.
     package var headerDeadline: Duration = .seconds(1)
-    /// libmicrohttpd's per-connection memory pool, which holds the request line and headers being
-    /// read (the body is streamed to us in pieces). MHD clears the pool for every request on a
-    /// keep-alive connection, so its size is a per-request cost; a request whose headers do not
-    /// fit is answered 431.
-    package var connectionMemoryBytes: Int = 32 * 1024
+    /// The request line and header fields together, in bytes: a request whose head is longer is answered 431 (and
+    /// the connection closed). Also what a connection's unread bytes may grow to while its head is incomplete.
+    package var maxHeaderBytes: Int = 32 * 1024
     /// The longest a handler may take to send an answer it gave later (`HTTPReply.later`): past it the
     /// request is answered 503, so no connection stays suspended (and holding its slot) for longer, whatever the
     /// handler does. The agent API's long-polls end well within it (docs/protocol.md §6.6: at most 60 s).
@@ -36,7 +35,7 @@ package struct HTTPServerLimits: Sendable, Equatable {
     package init(
         maxBodyBytes: Int = 16 * 1024, connectionLimit: Int = 64, perPeerConnectionLimit: Int = 24,
         refusedConnectionLimit: Int = 16, idleTimeoutSeconds: Int = 10, requestDeadline: Duration = .seconds(5),
-        headerDeadline: Duration = .seconds(1), connectionMemoryBytes: Int = 32 * 1024,
+        headerDeadline: Duration = .seconds(1), maxHeaderBytes: Int = 32 * 1024,
         longestDeferral: Duration = .seconds(75)
     ) {
         self.longestDeferral = longestDeferral
@@ -47,7 +46,7 @@ package struct HTTPServerLimits: Sendable, Equatable {
         self.idleTimeoutSeconds = idleTimeoutSeconds
         self.requestDeadline = requestDeadline
         self.headerDeadline = headerDeadline
-        self.connectionMemoryBytes = connectionMemoryBytes
+        self.maxHeaderBytes = maxHeaderBytes
     }
 
     /// What the connection table holds each class to.

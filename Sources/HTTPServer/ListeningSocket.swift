@@ -5,7 +5,7 @@ import Platform
 import Glibc
 #endif
 
-/// A bound, listening socket, made here rather than by libmicrohttpd so that a bind failure names
+/// A bound, listening socket, made here (not by the server's loop) so that a bind failure names
 /// the address and the errno, port 0 reports the port the kernel chose, and the agent's Unix
 /// socket gets its file mode before anyone can connect; or one the service manager made and passed
 /// (socket activation, `inherited`). TCP listeners ask the kernel to record each connection's arrival

@@ -88,8 +88,9 @@ package enum Timestamp {
         }
     }
 
-    /// Howard Hinnant's `civil_from_days`: proleptic Gregorian date of a day count since 1970-01-01.
-    private static func civil(fromDays count: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    /// Howard Hinnant's `civil_from_days`: proleptic Gregorian date of a day count since 1970-01-01. The one calendar
+    /// rule: the HTTP server's `Date` field uses it too.
+    package static func civil(fromDays count: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let shifted = count + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

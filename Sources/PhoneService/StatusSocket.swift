@@ -16,7 +16,8 @@ import Synchronization
 /// the answer causes reaches the card as fast as from the client's own buttons.
 ///
 /// A surface beside the notifications: it takes the same cards, after the same steps, and never blocks the
-/// client (answers go to waiting connections from the executor; libmicrohttpd writes them on its own thread).
+/// client (answers go to waiting connections from the executor; the socket's server loop writes them on its own
+/// thread).
 package final class StatusSocket: CardSurface {
     private struct Waiter: Sendable {
         var json: Bool
@@ -74,7 +75,7 @@ package final class StatusSocket: CardSurface {
                 sockets: [socket],
                 limits: HTTPServerLimits(
                     connectionLimit: 24, perPeerConnectionLimit: 24, idleTimeoutSeconds: 90,
-                    requestDeadline: .seconds(5), headerDeadline: .seconds(2), connectionMemoryBytes: 8 * 1024),
+                    requestDeadline: .seconds(5), headerDeadline: .seconds(2), maxHeaderBytes: 8 * 1024),
                 replying: { [weak self] request in
                     self?.handle(request) ?? .now(HTTPResponse(status: 503))
                 })

@@ -3,8 +3,9 @@ import Dispatch
 /// A named lane beside a daemon's executor, for work that blocks: an HTTP exchange, a file written and synced, a
 /// pairing request waiting on bluetoothd, a terminal that reads slowly. A lane runs its work one at a time in the
 /// order it was handed over, and the work hands what it learned back to the executor (`Runtime.enqueue`). The
-/// executor and these lanes are the run model: besides them, only threads that wait on a descriptor (libmicrohttpd's,
-/// libdbus's, libusb's, a socket's or the terminal's reader) exist, and they only hand work to the executor.
+/// executor and these lanes are the run model: besides them, only threads that wait on a descriptor (the HTTP
+/// server's loops, libdbus's, libusb's, a socket's or the terminal's reader) exist, and they only hand work to the
+/// executor.
 package final class Lane: Sendable {
     /// `aiden.phone.http`: the name the lane's thread carries in a stack trace.
     package let name: String

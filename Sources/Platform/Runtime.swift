@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// Time and order for one daemon, as one seam: the two clocks it reads, and the serial executor on
-/// which its state machines run. Other threads (libmicrohttpd, libdbus, libusb, signals) only hand
-/// work to the executor; timers fire on it. Tests substitute a manual runtime that moves time by hand
+/// which its state machines run. Other threads (the HTTP server's loops, libdbus, libusb, signals) only
+/// hand work to the executor; timers fire on it. Tests substitute a manual runtime that moves time by hand
 /// and runs the same code without sleeping.
 package protocol Runtime: Sendable {
     /// Time since a fixed origin; never goes backwards. Deadlines are expressed on this clock.

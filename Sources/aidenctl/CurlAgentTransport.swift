@@ -2,7 +2,7 @@ import AgentCLI
 import HTTPClient
 
 /// Sends agent requests over aiden-board's Unix socket with libcurl, one connection per request: none is
-/// left open for `task run`'s command to inherit, and the daemon's idle timeout never closes one under us.
+/// left open for `task run`'s command to inherit, and the daemon never closes an idle one under us.
 struct CurlAgentTransport: AgentTransport {
     /// The agent socket is local: 1 s to connect and 5 s for the answer are plenty, and short enough that a
     /// stuck daemon does not hang the agent calling us. A long-poll gets its hold on top.

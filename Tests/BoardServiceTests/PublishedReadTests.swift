@@ -155,7 +155,7 @@ private final class HeldWrite: Sendable {
     var status: Int? { done.withLock { $0 } }
 }
 
-/// A phone request handed to the engine on a thread of its own, as libmicrohttpd's listener hands it: the engine
+/// A phone request handed to the engine on a thread of its own, as the listener's server loop hands it: the engine
 /// must reply at once with `.later`, and `response` is the answer once the engine sends it.
 private final class LaterAnswer: Sendable {
     private let answered = Mutex<HTTPResponse?>(nil)

@@ -3,20 +3,12 @@ import Testing
 @testable import BluetoothHCI
 @testable import DBus
 @testable import HTTPClient
-@testable import HTTPServer
 @testable import ServiceManager
 @testable import USBLink
 
 /// Each C library is linked for real: these call into it through the one shell module that imports it.
 @Suite("C libraries")
 struct CLibrarySmokeTests {
-    @Test func libmicrohttpdReportsItsVersionAndEpoll() {
-        let parts = MicroHTTPD.version.split(separator: ".")
-        #expect(parts.count >= 2, "version \(MicroHTTPD.version)")
-        #expect(Int(parts[0]) != nil)
-        #expect(MicroHTTPD.supportsEpoll)
-    }
-
     @Test func libdbusReportsItsVersionAndValidatesNames() {
         #expect(DBusLibrary.version.hasPrefix("1."))
         #expect(DBusLibrary.isValidBusName("org.bluez"))

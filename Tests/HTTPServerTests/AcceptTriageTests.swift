@@ -3,7 +3,7 @@ import Testing
 
 @testable import HTTPServer
 
-/// What one turn of the accept loop hands to libmicrohttpd and what it closes as the connections come: no sockets.
+/// What one turn of the server loop's accepting keeps and what it closes as the connections come: no sockets.
 @Suite struct AcceptTriageTests {
     static let phoneHost = IPAddress(v4: 192, 168, 42, 2)
     static let loopback = IPAddress(v4: 127, 0, 0, 1)
@@ -34,7 +34,7 @@ import Testing
         let turn = Self.run(
             Self.silent(1_000) + [Self.request] + Self.silent(500), perPeer: 24, room: 104, reserved: 12)
         #expect(turn.held == [1_000] + (1_478...1_500).map { Int32($0) })
-        #expect(turn.most == 24, "never more held than handed over")
+        #expect(turn.most == 24, "never more held than opened")
     }
 
     /// A connection taken before its request came is looked at again before it is dropped: the phone's, accepted
@@ -53,7 +53,7 @@ import Testing
         #expect(Self.run(arrivals, perPeer: 2, room: 10, reserved: 0).held == [0, 4, 5, 7])
     }
 
-    /// Never more than libmicrohttpd can still take: the requests first, then the newest, in the order they came;
+    /// Never more than the listener has room for: the requests first, then the newest, in the order they came;
     /// the last of the room only for requests.
     @Test func theRoomLeftBoundsTheTurn() {
         let arrivals = Self.silent(3) + [Self.request] + Self.silent(3)

@@ -144,7 +144,7 @@ import Testing
     }
 
     /// A connection whose request came with it, as the phone's does, is taken only after every waiting one without:
-    /// however many a peer opens before libmicrohttpd reads it, none that holds a slot by saying nothing can take
+    /// however many a peer opens before the server loop reads it, none that holds a slot by saying nothing can take
     /// its place. Once read, it is like any other.
     @Test func aConnectionWithItsRequestInGoesAfterEveryOneWithout() {
         var table = ConnectionTable()
@@ -171,22 +171,18 @@ import Testing
         #expect(table.makeRoom(for: 10, within: Self.budget) == [17])
     }
 
-    /// What the accept loop handed to libmicrohttpd counts until it is reported open (or refused), so the loop never
-    /// hands over more than the daemon's limit; one reported open counts once.
-    @Test func aConnectionHandedOverCountsUntilItOpens() {
+    /// A cut connection (evicted, overdue, refused) still counts until the loop closes it, at its next read of it (shut
+    /// down, its socket reads as ended at once), so the loop never holds more descriptors than its intake limit.
+    @Test func aCutConnectionCountsUntilItCloses() {
         var table = ConnectionTable()
-        table.handOver(10)
-        table.handOver(11)
-        table.handOver(12)
-        #expect(table.count == 3)
         table.open(1, descriptor: 10, peer: Self.phoneHost, at: .zero)
-        #expect(table.count == 3)
-        table.withdraw(11)
+        table.open(2, descriptor: 11, peer: Self.phoneHost, at: .zero)
         #expect(table.count == 2)
+        #expect(table.refuse(1) == 10)
+        #expect(table.count == 2, "cut, not yet closed")
         table.close(1)
         #expect(table.count == 1)
-        table.handOver(12)
-        table.open(2, descriptor: 12, peer: Self.phoneHost, at: .zero)
-        #expect(table.count == 1, "a descriptor handed over again counts once")
+        table.close(1)
+        #expect(table.count == 1, "closing twice forgets once")
     }
 }

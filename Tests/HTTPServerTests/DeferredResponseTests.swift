@@ -11,12 +11,12 @@ import Testing
 import Glibc
 #endif
 
-/// Answers given later (`HTTPReply.later`) on the real libmicrohttpd: the connection is suspended, the
-/// daemon's one thread goes on serving everyone else, and the answer comes from another thread when it is ready,
-/// however the race with the suspension falls; stopping the server answers what is still owed.
+/// Answers given later (`HTTPReply.later`) on the real server loop: the connection is held, unread, the loop's
+/// one thread goes on serving everyone else, and the answer comes from another thread when it is ready, or from
+/// the `start` closure itself, on the loop's thread; stopping the server answers what is still owed.
 @Suite(.serialized) struct DeferredResponseTests {
     /// `/later/N` is answered N ms later from another thread, `/never` only by the server, `/early` from inside the
-    /// handler's closure (before the connection could be suspended); anything else at once.
+    /// handler's closure (before the loop has gone back to waiting); anything else at once.
     static let replier: HTTPServer.ReplyHandler = { request in
         if request.path == "/never" { return .later { _ in } }
         if request.path == "/early" {
@@ -58,7 +58,7 @@ import Glibc
         #expect(try held.request("GET", "/later/10").bodyText == "later 10")
     }
 
-    @Test func anAnswerBeforeTheSuspensionIsSentAtOnce() throws {
+    @Test func anAnswerGivenBeforeTheHandlerReturnsIsSentAtOnce() throws {
         let (server, port) = try startServer()
         defer { server.stop() }
         let connection = try RawHTTPConnection(port: port)
@@ -91,7 +91,7 @@ import Glibc
         let (server, port) = try startServer()
         let held = try (0..<3).map { _ in try RawHTTPConnection(port: port) }
         for connection in held { connection.send("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n") }
-        // Let the daemon's thread take and suspend them.
+        // Let the loop's thread read them and hold them.
         #expect(try RawHTTPConnection(port: port).request("GET", "/x").status == 200)
         usleep(100_000)
         server.stop()

@@ -10,7 +10,7 @@ import Testing
 import Glibc
 #endif
 
-/// The real libmicrohttpd on loopback: refusals when a connection opens (answered 403 from their own budget) and
+/// The real server loop on loopback: refusals when a connection opens (answered 403 from their own budget) and
 /// when headers are in; eviction at a peer's cap; the header and request deadlines against a trickling client; the
 /// agent socket's per-process limit and peer credentials.
 @Suite(.serialized) struct HTTPServerAdmissionTests {
@@ -189,9 +189,10 @@ import Glibc
         #expect(seen.withLock { $0 } == ["lo", "lo"], "loopback connections arrive on lo")
     }
 
-    /// MHD's own timeout restarts at every byte; the request deadline does not. A client that sends one header
-    /// byte every 200 ms is cut about two seconds after it connected, long before its 30 s idle timeout (and
-    /// before its own 8 s receive timeout, which would make `waitForClose` false).
+    /// A timeout that restarts at every byte would never cut a trickling client; the request deadline does not
+    /// restart. A client that sends one header byte every 200 ms is cut about two seconds after it connected (the
+    /// 30 s idle limit is only for a peer that takes none of its answer), before its own 8 s receive timeout,
+    /// which would make `waitForClose` false.
     @Test func aTricklingClientIsCutAtTheRequestDeadline() throws {
         let (server, port) = try startServer(
             limits: HTTPServerLimits(

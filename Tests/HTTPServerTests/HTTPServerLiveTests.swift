@@ -10,7 +10,7 @@ import Testing
 import Glibc
 #endif
 
-/// The real libmicrohttpd on loopback: framing, limits and timeouts that pure router tests cannot see.
+/// The real server loop on loopback: framing, limits and timeouts that pure router tests cannot see.
 @Suite(.serialized) struct HTTPServerLiveTests {
     /// Echoes what the server saw, so tests can check the request value the router would get.
     static let echo: HTTPServer.Handler = { request in
@@ -103,10 +103,10 @@ import Glibc
         #expect(response.bodyText.hasSuffix("body=1024"))
     }
 
-    /// The ECM listener's small pool (8 KiB): ordinary requests, bodies larger than the pool, and
-    /// a keep-alive series all work; headers that do not fit are refused, and the server goes on.
-    @Test func aSmallConnectionPoolServesOrdinaryRequestsAndRefusesHugeHeaders() throws {
-        let (server, port) = try startServer(limits: HTTPServerLimits(connectionMemoryBytes: 8 * 1024))
+    /// The ECM listener's small head limit (8 KiB): ordinary requests, bodies larger than it, and
+    /// a keep-alive series all work; headers over it are refused (431), and the server goes on.
+    @Test func aSmallHeaderLimitServesOrdinaryRequestsAndRefusesHugeHeaders() throws {
+        let (server, port) = try startServer(limits: HTTPServerLimits(maxHeaderBytes: 8 * 1024))
         defer { server.stop() }
         let connection = try RawHTTPConnection(port: port)
         for index in 0..<3 {
@@ -115,7 +115,7 @@ import Glibc
             #expect(response.status == 200)
         }
         let body = try connection.request("POST", "/big", body: [UInt8](repeating: 66, count: 16 * 1024))
-        #expect(body.bodyText.hasSuffix("body=16384"), "the body is streamed, not held in the pool")
+        #expect(body.bodyText.hasSuffix("body=16384"), "the body is not held to the head's limit")
         let huge = try RawHTTPConnection(port: port)
         huge.send("GET /x HTTP/1.1\r\nHost: localhost\r\nCookie: \(String(repeating: "c", count: 12_000))\r\n\r\n")
         let refused = try huge.readResponse()
@@ -123,8 +123,9 @@ import Glibc
         #expect(try RawHTTPConnection(port: port).request("GET", "/after").status == 200)
     }
 
+    /// The header deadline (1 s) cuts a connection that says nothing and one whose head never ends.
     @Test func closesIdleAndTricklingConnections() throws {
-        let (server, port) = try startServer(limits: HTTPServerLimits(idleTimeoutSeconds: 1))
+        let (server, port) = try startServer()
         defer { server.stop() }
         let idle = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 6)
         #expect(idle.waitForClose(), "an idle connection must be cut off by the server")

@@ -102,7 +102,7 @@ final class RawHTTPConnection {
         return try readResponse()
     }
 
-    /// Reads one response (Content-Length framed, which is all libmicrohttpd sends for buffers).
+    /// Reads one response (Content-Length framed, the only framing the server sends).
     /// The next response; `toHEAD`: an answer to HEAD, whose `Content-Length` names a body that is not sent.
     func readResponse(toHEAD: Bool = false) throws -> Response {
         while true {

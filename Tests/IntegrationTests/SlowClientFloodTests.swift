@@ -111,7 +111,8 @@ import Testing
             process.waitUntilExit()
             counts.append(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
         }
-        // Once the flood is over, what it held is given back (a bounded wait: the sweep runs every second).
+        // Once the flood is over, what it held is given back (a bounded wait: each is closed when its flooder's end
+        // closes, or at its deadline).
         var after = Self.descriptors(of: pid)
         for _ in 0..<40 where after > baseline.fds + 2 {
             usleep(250_000)
@@ -129,7 +130,7 @@ import Testing
         #expect(!served.isEmpty)
         #expect(served.allSatisfy { $0.code == "200" }, "\(served)")
         // 64 served and 16 refused connections per listener at most, whatever is thrown at it, and the 24 of
-        // headroom libmicrohttpd holds evicted ones in until it closes them.
+        // headroom that holds cut ones (evicted, overdue), shut down, until the server loop closes them.
         #expect(peakFDs <= baseline.fds + 64 + 16 + 24 + 4, "descriptors: \(baseline.fds) → \(peakFDs)")
         #expect(after <= baseline.fds + 2, "descriptors after the flood: \(baseline.fds) → \(after)")
         // Refused when they open and logged, the flood of them rate-limited.

@@ -23,7 +23,7 @@ extension HTTPReply {
         }
     }
 
-    /// Whether the response is deferred (`later`): the server would suspend the connection meanwhile.
+    /// Whether the response is deferred (`later`): the server would hold the connection, unread, meanwhile.
     package var isLater: Bool {
         if case .later = self { true } else { false }
     }

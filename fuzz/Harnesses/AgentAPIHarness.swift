@@ -29,7 +29,11 @@ package enum AgentAPIHarness: FuzzHarness {
         var verdict = FuzzVerdict.accepted
         let records = FuzzRecords.split(input)
         for (index, record) in records.enumerated() {
-            let request = FuzzHTTPRequest.parse(record, overIP: false)
+            // A record the server refuses before routing (HTTPRequestParser) is not routed.
+            guard let request = FuzzHTTPRequest.parse(record, overIP: false) else {
+                verdict = .rejected
+                continue
+            }
             now += 1
             let result = AgentRouter().handle(request, state: &state, facts: facts, now: now, using: &random)
             if result.response.status >= 400 { verdict = .rejected }

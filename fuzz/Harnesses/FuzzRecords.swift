@@ -28,7 +28,7 @@ enum FuzzRecords {
         return (bytes[..<end], bytes[(end + 1)...])
     }
 
-    /// Text as the C strings of libmicrohttpd arrive: cut at the first NUL, invalid UTF-8 repaired.
+    /// Text as a C library's strings arrive: cut at the first NUL, invalid UTF-8 repaired.
     static func cString(_ bytes: some Collection<UInt8>) -> String {
         String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }

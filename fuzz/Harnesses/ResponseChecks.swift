@@ -3,7 +3,7 @@ import FoundationEssentials
 import WireFormat
 
 /// What every answer of both routers must be, whatever was asked: a status a server may send, header fields
-/// libmicrohttpd will put on the wire (no CR, LF or NUL, which would split the response), and a body that is a
+/// the server puts on the wire as they are (no CR, LF or NUL, which would split the response), and a body that is a
 /// JSON object with a `status` member (`error` with a message for every refusal). Returns what the body holds.
 enum ResponseChecks {
     /// What the checks need of a body that is a readable JSON object with a string `status`.

@@ -10,10 +10,10 @@ import Testing
 import Glibc
 #endif
 
-/// A request answered later (`HTTPReply.later`) on the real libmicrohttpd: its connection is suspended until the
+/// A request answered later (`HTTPReply.later`) on the real server loop: its connection is held, unread, until the
 /// answer comes, and the server's one thread serves the other connections meanwhile; a server stopped while a
-/// connection waits closes it (libmicrohttpd would abort on a suspended connection at stop).
-@Suite(.serialized) struct SuspendedReplyTests {
+/// connection waits answers it 503 and closes it, and an answer that comes after is dropped.
+@Suite(.serialized) struct HeldReplyTests {
     /// The answers the handler promised and has not given yet, in order.
     final class Promises: Sendable {
         private let waiting = Mutex<[@Sendable (HTTPResponse) -> Void]>([])
@@ -60,7 +60,7 @@ import Glibc
         let answer = try waiting.readResponse()
         #expect(answer.status == 201)
         #expect(answer.bodyText == "later")
-        // The resumed connection is an ordinary keep-alive connection again.
+        // Once answered, the connection is an ordinary keep-alive connection again.
         let next = try waiting.request("GET", "/current")
         #expect(next.status == 200)
         #expect(next.headers["connection"]?.lowercased() != "close")
@@ -91,7 +91,7 @@ import Glibc
         waiting.send("POST /later HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
         let respond = try #require(promises.take())
         server.stop()
-        #expect(waiting.waitForClose(), "closed without an answer")
+        #expect(waiting.waitForClose(), "answered 503 and closed")
         respond(HTTPResponse(status: 200))  // after the stop: dropped, nothing touches the freed connection
     }
 }
