@@ -36,13 +36,17 @@ package struct HTTPRequestParser: Sendable {
         package var path: String
         /// The query's parameters in order, `+` read as a space and percent-decoded; a name without `=` has "".
         package var query: [(name: String, value: String)]
-        /// The header fields by lower-cased name; a repeated name keeps its first value.
+        /// The header fields by lower-cased name; a repeated name keeps its first value (`Connection`'s are joined,
+        /// and a repeated `Transfer-Encoding` is refused).
         package var headers: [String: String]
         package var framing: Framing
         /// `Connection: close`, or HTTP/1.0 without `Connection: keep-alive`: the connection ends after the answer.
         package var closeAfter: Bool
         /// `Expect: 100-continue` on a request with a body: the client waits for `100 Continue` before sending it.
         package var expectsContinue: Bool
+        /// An HTTP/1.0 request that asked to keep the connection (`Connection: keep-alive`): its answer must say it
+        /// does, or the client takes the answer as the connection's last.
+        package var keepAliveAsked = false
         /// A `HEAD` request: its answer carries the header fields of a `GET`'s, without the body.
         package var isHead: Bool { method == "HEAD" }
     }
@@ -90,8 +94,9 @@ package struct HTTPRequestParser: Sendable {
     }
 
     private enum State: Sendable {
-        /// Looking for the head's blank line; `lineStart` is where the line being scanned begins, past the cursor.
-        case head(lineStart: Int)
+        /// Looking for the head's blank line: `lineStart` is where the line being scanned begins and `scanned` how
+        /// far it has been looked through, both past the cursor, so a head that trickles in is read once.
+        case head(lineStart: Int, scanned: Int)
         case fixed(remaining: Int)
         case chunkSize
         case chunkData(remaining: Int)
@@ -102,7 +107,7 @@ package struct HTTPRequestParser: Sendable {
     }
 
     package let limits: Limits
-    private var state = State.head(lineStart: 0)
+    private var state = State.head(lineStart: 0, scanned: 0)
     private var body: [UInt8] = []
 
     package init(limits: Limits) { self.limits = limits }
@@ -117,8 +122,8 @@ package struct HTTPRequestParser: Sendable {
             switch state {
             case let .failed(failure):
                 return .failed(failure)
-            case let .head(lineStart):
-                return readHead(input, &cursor, lineStart: lineStart)
+            case let .head(lineStart, scanned):
+                return readHead(input, &cursor, lineStart: lineStart, scanned: scanned)
             case let .fixed(remaining):
                 let left = takeBody(input, &cursor, remaining)
                 guard left == 0 else {
@@ -128,7 +133,8 @@ package struct HTTPRequestParser: Sendable {
                 return finishBody()
             case .chunkSize:
                 guard let line = takeLine(input, &cursor, limit: Self.chunkLineLimit) else {
-                    if input.count - cursor > Self.chunkLineLimit {
+                    // A line of the limit's length may still have its CR in and its LF to come.
+                    if input.count - cursor > Self.chunkLineLimit + 1 {
                         return .failed(fail(.malformed("chunk-size line over \(Self.chunkLineLimit) bytes")))
                     }
                     return .needMore
@@ -160,7 +166,9 @@ package struct HTTPRequestParser: Sendable {
             case let .trailer(bytes):
                 let room = limits.headerBytes - bytes
                 guard let line = takeLine(input, &cursor, limit: room) else {
-                    if input.count - cursor > room { return .failed(fail(.headersTooLarge(limit: limits.headerBytes))) }
+                    if input.count - cursor > room + 1 {
+                        return .failed(fail(.headersTooLarge(limit: limits.headerBytes)))
+                    }
                     return .needMore
                 }
                 // Trailer fields are read past and never used: nothing here asks for one.
@@ -190,13 +198,13 @@ package struct HTTPRequestParser: Sendable {
     private mutating func finishBody() -> Step {
         let done = body
         body = []
-        state = .head(lineStart: 0)
+        state = .head(lineStart: 0, scanned: 0)
         return .body(done)
     }
 
     // MARK: The head
 
-    private mutating func readHead(_ input: [UInt8], _ cursor: inout Int, lineStart: Int) -> Step {
+    private mutating func readHead(_ input: [UInt8], _ cursor: inout Int, lineStart: Int, scanned: Int) -> Step {
         // Empty lines before a request line are skipped (RFC 9112 §2.2), so a client's stray CRLF after a body
         // does not make the next request malformed.
         if lineStart == 0 {
@@ -209,21 +217,23 @@ package struct HTTPRequestParser: Sendable {
             }
         }
         let cursorNow = cursor
-        let (blankLine, scanned) = input.withUnsafeBufferPointer { buffer -> (Int?, Int) in
+        let (blankLine, lastLine) = input.withUnsafeBufferPointer { buffer -> (Int?, Int) in
             var start = cursorNow + lineStart
-            while let newline = buffer[start...].firstIndex(of: 0x0A) {
+            var from = max(cursorNow + scanned, start)
+            while let newline = buffer[from...].firstIndex(of: 0x0A) {
                 let contentEnd = newline > start && buffer[newline - 1] == 0x0D ? newline - 1 : newline
                 if contentEnd == start, start > cursorNow { return (newline, start) }
                 start = newline + 1
+                from = start
             }
             return (nil, start)
         }
         if let blankLine {
-            // The blank line: the head is [cursor, scanned).
+            // The blank line: the head is [cursor, lastLine).
             guard blankLine + 1 - cursor <= limits.headerBytes else {
                 return .failed(fail(.headersTooLarge(limit: limits.headerBytes)))
             }
-            let parsed = parseHead(input[cursor..<scanned])
+            let parsed = parseHead(input[cursor..<lastLine])
             cursor = blankLine + 1
             switch parsed {
             case let .success(head):
@@ -241,11 +251,10 @@ package struct HTTPRequestParser: Sendable {
                 return .failed(fail(failure))
             }
         }
-        let start = scanned
         guard input.count - cursor <= limits.headerBytes else {
             return .failed(fail(.headersTooLarge(limit: limits.headerBytes)))
         }
-        state = .head(lineStart: start - cursor)
+        state = .head(lineStart: lastLine - cursor, scanned: input.count - cursor)
         return .needMore
     }
 
@@ -314,7 +323,15 @@ package struct HTTPRequestParser: Sendable {
                 }
                 contentLength = length
             }
-            if headers[key] == nil { headers[key] = String(decoding: value, as: UTF8.self) }
+            let text = String(decoding: value, as: UTF8.self)
+            if let earlier = headers[key] {
+                // A repeated field is one list (RFC 9110 §5.3). Where that list decides framing or the connection's
+                // end, a reader that took only the first would disagree with one that joined them.
+                if key == "transfer-encoding" { return .failure(.malformed("repeated Transfer-Encoding")) }
+                if key == "connection" { headers[key] = earlier + ", " + text }
+            } else {
+                headers[key] = text
+            }
         }
 
         var framing = Framing.none
@@ -343,7 +360,8 @@ package struct HTTPRequestParser: Sendable {
         return .success(
             Head(
                 method: String(decoding: methodBytes, as: UTF8.self), path: path, query: query, headers: headers,
-                framing: framing, closeAfter: closeAfter, expectsContinue: expectsContinue))
+                framing: framing, closeAfter: closeAfter, expectsContinue: expectsContinue,
+                keepAliveAsked: isHTTP10 && !closeAfter))
     }
 
     /// Takes one line (up to LF, a CR before it dropped) of at most `limit` bytes from `cursor`; nil when no whole

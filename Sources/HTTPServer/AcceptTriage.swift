@@ -6,9 +6,9 @@ import NetworkAddress
 /// keeps those from being opened in its place. Per peer, at most `perPeer` are opened, those whose request is already
 /// in first (the phone client writes its request whole right after it connects; a connection that holds a slot says
 /// nothing or trickles), then the newest: more would only take each other's slots at once
-/// (`ConnectionTable.makeRoom`). In all, at most `room`, what the loop's intake limit still allows, of which the last `reserved` only for connections with their request in: the
-/// connections a flood evicts stay counted until the loop closes them, and cannot use up the room the phone's request
-/// needs. Pure.
+/// (`ConnectionTable.makeRoom`). In all, at most `room`, what the loop's intake limit still allows, of which the last
+/// `reserved` only for connections with their request in: silent connections, however many one turn takes, cannot
+/// use up the room the phone's request needs. Pure.
 struct AcceptTriage {
     struct Arrival: Equatable, Sendable {
         let peer: IPAddress

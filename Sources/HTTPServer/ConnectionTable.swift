@@ -102,7 +102,7 @@ struct ConnectionTable: Sendable {
         return cut
     }
 
-    /// The connection is shut down (refused, evicted): it no longer counts against its peer, and is not cut
+    /// The connection is cut (refused, evicted; the loop closes it): it no longer counts against its peer, and is not cut
     /// again. Returns its descriptor (nil when unknown or cut already).
     mutating func refuse(_ id: UInt) -> Int32? {
         guard var entry = entries[id], !entry.cut else { return nil }
@@ -152,7 +152,7 @@ struct ConnectionTable: Sendable {
         return late
     }
 
-    /// The connections open, cut ones included until the loop closes them (its next read of one finds its end).
+    /// The connections open (the loop closes a cut one at once, `close`).
     var count: Int { entries.count }
 
     /// When the next connection becomes overdue (`overdue` returns it just after): the earliest wait plus

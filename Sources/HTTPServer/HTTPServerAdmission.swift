@@ -14,7 +14,7 @@ package struct HTTPServerAdmission: Sendable {
     /// When a request's line and headers are in, before its body is read: an answer refuses the request (sent
     /// at once, and the connection closed after it). Every request the handler gets has passed it.
     package var admitHeaders: (@Sendable (HTTPRequest) -> HTTPResponse?)?
-    /// A Unix socket peer went over `perPeerConnectionLimit` and this connection was shut down (for the log):
+    /// A Unix socket peer went over `perPeerConnectionLimit` and this connection was closed (for the log):
     /// the peer and how many connections it had open.
     package var refusedProcess: (@Sendable (_ peer: HTTPRequest.Credentials, _ open: Int) -> Void)?
 

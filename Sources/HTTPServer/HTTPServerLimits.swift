@@ -11,7 +11,7 @@ package struct HTTPServerLimits: Sendable, Equatable {
     /// out"). 24: room for a client's parallel requests, and still not every slot.
     package var perPeerConnectionLimit: Int = 24
     /// Connections of refused peers at once (TCP), all together, outside `connectionLimit`: each is answered 403
-    /// when its headers are in and closed; over it, the refused connection that waited longest is shut down (the
+    /// when its headers are in and closed; over it, the refused connection that waited longest is closed (the
     /// new one, when every other is being answered).
     package var refusedConnectionLimit: Int = 16
     /// A connection whose peer takes none of its answer for this long is closed (a waiting one has the deadlines

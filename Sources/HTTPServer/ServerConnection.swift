@@ -22,7 +22,7 @@ final class ServerConnection {
     var pending: (request: HTTPRequest, head: HTTPRequestParser.Head)?
     /// A request whose answer comes later (`HTTPReply.later`): which one (`serial`), since when, and how it is
     /// answered. Only an answer for this serial counts.
-    var owed: (serial: UInt64, since: Duration, headOnly: Bool, closeAfter: Bool)?
+    var owed: (serial: UInt64, since: Duration, headOnly: Bool, closeAfter: Bool, keepAliveAsked: Bool)?
     var serial: UInt64 = 0
     /// Bytes that did not fit in the socket's buffer, sent as it drains (`EPOLLOUT`).
     var output: [UInt8] = []

@@ -22,8 +22,8 @@ final class ServerLoop: @unchecked Sendable {
 
     /// The most connections one turn accepts before it hands over what it keeps (the kernel's queue is 4,096 deep).
     static let turnLimit = 1_024
-    /// Room beyond the budgets for connections cut (evicted, overdue) that the loop has not closed yet (it does when it
-    /// next reads them); its last half is only for connections that bring their request (`AcceptTriage`).
+    /// Room beyond the budgets, of which the last half is only for connections that bring their request
+    /// (`AcceptTriage`): however many silent connections a turn takes, the phone's still finds a place.
     static let evictionHeadroom = 24
     /// How long a closing connection's late bytes are read and dropped, so that its peer reads the answer.
     static let lingerLimit: Duration = .seconds(1)
@@ -46,6 +46,8 @@ final class ServerLoop: @unchecked Sendable {
 
     private var table = ConnectionTable()
     private var connections: [UInt: ServerConnection] = [:]
+    /// The same connections by descriptor: the table names the ones to cut by it.
+    private var byDescriptor: [Int32: ServerConnection] = [:]
     private var nextID: UInt = 2
     private var prepared = PreparedResponses()
     private var date = HTTPDate(second: 0)
@@ -63,6 +65,8 @@ final class ServerLoop: @unchecked Sendable {
     /// done, when later answers are dropped (and the wake-up, closed, is never written).
     private let inbox = Mutex<(answers: [(id: UInt, serial: UInt64, response: HTTPResponse)], open: Bool)>(([], true))
     private let stopRequested = Atomic<Bool>(false)
+    /// The loop is answering what it owes before it closes: a request read now is answered 503 at once.
+    private var stopping = false
     private let thread = Mutex<JoinableThread?>(nil)
 
     private init(
@@ -125,7 +129,8 @@ final class ServerLoop: @unchecked Sendable {
             })
         else { return }
         stopRequested.store(true, ordering: .releasing)
-        signalWake()
+        // Under the inbox's lock: once the loop has closed the wake-up, its number may be another file's.
+        inbox.withLock { inbox in if inbox.open { signalWake() } }
         running.join()
     }
 
@@ -208,8 +213,7 @@ final class ServerLoop: @unchecked Sendable {
         for descriptor in table.overdue(
             at: now, deadline: limits.requestDeadline, headerDeadline: limits.headerDeadline)
         {
-            // The peer's end of it closes; the loop closes it when its read says so.
-            shutdown(descriptor, Int32(SHUT_RDWR))
+            cut(descriptor)
         }
         if let rest = listenerRestsUntil, now >= rest {
             listenerRestsUntil = nil
@@ -236,8 +240,22 @@ final class ServerLoop: @unchecked Sendable {
 
     /// The loop ends: every owed answer is a 503, given half a second to go out; then everything is closed.
     private func finish() {
-        for connection in connections.values where connection.owed != nil {
+        stopping = true
+        // Nothing new is taken: only the answers still going out are waited for.
+        _ = aiden_epoll_set(epoll, aiden_epoll_remove, listener, 0, Self.listenerKey)
+        _ = aiden_epoll_set(epoll, aiden_epoll_remove, wake, 0, Self.wakeKey)
+        for connection in Array(connections.values) where connection.owed != nil {
             answerOwed(connection, HTTPResponses.unavailable("the server is stopping"))
+        }
+        for connection in Array(connections.values) {
+            guard connection.isOpen else { continue }
+            if connection.output.isEmpty {
+                drop(connection)
+            } else {
+                connection.interest = aiden_epoll_out
+                _ = aiden_epoll_set(
+                    epoll, aiden_epoll_modify, connection.descriptor, aiden_epoll_out, UInt64(connection.id))
+            }
         }
         let until = now() + .milliseconds(500)
         var events = [UInt32](repeating: 0, count: 64)
@@ -333,7 +351,7 @@ final class ServerLoop: @unchecked Sendable {
         table.open(
             connection.id, descriptor: descriptor, peer: .address(peer.unmapped), refused: refusal != nil,
             requestIn: ConnectionFacts.requestIn(descriptor), at: turnNow)
-        for cut in table.makeRoom(for: connection.id, within: limits.budget) { shutdown(cut, Int32(SHUT_RDWR)) }
+        for descriptor in table.makeRoom(for: connection.id, within: limits.budget) { cut(descriptor) }
     }
 
     /// One turn: accepts until the queue is empty or `turnLimit` are taken; a connection over the listener's limit is
@@ -362,7 +380,7 @@ final class ServerLoop: @unchecked Sendable {
                 connection.id, descriptor: descriptor, peer: credentials.map { ConnectionTable.peerKey(uid: $0.uid) },
                 at: turnNow)
             if let credentials, open > limits.perPeerConnectionLimit {
-                if let descriptor = table.refuse(connection.id) { shutdown(descriptor, Int32(SHUT_RDWR)) }
+                if let descriptor = table.refuse(connection.id) { cut(descriptor) }
                 admission.refusedProcess?(credentials, open)
             }
         }
@@ -384,6 +402,7 @@ final class ServerLoop: @unchecked Sendable {
             return nil
         }
         connections[id] = connection
+        byDescriptor[descriptor] = connection
         return connection
     }
 
@@ -472,14 +491,21 @@ final class ServerLoop: @unchecked Sendable {
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private func handle(_ request: HTTPRequest, head: HTTPRequestParser.Head, on connection: ServerConnection) {
+        guard !stopping else {
+            answer(
+                connection, HTTPResponses.unavailable("the server is stopping"), headOnly: head.isHead, closing: true)
+            return
+        }
         switch handler(request) {
         case let .now(response):
-            answer(connection, response, headOnly: head.isHead, closing: head.closeAfter)
+            answer(
+                connection, response, headOnly: head.isHead, closing: head.closeAfter,
+                keepingAlive: head.keepAliveAsked)
         case let .later(start):
             connection.serial &+= 1
             let serial = connection.serial
             let id = connection.id
-            connection.owed = (serial, turnNow, head.isHead, head.closeAfter)
+            connection.owed = (serial, turnNow, head.isHead, head.closeAfter, head.keepAliveAsked)
             watched.insert(id)
             start { [self] response in post(response, to: id, serial: serial) }
         }
@@ -502,17 +528,23 @@ final class ServerLoop: @unchecked Sendable {
     private func answerOwed(_ connection: ServerConnection, _ response: HTTPResponse) {
         guard let owed = connection.owed else { return }
         connection.owed = nil
-        answer(connection, response, headOnly: owed.headOnly, closing: owed.closeAfter)
+        answer(
+            connection, response, headOnly: owed.headOnly, closing: owed.closeAfter || stopping,
+            keepingAlive: owed.keepAliveAsked)
         // The requests that came behind it.
         if connection.isOpen, !connection.isBusy { serve(connection) }
     }
 
     /// Sends an answer: a reusable one from the bytes kept for it, any other built now.
-    private func answer(_ connection: ServerConnection, _ response: HTTPResponse, headOnly: Bool, closing: Bool) {
+    private func answer(
+        _ connection: ServerConnection, _ response: HTTPResponse, headOnly: Bool, closing: Bool,
+        keepingAlive: Bool = false
+    ) {
         let date = currentDate()
         let wire =
-            response.reusable && !closing
-            ? prepared.wire(for: response, now: date) : WireResponse(response, date: date, closing: closing)
+            response.reusable && !closing && !keepingAlive
+            ? prepared.wire(for: response, now: date)
+            : WireResponse(response, date: date, closing: closing, keepingAlive: keepingAlive)
         connection.closeAfter = wire.closes
         send(connection, wire.sent(headOnly: headOnly), isAnswer: true)
     }
@@ -576,18 +608,35 @@ final class ServerLoop: @unchecked Sendable {
         updateInterest(connection)
     }
 
+    /// What to wait for: the next request's bytes while idle or lingering; room in the socket while an answer is
+    /// going out (a peer that only half-closed still gets it, and one that is gone fails the send); the peer's
+    /// hang-up while its answer is owed (a long-poll whose client left is dropped, as it was never read again).
     private func updateInterest(_ connection: ServerConnection) {
-        var wanted = aiden_epoll_rdhup
-        if connection.lingerUntil != nil || !connection.isBusy { wanted |= aiden_epoll_in }
-        if !connection.output.isEmpty { wanted |= aiden_epoll_out }
+        var wanted: UInt32
+        if stopping {
+            wanted = aiden_epoll_out
+        } else if !connection.output.isEmpty {
+            wanted = aiden_epoll_out
+        } else if connection.owed != nil {
+            wanted = aiden_epoll_rdhup
+        } else {
+            wanted = aiden_epoll_in | aiden_epoll_rdhup
+        }
         guard wanted != connection.interest else { return }
         connection.interest = wanted
         _ = aiden_epoll_set(epoll, aiden_epoll_modify, connection.descriptor, wanted, UInt64(connection.id))
     }
 
+    /// A connection the table cut (overdue, evicted, over its user's limit) is closed at once, so that it stops
+    /// counting against the room the next connections need: nothing it sends is read any more.
+    private func cut(_ descriptor: Int32) {
+        if let connection = byDescriptor[descriptor] { drop(connection) }
+    }
+
     /// Closes the connection now, forgetting it (an owed answer is dropped when it comes).
     private func drop(_ connection: ServerConnection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
+        byDescriptor[connection.descriptor] = nil
         connection.isOpen = false
         watched.remove(connection.id)
         table.close(connection.id)

@@ -14,7 +14,8 @@ struct WireResponse: Sendable {
     let closes: Bool
     private(set) var date: HTTPDate
 
-    init(_ response: HTTPResponse, date: HTTPDate, closing: Bool) {
+    /// `keepingAlive`: say `Connection: keep-alive`, which an HTTP/1.0 client needs to hear (`Head.keepAliveAsked`).
+    init(_ response: HTTPResponse, date: HTTPDate, closing: Bool, keepingAlive: Bool = false) {
         let closes =
             closing
             || response.headers.contains { $0.name.lowercased() == "connection" && $0.value.lowercased() == "close" }
@@ -31,6 +32,7 @@ struct WireResponse: Sendable {
         }
         if Self.allowsBody(response.status) { rest += "Content-Length: \(response.body.count)\r\n" }
         if closes, !saidClose { rest += "Connection: close\r\n" }
+        if keepingAlive, !closes, !saidClose { rest += "Connection: keep-alive\r\n" }
         rest += "\r\n"
         head += String(decoding: date.bytes, as: UTF8.self)
         var bytes = Array(head.utf8)

@@ -93,6 +93,7 @@ import Testing
         ("GET / HTTP/1.1\r\n\r\n", false), ("GET / HTTP/1.1\r\nConnection: close\r\n\r\n", true),
         ("GET / HTTP/1.0\r\n\r\n", true), ("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", false),
         ("GET / HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n", true),
+        ("GET / HTTP/1.1\r\nConnection: keep-alive\r\nConnection: close\r\n\r\n", true),
     ])
     func connectionsCloseWhenTheClientSaysOrSpeaksHTTP10(text: String, closes: Bool) throws {
         #expect(try Self.head(text).closeAfter == closes)
@@ -123,6 +124,7 @@ import Testing
         ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
         ("\rGET / HTTP/1.1\r\n\r\n", 400),
         ("GET /a%00b HTTP/1.1\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n", 400),
         ("GET /a?x=%00 HTTP/1.1\r\n\r\n", 400),
     ])
     func ambiguousOrBrokenHeadsAreRefused(text: String, status: Int) {
@@ -176,5 +178,29 @@ import Testing
             Issue.record("a failed parser reads nothing more")
             return
         }
+    }
+
+    /// Where a read splits a line between its CR and its LF changes nothing, at the limits too.
+    @Test func aSplitBetweenCRAndLFAtALimitReadsAsTheWhole() {
+        let longest = String(repeating: "a", count: HTTPRequestParser.chunkLineLimit - 2)
+        let chunked = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1;\(longest)"
+        let whole = Self.transcript([chunked + "\r\nx\r\n0\r\n\r\n"])
+        #expect(whole.last(where: { $0 != "more" }) == "body x")
+        #expect(
+            Self.transcript([chunked + "\r", "\nx\r\n0\r\n\r\n"]).filter { $0 != "more" }
+                == whole.filter { $0 != "more" })
+        let limits = HTTPRequestParser.Limits(headerBytes: 64, bodyBytes: 64)
+        let trailer =
+            "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nT: \(String(repeating: "t", count: 59))"
+        let trailerWhole = Self.transcript([trailer + "\r\n\r\n"], limits: limits).filter { $0 != "more" }
+        #expect(trailerWhole == ["head POST /", "body "])
+        // The trailer takes the whole room: the blank line's CR comes alone, its LF after.
+        #expect(Self.transcript([trailer + "\r\n\r", "\n"], limits: limits).filter { $0 != "more" } == trailerWhole)
+    }
+
+    @Test func anHTTP10RequestThatAsksToKeepTheConnectionSaysSo() throws {
+        #expect(try Self.head("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").keepAliveAsked)
+        #expect(try !Self.head("GET / HTTP/1.0\r\n\r\n").keepAliveAsked)
+        #expect(try !Self.head("GET / HTTP/1.1\r\nConnection: keep-alive\r\n\r\n").keepAliveAsked)
     }
 }

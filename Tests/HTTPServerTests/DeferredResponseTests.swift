@@ -101,4 +101,31 @@ import Glibc
             #expect(answer.bodyText.contains("stopping"))
         }
     }
+
+    /// Requests pipelined behind a held one wait for it, unread, and are answered in order once it is.
+    @Test func requestsPipelinedBehindAHeldOneAreAnsweredAfterItInOrder() throws {
+        let (server, port) = try startServer()
+        defer { server.stop() }
+        let connection = try RawHTTPConnection(port: port)
+        connection.send(
+            "GET /later/200 HTTP/1.1\r\nHost: a\r\n\r\nGET /now HTTP/1.1\r\nHost: a\r\n\r\n"
+                + "GET /later/10 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try connection.readResponse().bodyText == "later 200")
+        #expect(try connection.readResponse().bodyText == "now")
+        #expect(try connection.readResponse().bodyText == "later 10")
+    }
+
+    /// Stopping answers a held request 503 with `Connection: close`: what was pipelined behind it is never read,
+    /// so no request is taken in that could be left owed and unanswered.
+    @Test func stoppingClosesAHeldRequestsConnectionWithItsAnswer() throws {
+        let (server, port) = try startServer()
+        let connection = try RawHTTPConnection(port: port)
+        connection.send("GET /never HTTP/1.1\r\nHost: a\r\n\r\nGET /never HTTP/1.1\r\nHost: a\r\n\r\n")
+        ThreadSleep.sleep(for: .milliseconds(200))
+        server.stop()
+        let answer = try connection.readResponse()
+        #expect(answer.status == 503)
+        #expect(answer.headers["connection"] == "close")
+        #expect(connection.waitForClose())
+    }
 }

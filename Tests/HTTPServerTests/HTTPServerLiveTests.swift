@@ -127,11 +127,15 @@ import Glibc
     @Test func closesIdleAndTricklingConnections() throws {
         let (server, port) = try startServer()
         defer { server.stop() }
+        let clock = ContinuousClock()
+        let opened = clock.now
         let idle = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 6)
         #expect(idle.waitForClose(), "an idle connection must be cut off by the server")
         let partial = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 6)
         partial.send("GET / HTTP/1.1\r\nHost: loc")
         #expect(partial.waitForClose(), "a half-sent request must not hold its slot forever")
+        // Both within the header deadline (1 s each, in turn), not the request deadline's 5 s.
+        #expect(clock.now - opened < .seconds(4))
     }
 
     @Test func aFloodFromOnePeerDoesNotStarveAnother() throws {

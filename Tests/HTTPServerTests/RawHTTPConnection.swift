@@ -128,6 +128,19 @@ final class RawHTTPConnection {
         }
     }
 
+    /// How many bytes arrive until the server closes the connection (read returns 0, or a reset), and whether it
+    /// did within the receive timeout.
+    func bytesUntilClose() -> (count: Int, closed: Bool) {
+        var scratch = [UInt8](repeating: 0, count: 65_536)
+        var total = buffer.count
+        while true {
+            let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return (total, true) }
+            if count < 0 { return (total, errno == ECONNRESET) }
+            total += count
+        }
+    }
+
     /// Whether the server has closed the connection (read returns 0) within the receive timeout.
     func waitForClose() -> Bool {
         var scratch = [UInt8](repeating: 0, count: 512)

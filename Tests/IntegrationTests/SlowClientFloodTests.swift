@@ -130,7 +130,7 @@ import Testing
         #expect(!served.isEmpty)
         #expect(served.allSatisfy { $0.code == "200" }, "\(served)")
         // 64 served and 16 refused connections per listener at most, whatever is thrown at it, and the 24 of
-        // headroom that holds cut ones (evicted, overdue), shut down, until the server loop closes them.
+        // headroom the loop keeps for connections that bring their request (cut ones are closed at once).
         #expect(peakFDs <= baseline.fds + 64 + 16 + 24 + 4, "descriptors: \(baseline.fds) → \(peakFDs)")
         #expect(after <= baseline.fds + 2, "descriptors after the flood: \(baseline.fds) → \(after)")
         // Refused when they open and logged, the flood of them rate-limited.
