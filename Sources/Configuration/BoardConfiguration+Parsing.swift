@@ -1,6 +1,6 @@
 import WireFormat
 
-extension BoardConfiguration {
+extension BoardConfiguration: LayeredConfiguration {
     /// The tables a board file may contain, in the order the documentation lists them.
     static let tableNames = ["live_activity", "http", "wake", "agent", "gadget", "state", "log"]
 
@@ -8,40 +8,26 @@ extension BoardConfiguration {
     ///
     /// Keys not written keep their defaults. The first problem in file order is reported.
     package static func parse(_ text: String, file: String) throws(ConfigurationError) -> BoardConfiguration {
-        try parse(text, file: file, onto: .defaults)
+        try reading(text, file: file, onto: .defaults)
     }
 
     /// The main file, then its drop-ins in their order (`ConfigurationFile.layers`): each key a later file writes
     /// replaces the one before it, and a table several files write is their keys together.
     package static func parse(layers: [(file: String, text: String)]) throws(ConfigurationError) -> BoardConfiguration {
-        var configuration = BoardConfiguration.defaults
-        for layer in layers { configuration = try parse(layer.text, file: layer.file, onto: configuration) }
-        return configuration
+        try reading(layers: layers)
     }
 
-    /// `text` applied onto `base`: the keys it writes replace `base`'s, the others stay.
-    static func parse(
-        _ text: String, file: String, onto base: BoardConfiguration
-    ) throws(ConfigurationError) -> BoardConfiguration {
-        let document = try TOMLDocument(parsing: text, file: file)
-        var configuration = base
-        for table in document.tables {
-            try checkTableName(table, file: file, known: tableNames)
-            for entry in table.entries {
-                let field = ConfigurationField(file: file, table: table.name, entry: entry)
-                switch table.name {
-                case "live_activity": try configuration.liveActivity.apply(field)
-                case "http": try configuration.http.apply(field)
-                case "wake": try configuration.wake.apply(field)
-                case "agent": try configuration.agent.apply(field)
-                case "gadget": try configuration.gadget.apply(field)
-                case "state": try configuration.state.apply(field)
-                case "log": try configuration.log.apply(field)
-                default: throw field.topLevelKey(tables: tableNames)
-                }
-            }
+    mutating func apply(_ field: ConfigurationField, table: String) throws(ConfigurationError) {
+        switch table {
+        case "live_activity": try liveActivity.apply(field)
+        case "http": try http.apply(field)
+        case "wake": try wake.apply(field)
+        case "agent": try agent.apply(field)
+        case "gadget": try gadget.apply(field)
+        case "state": try state.apply(field)
+        case "log": try log.apply(field)
+        default: throw field.topLevelKey(tables: Self.tableNames)
         }
-        return configuration
     }
 }
 
@@ -135,12 +121,4 @@ extension ConfigurationField {
             "unknown key at the top level; keys belong under a table "
                 + "(\(tables.map { "[\($0)]" }.joined(separator: ", ")))")
     }
-}
-
-/// Rejects a `[table]` the configuration does not know, even when it is empty.
-func checkTableName(_ table: TOMLDocument.Table, file: String, known: [String]) throws(ConfigurationError) {
-    guard !table.name.isEmpty, !known.contains(table.name) else { return }
-    throw ConfigurationError(
-        kind: .unknownKey, file: file, line: table.line, key: table.name,
-        message: "unknown table [\(table.name)] (known: \(known.joined(separator: ", ")))")
 }

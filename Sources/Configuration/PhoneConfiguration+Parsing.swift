@@ -1,44 +1,30 @@
 import NetworkAddress
 import WireFormat
 
-extension PhoneConfiguration {
+extension PhoneConfiguration: LayeredConfiguration {
     static let tableNames = ["board", "wake", "usb", "phone", "state", "log"]
 
     /// Parses a phone configuration file's text. `file` names it in errors (`phone.toml:3: …`).
     package static func parse(_ text: String, file: String) throws(ConfigurationError) -> PhoneConfiguration {
-        try parse(text, file: file, onto: .defaults)
+        try reading(text, file: file, onto: .defaults)
     }
 
     /// The main file, then its drop-ins in their order (`ConfigurationFile.layers`): each key a later file writes
     /// replaces the one before it, and a table several files write is their keys together.
     package static func parse(layers: [(file: String, text: String)]) throws(ConfigurationError) -> PhoneConfiguration {
-        var configuration = PhoneConfiguration.defaults
-        for layer in layers { configuration = try parse(layer.text, file: layer.file, onto: configuration) }
-        return configuration
+        try reading(layers: layers)
     }
 
-    /// `text` applied onto `base`: the keys it writes replace `base`'s, the others stay.
-    static func parse(
-        _ text: String, file: String, onto base: PhoneConfiguration
-    ) throws(ConfigurationError) -> PhoneConfiguration {
-        let document = try TOMLDocument(parsing: text, file: file)
-        var configuration = base
-        for table in document.tables {
-            try checkTableName(table, file: file, known: tableNames)
-            for entry in table.entries {
-                let field = ConfigurationField(file: file, table: table.name, entry: entry)
-                switch table.name {
-                case "board": try configuration.board.apply(field)
-                case "wake": try configuration.wake.apply(field)
-                case "usb": try configuration.usb.apply(field)
-                case "phone": try configuration.phone.apply(field)
-                case "state": try configuration.state.apply(field)
-                case "log": try configuration.log.apply(field)
-                default: throw field.topLevelKey(tables: tableNames)
-                }
-            }
+    mutating func apply(_ field: ConfigurationField, table: String) throws(ConfigurationError) {
+        switch table {
+        case "board": try board.apply(field)
+        case "wake": try wake.apply(field)
+        case "usb": try usb.apply(field)
+        case "phone": try phone.apply(field)
+        case "state": try state.apply(field)
+        case "log": try log.apply(field)
+        default: throw field.topLevelKey(tables: Self.tableNames)
         }
-        return configuration
     }
 
     /// Applies `LIVE_ACTIVITY_PHONE_ID` when it is set and not empty (an empty variable is
