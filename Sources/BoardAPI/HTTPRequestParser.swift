@@ -112,6 +112,12 @@ package struct HTTPRequestParser: Sendable {
 
     package init(limits: Limits) { self.limits = limits }
 
+    /// Nothing of a request has been read yet: the next bytes begin one.
+    package var isAtRequestStart: Bool {
+        if case .head(lineStart: 0, scanned: 0) = state { return true }
+        return false
+    }
+
     /// The longest chunk-size line (with extensions) read before the request is refused.
     static let chunkLineLimit = 1_024
 

@@ -119,8 +119,9 @@ package struct PhoneRouter: Sendable {
             guard IdentifierRule.isValid(phone, allowEmpty: true) else {
                 return Responses.invalidParameter("phone_id", IdentifierRule.expectation())
             }
-            let body = board.currentBody(forPhone: phone, now: now, instant: instant, retention: retention)
-            return board.json(200, body, request: request, reusable: true)
+            let (body, standing) = board.currentBody(
+                forPhone: phone, now: now, instant: instant, retention: retention)
+            return board.json(200, body, request: request, reusable: true, standing: standing)
         case "/api/live-activity/status":
             guard let id = request.queryValue("request_id") else { return Responses.missingParameter("request_id") }
             guard IdentifierRule.isValid(id) else {

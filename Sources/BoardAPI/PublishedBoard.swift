@@ -18,6 +18,8 @@ package final class PublishedBoard: Sendable {
     let notModifiedHeaders: [(name: String, value: String)]
     /// `/api/live-activity/current`'s body for every phone, `others` included, encoded at publication.
     let current: PublishedCurrent
+    /// Holds until the board publishes the next one (`AnswerValidity`): the answers read from this one alone.
+    package let validity = AnswerValidity()
 
     init(
         store: TaskStore, epoch: UInt16, etag: String, bodies: [String: (revision: UInt64, body: [UInt8])],
@@ -33,14 +35,19 @@ package final class PublishedBoard: Sendable {
     }
 
     /// A JSON answer with this publication's ETag; `304 Not Modified` when the client has it already. `reusable`:
-    /// the body is this publication's own (`HTTPResponse.reusable`), so are the 200 and the 304.
-    func json(_ status: Int, _ body: [UInt8], request: HTTPRequest, reusable: Bool = false) -> HTTPResponse {
+    /// the body is this publication's own (`HTTPResponse.reusable`), so are the 200 and the 304. `standing`: the
+    /// body depends on the publication and the request alone, not on the clock, so both answers hold while this
+    /// publication is the last (`HTTPResponse.validity`).
+    func json(
+        _ status: Int, _ body: [UInt8], request: HTTPRequest, reusable: Bool = false, standing: Bool = false
+    ) -> HTTPResponse {
+        let holds = reusable && standing && status == 200 ? validity : nil
         if status == 200, ETag.matches(ifNoneMatch: request.header("if-none-match"), tag: etag) {
-            return HTTPResponse(status: 304, headers: notModifiedHeaders, reusable: reusable)
+            return HTTPResponse(status: 304, headers: notModifiedHeaders, reusable: reusable, validity: holds)
         }
         return HTTPResponse(
             status: status, headers: status == 200 ? okHeaders : Responses.jsonHeaders + [("ETag", etag)], body: body,
-            reusable: reusable && status == 200)
+            reusable: reusable && status == 200, validity: holds)
     }
 
     /// The answer body of `snapshot`, from this publication or (never for a published task) encoded now.
@@ -51,13 +58,17 @@ package final class PublishedBoard: Sendable {
 
     /// `/api/live-activity/current`'s body for `phone`: the one encoded at publication, unless an ended task's
     /// dismissal time has run out since (the writer prunes it and publishes anew within moments; meanwhile each
-    /// request selects and encodes afresh, as the published one would be wrong).
-    func currentBody(forPhone phone: String, now: Date, instant: Duration?, retention: Duration) -> [UInt8] {
+    /// request selects and encodes afresh, as the published one would be wrong). `standing`: it is the published
+    /// one, and no ended task shown in it can leave the card by the clock alone (`PublishedCurrent.isTimeless`), so
+    /// it holds until the next publication.
+    func currentBody(
+        forPhone phone: String, now: Date, instant: Duration?, retention: Duration
+    ) -> (body: [UInt8], standing: Bool) {
         if let answer = current.answer(forPhone: phone, now: now, instant: instant, retention: retention) {
-            return answer.body
+            return (answer.body, current.isTimeless)
         }
         let selection = store.selection(forPhone: phone, now: now, instant: instant, retention: retention)
-        guard let snapshot = selection.current else { return JSONBody.notFound }
-        return CurrentSnapshot.body(snapshot, others: selection.others)
+        guard let snapshot = selection.current else { return (JSONBody.notFound, false) }
+        return (CurrentSnapshot.body(snapshot, others: selection.others), false)
     }
 }

@@ -23,6 +23,9 @@ struct PublishedCurrent: Sendable {
     /// writer prunes it and publishes anew, requests select afresh. nil: no ended task is shown.
     let firstShownEnd: (wall: Date, instant: Duration?)?
 
+    /// No answer here changes with the clock: no ended task is shown, so only the next publication changes them.
+    var isTimeless: Bool { firstShownEnd == nil }
+
     /// The published answer for `phone` if it still holds at (`now`, `instant`); nil: select afresh.
     func answer(forPhone phone: String, now: Date, instant: Duration?, retention: Duration) -> Answer? {
         guard retention == self.retention else { return nil }

@@ -369,6 +369,8 @@ package final class BoardEngine: Sendable {
                     var replaced = Publication(
                         board: board ?? publication.withLock { $0.board }, wakeFacts: wakeFacts)
                     publication.withLock { swap(&$0, &replaced) }
+                    // What the servers send again from the last board stops here (`AnswerValidity`).
+                    if let board, board !== replaced.board { replaced.board.validity.end() }
                     // The one it replaced is freed here, past the lock (a store of hundreds of tasks takes a while),
                     // unless a phone's request still holds it: readers never wait for it.
                     _ = consume replaced

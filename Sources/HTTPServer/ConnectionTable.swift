@@ -116,21 +116,32 @@ struct ConnectionTable: Sendable {
 
     /// The request's line and headers are in (its body may follow): the header deadline is met.
     mutating func headersArrived(_ id: UInt) {
-        entries[id]?.headersIn = true
-        entries[id]?.requestUnread = false
+        update(id) { entry in
+            entry.headersIn = true
+            entry.requestUnread = false
+        }
     }
 
     /// A whole request is in (or was answered before its body): the handler has it, the clock stops.
     mutating func requestArrived(_ id: UInt) {
-        entries[id]?.headersIn = true
-        entries[id]?.requestUnread = false
-        entries[id]?.waitingSince = nil
+        update(id) { entry in
+            entry.headersIn = true
+            entry.requestUnread = false
+            entry.waitingSince = nil
+        }
     }
 
     /// The answer went out (or the request ended otherwise): the next request's clock starts.
     mutating func answered(_ id: UInt, at now: Duration) {
-        guard entries[id]?.cut == false else { return }
-        entries[id]?.waitingSince = now
+        update(id) { entry in
+            if !entry.cut { entry.waitingSince = now }
+        }
+    }
+
+    /// Changes a connection's entry in place, found once: the loop does this for every request.
+    private mutating func update(_ id: UInt, _ change: (inout Entry) -> Void) {
+        guard let index = entries.index(forKey: id) else { return }
+        change(&entries.values[index])
     }
 
     mutating func close(_ id: UInt) {

@@ -20,6 +20,11 @@ final class ServerConnection {
     /// The request whose line and headers are in, waiting for its body (and whether it asked for `HEAD`, or to
     /// close after).
     var pending: (request: HTTPRequest, head: HTTPRequestParser.Head)?
+    /// Where the pending request's bytes are in `input`, when it has no body (its body step follows at once, so they
+    /// are still there when it is answered): what a standing answer is kept for.
+    var pendingBytes: Range<Int>?
+    /// The last answer that holds for a byte-identical request (`StandingAnswer`).
+    var standing: StandingAnswer?
     /// A request whose answer comes later (`HTTPReply.later`): which one (`serial`), since when, and how it is
     /// answered. Only an answer for this serial counts.
     var owed: (serial: UInt64, since: Duration, headOnly: Bool, closeAfter: Bool, keepAliveAsked: Bool)?

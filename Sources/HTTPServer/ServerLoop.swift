@@ -436,6 +436,13 @@ final class ServerLoop: @unchecked Sendable {
             return
         }
         if connection.lingerUntil != nil { return }  // read and dropped
+        if connection.input.isEmpty, let standing = connection.standing, !stopping, !connection.isBusy,
+            connection.pending == nil, connection.parser.isAtRequestStart,
+            scratch.withUnsafeBytes({ standing.answers(UnsafeRawBufferPointer(rebasing: $0[..<count])) })
+        {
+            answerAgain(standing, on: connection)
+            return
+        }
         if connection.input.isEmpty {
             connection.input = Array(scratch[0..<count])
         } else {
@@ -447,6 +454,7 @@ final class ServerLoop: @unchecked Sendable {
     /// Parses and answers the requests in the connection's bytes until it waits for more, or for its answer.
     private func serve(_ connection: ServerConnection) {
         while !connection.isBusy, connection.isOpen {
+            let start = connection.cursor
             switch connection.parser.next(in: connection.input, at: &connection.cursor) {
             case .needMore:
                 connection.compactInput()
@@ -466,6 +474,7 @@ final class ServerLoop: @unchecked Sendable {
                     continue
                 }
                 connection.pending = (request, head)
+                connection.pendingBytes = head.framing == .none ? start..<connection.cursor : nil
                 if head.expectsContinue, case let .length(length) = head.framing, length <= limits.maxBodyBytes {
                     send(connection, Self.continueLine[...], isAnswer: false)
                 } else if head.expectsContinue, head.framing == .chunked {
@@ -474,13 +483,16 @@ final class ServerLoop: @unchecked Sendable {
             case let .body(body):
                 table.requestArrived(connection.id)
                 guard let (request, head) = connection.pending else { continue }
+                let bytes = connection.pendingBytes
                 connection.pending = nil
+                connection.pendingBytes = nil
                 var whole = request
                 whole.body = body
-                handle(whole, head: head, on: connection)
+                handle(whole, head: head, bytes: bytes, on: connection)
             case let .failed(failure):
                 table.requestArrived(connection.id)
                 connection.pending = nil
+                connection.pendingBytes = nil
                 answer(connection, Self.response(for: failure), headOnly: false, closing: true)
             }
         }
@@ -490,7 +502,11 @@ final class ServerLoop: @unchecked Sendable {
 
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    private func handle(_ request: HTTPRequest, head: HTTPRequestParser.Head, on connection: ServerConnection) {
+    /// `bytes`: where the request is in the connection's input, when it has no body (a standing answer may be kept
+    /// for it).
+    private func handle(
+        _ request: HTTPRequest, head: HTTPRequestParser.Head, bytes: Range<Int>?, on connection: ServerConnection
+    ) {
         guard !stopping else {
             answer(
                 connection, HTTPResponses.unavailable("the server is stopping"), headOnly: head.isHead, closing: true)
@@ -498,9 +514,12 @@ final class ServerLoop: @unchecked Sendable {
         }
         switch handler(request) {
         case let .now(response):
-            answer(
+            let wire = answer(
                 connection, response, headOnly: head.isHead, closing: head.closeAfter,
                 keepingAlive: head.keepAliveAsked)
+            if let validity = response.validity, let bytes, !wire.closes, connection.isOpen {
+                keepStanding(connection, request: bytes, wire: wire, headOnly: head.isHead, validity: validity)
+            }
         case let .later(start):
             connection.serial &+= 1
             let serial = connection.serial
@@ -509,6 +528,27 @@ final class ServerLoop: @unchecked Sendable {
             watched.insert(id)
             start { [self] response in post(response, to: id, serial: serial) }
         }
+    }
+
+    /// Keeps the answer just sent for a repeat of its request (`StandingAnswer`); the request's bytes are copied only
+    /// when they differ from the ones kept, as a repeat's after a publication do not.
+    private func keepStanding(
+        _ connection: ServerConnection, request bytes: Range<Int>, wire: WireResponse, headOnly: Bool,
+        validity: AnswerValidity
+    ) {
+        let kept = connection.standing?.request
+        let request = kept.flatMap { $0.elementsEqual(connection.input[bytes]) ? $0 : nil }
+        connection.standing = StandingAnswer(
+            request: request ?? Array(connection.input[bytes]), wire: wire, headOnly: headOnly, validity: validity)
+    }
+
+    /// A repeat of the request the connection's standing answer is for, while it holds: that answer again, with no
+    /// request built and no handler asked.
+    private func answerAgain(_ standing: StandingAnswer, on connection: ServerConnection) {
+        table.requestArrived(connection.id)
+        standing.wire.redate(currentDate())
+        connection.closeAfter = false
+        send(connection, standing.wire.sent(headOnly: standing.headOnly), isAnswer: true)
     }
 
     /// The answers other threads gave since the last look, each sent if its request still waits for it.
@@ -535,11 +575,12 @@ final class ServerLoop: @unchecked Sendable {
         if connection.isOpen, !connection.isBusy { serve(connection) }
     }
 
-    /// Sends an answer: a reusable one from the bytes kept for it, any other built now.
+    /// Sends an answer: a reusable one from the bytes kept for it, any other built now. Returns what it sent.
+    @discardableResult
     private func answer(
         _ connection: ServerConnection, _ response: HTTPResponse, headOnly: Bool, closing: Bool,
         keepingAlive: Bool = false
-    ) {
+    ) -> WireResponse {
         let date = currentDate()
         let wire =
             response.reusable && !closing && !keepingAlive
@@ -547,6 +588,7 @@ final class ServerLoop: @unchecked Sendable {
             : WireResponse(response, date: date, closing: closing, keepingAlive: keepingAlive)
         connection.closeAfter = wire.closes
         send(connection, wire.sent(headOnly: headOnly), isAnswer: true)
+        return wire
     }
 
     /// Writes what the socket takes now and keeps the rest for `EPOLLOUT`.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 
 @testable import BoardAPI
@@ -25,6 +26,44 @@ import Testing
         #expect(!board.phone("GET", "/status").response.reusable)
         #expect(!board.phone("POST", "/api/live-activity/current").response.reusable, "a 405")
         #expect(!board.phone("GET", "/api/live-activity/current", headers: ["Host": "evil.example"]).response.reusable)
+    }
+
+    /// A publication's `/current` and its 304 hold until the next publication (`HTTPResponse.validity`), so the
+    /// server may send either again for the same request; not while an ended task is shown, whose leaving the card
+    /// by the clock alone would change the answer without a publication.
+    @Test func currentHoldsUntilTheNextPublicationUnlessAnEndedTaskIsShown() throws {
+        var board = try RouterFixture()
+        let id = board.start(#"{"task_title":"Open Settings"}"#)
+        let first = board.phone("GET", "/api/live-activity/current?phone_id=p1").response
+        let validity = try #require(first.validity)
+        #expect(validity.holds)
+        let etag = try #require(first.header("ETag"))
+        let unchanged = board.phone("GET", "/api/live-activity/current", headers: ["If-None-Match": etag]).response
+        #expect(unchanged.status == 304 && unchanged.validity?.holds == true)
+        validity.end()
+        #expect(!validity.holds, "the board ends it when it publishes the next")
+
+        #expect(board.agent("POST", "/v1/tasks/\(id)/end", body: #"{"status":"completed"}"#).status == 200)
+        let ended = board.phone("GET", "/api/live-activity/current?phone_id=p1").response
+        let shown = String(decoding: ended.body, as: UTF8.self)
+        #expect(ended.status == 200 && shown.contains("Open Settings"), "still on the card")
+        #expect(ended.reusable && ended.validity == nil, "it leaves the card when its time runs out, unpublished")
+
+        board.now = board.now.addingTimeInterval(601)
+        let gone = board.phone("GET", "/api/live-activity/current?phone_id=p1").response
+        #expect(gone.validity?.holds == true, "nothing ended is shown any more: it holds again")
+    }
+
+    @Test func answersThatMayDifferNextTimeDoNotHold() throws {
+        var board = try RouterFixture()
+        let id = board.start(#"{"task_title":"Open Settings"}"#)
+        #expect(board.phone("GET", "/api/live-activity/events").response.validity == nil)
+        #expect(board.phone("GET", "/api/live-activity/status?request_id=\(id)").response.validity == nil)
+        #expect(board.phone("GET", "/status").response.validity == nil)
+        #expect(board.phone("POST", "/api/live-activity/current").response.validity == nil, "a 405")
+        #expect(
+            board.phone("GET", "/api/live-activity/current", headers: ["Host": "evil.example"]).response.validity
+                == nil)
     }
 
     @Test func headerLookupIgnoresCaseOnBothSides() {

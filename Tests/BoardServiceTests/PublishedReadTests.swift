@@ -248,7 +248,7 @@ private struct NullSink: WakeSink {
 
 /// The promise behind "fetch after every Wake" (docs/architecture.md): when the transport is handed a
 /// Wake, the change it announces is already what the phone reads, on the leading edge and on the
-/// trailing one.
+/// trailing one; and no answer read before it still holds (`AnswerValidity`), so a server sends none of them again.
 @Suite struct WakeFollowsPublicationTests {
     @Test func aPhoneFetchingAtTheWakeSeesTheChange() throws {
         let sink = ReadingSink()
@@ -285,6 +285,8 @@ private struct NullSink: WakeSink {
         #expect(seen.first == #"{"status":"not_found"}"#)
         #expect(seen.dropFirst().first?.contains(#""task_title":"Seen at the Wake""#) == true)
         #expect(seen.last?.contains(#""current_step":"the last step""#) == true)
+        #expect(sink.stillHolding.withLock { $0 } == [0, 0, 0], "each earlier answer ended before the Wake")
+        #expect(sink.validities.withLock { $0 }.last?.holds == true, "the last one holds until the next change")
     }
 }
 
@@ -292,6 +294,10 @@ private struct NullSink: WakeSink {
 private final class ReadingSink: WakeSink {
     let engine = Mutex<BoardEngine?>(nil)
     let seen = Mutex<[String]>([])
+    /// What each read's answer holds while (`HTTPResponse.validity`), and at each Wake how many of the earlier ones
+    /// still held.
+    let validities = Mutex<[AnswerValidity]>([])
+    let stillHolding = Mutex<[Int]>([])
 
     var transportName: String { "loopback" }
 
@@ -303,8 +309,11 @@ private final class ReadingSink: WakeSink {
 
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
         if let engine = engine.withLock({ $0 }) {
-            let body = engine.handlePhone(PublishedReadTests.current).response().body
-            seen.withLock { $0.append(String(decoding: body, as: UTF8.self)) }
+            let earlier = validities.withLock { $0 }
+            stillHolding.withLock { $0.append(earlier.filter(\.holds).count) }
+            let response = engine.handlePhone(PublishedReadTests.current).response()
+            seen.withLock { $0.append(String(decoding: response.body, as: UTF8.self)) }
+            if let validity = response.validity { validities.withLock { $0.append(validity) } }
         }
         return .success(())
     }
