@@ -163,6 +163,9 @@ package enum BoardDaemon {
             "serving \(where_); agent API on \(configuration.agent.socket); "
                 + "wake via \(sink.transportName), epoch \(engine.epoch)")
         Systemd.notify("READY=1\nSTATUS=serving \(where_)")
+        // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`).
+        let trimmed = ResidentSet.trim()
+        logger.debug("resident set: \(trimmed / 1_024) KiB of read-only mappings trimmed after start-up")
         // From here on the status says what the board is doing (systemctl status aiden-board).
         engine.reportStatus { Systemd.notifyStatus($0) }
         return Running(

@@ -219,6 +219,9 @@ package enum PhoneDaemon {
                 + "USB \(monitoring) for \(Self.usbID(configuration.usb.vendorID, configuration.usb.productID)), "
                 + "configuration \(file ?? "built-in"), state \(directory.path)")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
+        // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`).
+        let trimmed = ResidentSet.trim()
+        logger.debug("resident set: \(trimmed / 1_024) KiB of read-only mappings trimmed after start-up")
         client.submit(.started)
         let readingKeys =
             terminal?.mode.keys == true && startKeys(keyReader, client: client, runtime: runtime, terminal: terminal)

@@ -1,0 +1,103 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps a daemon's resident memory to the pages it uses. Most of a daemon's RSS is file pages: its statically
+/// linked binary and its libraries, which the kernel maps 64 KiB at a time around each page fault (fault-around),
+/// so start-up alone leaves megabytes of code resident that the daemon never runs again. Once it is ready, `trim()`
+/// drops the pages of every mapping that holds only the file's own bytes and cannot be written (code, constants),
+/// and asks the kernel to map each page of those alone when it is next touched (`MADV_RANDOM`). Nothing is lost: the
+/// pages come back from the page cache (or the file) on the next touch, exactly as they were.
+package enum ResidentSet {
+    /// One mapping in `/proc/self/smaps`, as far as trimming needs it.
+    package struct Mapping: Equatable, Sendable {
+        package var start: UInt
+        package var end: UInt
+        /// As the kernel shows them: `r-xp`, `r--p`, `rw-p`, …
+        package var permissions: String
+        /// The file, or a pseudo-name (`[heap]`, `[vdso]`), or "" for anonymous memory.
+        package var path: String
+        /// Pages of it that are no longer the file's (copied on write, as relocations are): kilobytes.
+        package var anonymousKilobytes: Int
+
+        package init(start: UInt, end: UInt, permissions: String, path: String, anonymousKilobytes: Int) {
+            self.start = start
+            self.end = end
+            self.permissions = permissions
+            self.path = path
+            self.anonymousKilobytes = anonymousKilobytes
+        }
+
+        /// Dropping its pages loses nothing: a private mapping of a regular file that cannot be written and holds
+        /// no page of its own (a relocated page is one, so is every page of a writable mapping), so every page is
+        /// the file's and comes back as it was.
+        package var isTrimmable: Bool {
+            let flags = Array(permissions.utf8)
+            guard flags.count == 4, flags[0] == UInt8(ascii: "r"), flags[1] == UInt8(ascii: "-"),
+                flags[3] == UInt8(ascii: "p")
+            else { return false }
+            return anonymousKilobytes == 0 && path.hasPrefix("/") && !path.hasPrefix("/dev/")
+                && !path.hasPrefix("/memfd:") && !path.hasSuffix(" (deleted)")
+        }
+    }
+
+    /// The mappings in the text of `/proc/PID/smaps`; lines it does not know are skipped.
+    package static func mappings(smaps text: String) -> [Mapping] {
+        var found: [Mapping] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("Anonymous:") {
+                let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+                if let kilobytes, let value = Int(kilobytes), !found.isEmpty {
+                    found[found.count - 1].anonymousKilobytes = value
+                }
+                continue
+            }
+            // A mapping's first line: `start-end perms offset dev inode [path]`; field lines start with a name and
+            // a colon.
+            let fields = line.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, let dash = fields[0].firstIndex(of: "-"),
+                let start = UInt(fields[0][..<dash], radix: 16),
+                let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16)
+            else { continue }
+            let path = fields.count == 6 ? String(fields[5].drop { $0 == " " }) : ""
+            // Until its own `Anonymous:` line says otherwise, a mapping is taken to hold pages of its own.
+            found.append(
+                Mapping(
+                    start: start, end: end, permissions: String(fields[1]), path: path, anonymousKilobytes: Int.max))
+        }
+        return found
+    }
+
+    /// Drops this process's trimmable pages (`Mapping.isTrimmable`) and has them mapped a page at a time from now
+    /// on. Returns how many bytes of mappings it trimmed (0 when `/proc/self/smaps` could not be read).
+    @discardableResult
+    package static func trim() -> Int {
+        guard let text = readSmaps() else { return 0 }
+        var trimmed = 0
+        for mapping in mappings(smaps: text) where mapping.isTrimmable {
+            guard let address = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
+            let length = Int(mapping.end - mapping.start)
+            guard madvise(address, length, MADV_DONTNEED) == 0 else {
+                continue
+            }
+            trimmed += length
+        }
+        return trimmed
+    }
+
+    private static func readSmaps() -> String? {
+        let descriptor = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
