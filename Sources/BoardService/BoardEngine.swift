@@ -48,6 +48,8 @@ package final class BoardEngine: Sendable {
         var random = SystemRandomNumberGenerator()
         /// The last failed write of `tasks.json` (what `flush()` returns).
         var lastSaveError: BoardStateError?
+        /// `tasks.json`'s pieces from the last write, so the next encodes only what changed.
+        var storeEncoder = TaskStoreEncoder()
 
         /// Keeps `respond` for the session's answer to a request.
         mutating func register(_ respond: @escaping @Sendable (HTTPResponse) -> Void) -> BoardSession.Reply {
@@ -347,7 +349,7 @@ package final class BoardEngine: Sendable {
                 switch effect {
                 case let .saveTasks(store):
                     do throws(BoardStateError) {
-                        try directory.saveTasks(store)
+                        try directory.saveTasks(store, encoder: &writer.storeEncoder)
                         next = .tasksSaved(.saved)
                     } catch {
                         writer.lastSaveError = error

@@ -118,8 +118,19 @@ package struct BoardStateDirectory: Sendable {
         }
     }
 
-    package func saveTasks(_ store: TaskStore) throws(BoardStateError) {
-        let bytes = try Self.encode(store)
+    /// Writes `store` durably. `encoder` keeps what it encoded for the next write (`TaskStoreEncoder`: the same
+    /// bytes, without encoding every task again).
+    package func saveTasks(_ store: TaskStore, encoder: inout TaskStoreEncoder) throws(BoardStateError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try encoder.encode(store)
+        } catch {
+            throw BoardStateError(path: tasksFile.path, message: "cannot encode state: \(error)")
+        }
+        try write(bytes)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(BoardStateError) {
         do {
             try tasksFile.write(bytes)
         } catch {

@@ -50,7 +50,8 @@ import WakeProtocol
         var store = try seedDirectory.load(now: now, using: &random).store
         var ids = SplitMix64(seed: 4)
         _ = try store.start(TaskDraft(taskTitle: "Kept"), idempotencyKey: nil, now: now, using: &ids)
-        try seedDirectory.saveTasks(store)
+        var encoder = TaskStoreEncoder()
+        try seedDirectory.saveTasks(store, encoder: &encoder)
         let tasks = try seedFS.readFile(at: "/state/tasks.json")
 
         let fileSystem = InMemoryFileSystem(durableFiles: [
@@ -115,7 +116,8 @@ import WakeProtocol
             _ = try store.start(TaskDraft(taskTitle: "Kept"), idempotencyKey: nil, now: now, using: &ids)
             let seedFS = InMemoryFileSystem()
             try seedFS.createDirectory(at: "/state", permissions: 0o700)
-            try BoardStateDirectory(path: "/state", fileSystem: seedFS).saveTasks(store)
+            var encoder = TaskStoreEncoder()
+            try BoardStateDirectory(path: "/state", fileSystem: seedFS).saveTasks(store, encoder: &encoder)
             let fileSystem = InMemoryFileSystem(durableFiles: [
                 "/state/tasks.json": try seedFS.readFile(at: "/state/tasks.json")
             ])
