@@ -71,6 +71,8 @@ let package = Package(
             dependencies: ["CLinuxEvents", "BoardAPI", "LiveActivity", "NetworkAddress", "Platform"],
             swiftSettings: strict),
         .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
+        // Reading a configuration's files: the one place `Configuration` (a pure core) meets the file system.
+        .target(name: "ConfigurationFiles", dependencies: ["Configuration", "Platform"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "DBusModel", "Platform"], swiftSettings: strict),
         .target(name: "BluetoothHCI", dependencies: ["CBluetooth", "NetworkAddress"], swiftSettings: strict),
         .target(name: "USBLink", dependencies: ["CUSB", "PhoneCore", "Platform"], swiftSettings: strict),
@@ -90,7 +92,8 @@ let package = Package(
         .target(
             name: "BoardService",
             dependencies: [
-                "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "NetworkAddress", "CommandLineSyntax",
+                "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "ConfigurationFiles", "NetworkAddress",
+                "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
                 "ServiceManager", "Doctor", "WireFormat", "Retry",
             ],
@@ -99,7 +102,8 @@ let package = Package(
         .target(
             name: "PhoneService",
             dependencies: [
-                "PhoneCore", "Configuration", "NetworkAddress", "Platform", "Logging", "CommandLineSyntax",
+                "PhoneCore", "Configuration", "ConfigurationFiles", "NetworkAddress", "Platform", "Logging",
+                "CommandLineSyntax",
                 "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
                 "ServiceManager", "Doctor", "HTTPServer", "BoardAPI", "Retry",
             ],
@@ -194,7 +198,8 @@ let package = Package(
             // slow_clients.py: the slow-client flood, run inside the tests' network namespaces.
             exclude: ["Fixtures"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "BoardAPI", "NetworkAddress", "Platform"]),
-        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "NetworkAddress"]),
+        .testTarget(
+            name: "ConfigurationTests", dependencies: ["Configuration", "ConfigurationFiles", "NetworkAddress"]),
         .testTarget(name: "DoctorTests", dependencies: ["Doctor", "NetworkAddress"]),
         // The fake board both phone test targets drive.
         .target(

@@ -1,5 +1,6 @@
 import BoardAPI
 import Configuration
+import ConfigurationFiles
 import Doctor
 import FoundationEssentials
 import HTTPServer

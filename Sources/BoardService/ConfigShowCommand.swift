@@ -1,4 +1,5 @@
 import Configuration
+import ConfigurationFiles
 
 /// `aiden-board config show`: the configuration the daemon would run with (the main file, its drop-ins, the
 /// defaults for the rest) as TOML, with a comment on each key naming its file. Exit 0, or 78 (the daemon's

@@ -1,4 +1,5 @@
 import Configuration
+import ConfigurationFiles
 import Doctor
 import USBGadget
 

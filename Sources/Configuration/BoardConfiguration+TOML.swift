@@ -77,11 +77,11 @@ extension BoardConfiguration {
 
     /// Reads `path` and its drop-ins (`ConfigurationFile.layers`): the configuration and where each key came from.
     package static func loadWithSources(
-        path: String
+        path: String, reader: some ConfigurationReader
     ) throws(ConfigurationError) -> (
         configuration: BoardConfiguration, sources: [String: String]
     ) {
-        let layers = try ConfigurationFile.layers(path: path)
+        let layers = try ConfigurationFile.layers(path: path, reader: reader)
         return (try parse(layers: layers), sources(layers: layers))
     }
 }

@@ -1,54 +1,39 @@
-import FoundationEssentials
+/// What loading a configuration needs from the file system, and nothing more: a file's bytes and a directory's
+/// names. The core decides what to read and what each failure means; the shell (`ConfigurationFiles`) reads, and
+/// tests give a tree in memory.
+package protocol ConfigurationReader {
+    /// The bytes of the file at `path`; `.fileNotFound` when there is none, `.unreadable` when it cannot be read.
+    func read(_ path: String) throws(ConfigurationError) -> [UInt8]
+    /// The names in the directory `path`; nil when there is no such directory, `.unreadable` when it cannot be
+    /// listed.
+    func names(in path: String) throws(ConfigurationError) -> [String]?
+}
 
-/// The one place this module touches the file system: reading a configuration file's text.
-/// Parsing stays pure (`parse(_:file:)`), so tests use strings.
-enum ConfigurationFile {
-    /// Reads `path` as UTF-8; a missing file is `.fileNotFound` so callers can fall back to defaults.
-    static func read(path: String) throws(ConfigurationError) -> String {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            throw ConfigurationError(kind: .fileNotFound, file: path, line: nil, key: nil, message: "no such file")
-        } catch let error as CocoaError where error.code == .fileReadNoPermission {
-            throw ConfigurationError(kind: .unreadable, file: path, line: nil, key: nil, message: "permission denied")
-        } catch {
-            throw ConfigurationError(
-                kind: .unreadable, file: path, line: nil, key: nil,
-                message: "cannot read the file (\(error))")
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw ConfigurationError(
-                kind: .unreadable, file: path, line: nil, key: nil,
-                message: "the file is not valid UTF-8")
-        }
-        return text
-    }
-
+/// A configuration's files: the main one and its drop-ins, as text, in the order they apply.
+package enum ConfigurationFile {
     /// The main file `path` and then its drop-ins: every `*.toml` in `path.d/` (`board.toml.d/` beside
     /// `board.toml`), in lexical order by name; names starting with `.` are skipped (editors' backups and the
-    /// like), so is any other name. No `path.d/` means no drop-ins. A missing main file is `.fileNotFound` as
-    /// before, whatever drop-ins there are.
-    static func layers(path: String) throws(ConfigurationError) -> [(file: String, text: String)] {
-        let main = try read(path: path)
-        let directory = path + ".d"
-        var isDirectory: Bool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
-            return [(path, main)]
-        }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw ConfigurationError(
-                kind: .unreadable, file: directory, line: nil, key: nil, message: "cannot list the drop-ins (\(error))")
-        }
-        var layers = [(file: path, text: main)]
+    /// like), so is any other name. No `path.d/` means no drop-ins. A missing main file is `.fileNotFound`,
+    /// whatever drop-ins there are.
+    package static func layers(
+        path: String, reader: some ConfigurationReader
+    ) throws(ConfigurationError) -> [(file: String, text: String)] {
+        var layers = [(file: path, text: try text(of: reader.read(path), file: path))]
+        guard let names = try reader.names(in: path + ".d") else { return layers }
         for name in dropInNames(names) {
-            let file = directory + "/" + name
-            layers.append((file, try read(path: file)))
+            let file = path + ".d/" + name
+            layers.append((file, try text(of: reader.read(file), file: file)))
         }
         return layers
+    }
+
+    /// A file's bytes as text: UTF-8 or refused.
+    static func text(of bytes: [UInt8], file: String) throws(ConfigurationError) -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigurationError(
+                kind: .unreadable, file: file, line: nil, key: nil, message: "the file is not valid UTF-8")
+        }
+        return text
     }
 
     /// The drop-ins among a directory's `names`, in the order they apply: `*.toml`, not hidden, sorted by their
@@ -61,14 +46,22 @@ enum ConfigurationFile {
 
 extension BoardConfiguration {
     /// Reads and parses a board file and its drop-ins (`path.d/*.toml`); errors name the file they are in.
-    package static func load(path: String) throws(ConfigurationError) -> BoardConfiguration {
-        try parse(layers: ConfigurationFile.layers(path: path))
+    package static func load(
+        path: String, reader: some ConfigurationReader
+    ) throws(ConfigurationError)
+        -> BoardConfiguration
+    {
+        try parse(layers: ConfigurationFile.layers(path: path, reader: reader))
     }
 }
 
 extension PhoneConfiguration {
     /// Reads and parses a phone file and its drop-ins (`path.d/*.toml`); errors name the file they are in.
-    package static func load(path: String) throws(ConfigurationError) -> PhoneConfiguration {
-        try parse(layers: ConfigurationFile.layers(path: path))
+    package static func load(
+        path: String, reader: some ConfigurationReader
+    ) throws(ConfigurationError)
+        -> PhoneConfiguration
+    {
+        try parse(layers: ConfigurationFile.layers(path: path, reader: reader))
     }
 }

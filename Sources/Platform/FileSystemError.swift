@@ -24,6 +24,12 @@ package struct FileSystemError: Error, Equatable, Sendable, CustomStringConverti
     /// Whether the path (or a directory on it) does not exist.
     package var isNotFound: Bool { code == ENOENT }
 
+    /// Whether this process may not open or list the path.
+    package var isPermissionDenied: Bool { code == EACCES }
+
+    /// Whether the path (or one on it) is not a directory where one was needed.
+    package var isNotADirectory: Bool { code == ENOTDIR }
+
     /// The system's words for `code` ("Permission denied"), for messages that name the path themselves.
     package var reason: String { String(cString: strerror(code)) }
 

@@ -1,9 +1,11 @@
+import ConfigurationFiles
 import FoundationEssentials
 import Testing
 
 @testable import Configuration
 
-/// The only file-system test in the module: `load(path:)` reads, `parse` does the rest.
+/// On the file system: `SystemConfigurationReader` reads (`load(path:)`), the core decides what each byte and each
+/// failure means.
 @Suite struct ConfigurationFileTests {
     /// Writes `bytes` to a fresh file; the caller removes it with `remove(_:)`.
     private func temporaryFile(_ name: String, bytes: [UInt8]) throws -> String {

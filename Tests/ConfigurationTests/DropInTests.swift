@@ -1,3 +1,4 @@
+import ConfigurationFiles
 import FoundationEssentials
 import Testing
 
@@ -74,6 +75,51 @@ import Testing
                 "b.toml", "10-a.toml", "9-b.toml", ".hidden.toml", "notes.txt", "c.toml~", "A.toml",
             ])
                 == ["10-a.toml", "9-b.toml", "A.toml", "b.toml"])
+    }
+
+    /// A tree in memory (`ConfigurationReader`): what the core reads, in which order, and what a failure to list
+    /// the drop-ins means, without a file system.
+    @Test func theCoreReadsTheMainFileThenItsDropInsThroughTheReader() throws {
+        struct Tree: ConfigurationReader {
+            var files: [String: String]
+            var directories: [String: [String]]
+            var unlistable: Set<String> = []
+            func read(_ path: String) throws(ConfigurationError) -> [UInt8] {
+                guard let text = files[path] else {
+                    throw ConfigurationError(
+                        kind: .fileNotFound, file: path, line: nil, key: nil, message: "no such file")
+                }
+                return Array(text.utf8)
+            }
+            func names(in path: String) throws(ConfigurationError) -> [String]? {
+                if unlistable.contains(path) {
+                    throw ConfigurationError(kind: .unreadable, file: path, line: nil, key: nil, message: "denied")
+                }
+                return directories[path]
+            }
+        }
+        var tree = Tree(
+            files: [
+                "/etc/b.toml": "[wake]\ncoalesce_milliseconds = 100\n",
+                "/etc/b.toml.d/2.toml": "[wake]\ncoalesce_milliseconds = 300\n",
+                "/etc/b.toml.d/10.toml": "[wake]\ncoalesce_milliseconds = 200\n",
+            ],
+            directories: ["/etc/b.toml.d": ["2.toml", "10.toml", "notes.txt"]])
+        let layers = try ConfigurationFile.layers(path: "/etc/b.toml", reader: tree)
+        #expect(layers.map(\.file) == ["/etc/b.toml", "/etc/b.toml.d/10.toml", "/etc/b.toml.d/2.toml"])
+        #expect(try BoardConfiguration.load(path: "/etc/b.toml", reader: tree).wake.coalesceMilliseconds == 300)
+        tree.directories = [:]
+        #expect(try BoardConfiguration.load(path: "/etc/b.toml", reader: tree).wake.coalesceMilliseconds == 100)
+        tree.unlistable = ["/etc/b.toml.d"]
+        let unlisted = Result { () throws(ConfigurationError) in
+            try BoardConfiguration.load(path: "/etc/b.toml", reader: tree)
+        }
+        #expect(unlisted.failure?.file == "/etc/b.toml.d")
+        tree.files["/etc/b.toml"] = nil
+        let missing = Result { () throws(ConfigurationError) in
+            try BoardConfiguration.load(path: "/etc/b.toml", reader: tree)
+        }
+        #expect(missing.failure?.kind == .fileNotFound, "a missing main file, whatever drop-ins there are")
     }
 
     /// On disk: `board.toml.d/` beside the file `load` reads, in lexical order, a bad one named by its path.
