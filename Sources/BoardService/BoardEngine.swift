@@ -370,9 +370,12 @@ package final class BoardEngine: Sendable {
                 case let .publish(board, wakeFacts):
                     var replaced = Publication(
                         board: board ?? publication.withLock { $0.board }, wakeFacts: wakeFacts)
-                    publication.withLock { swap(&$0, &replaced) }
-                    // What the servers send again from the last board stops here (`AnswerValidity`).
-                    if let board, board !== replaced.board { replaced.board.validity.end() }
+                    publication.withLock { current in
+                        // What the servers send again from the last board stops before the next is seen
+                        // (`AnswerValidity`), so no repeat is answered from the old one beside reads of the new.
+                        if let board, board !== current.board { current.board.validity.end() }
+                        swap(&current, &replaced)
+                    }
                     // The one it replaced is freed here, past the lock (a store of hundreds of tasks takes a while),
                     // unless a phone's request still holds it: readers never wait for it.
                     _ = consume replaced

@@ -9,9 +9,10 @@ import FoundationEssentials
 /// and the rest, a few numbers and the news and ages of each task, is written by hand in the encoder's own form
 /// (keys sorted by their UTF-8 bytes, `/` unescaped).
 package struct TaskStoreEncoder {
-    /// By request id, at the task's revision: a task changes only by `TaskStore.commit`, which gives it the store's
-    /// next revision, so one revision is one content (as `PublishedBoard`'s bodies count on too).
-    private var tasks: [String: (revision: UInt64, bytes: [UInt8])] = [:]
+    /// By request id, with the task they were made from. Not by revision alone: the board makes each change on a
+    /// copy of its store and drops the copy when its save fails, so the next change to the same task takes the
+    /// same revision with other content; only an equal task may reuse the bytes.
+    private var tasks: [String: (value: TaskSnapshot, bytes: [UInt8])] = [:]
     private var events: [UInt64: (value: TransitionEvent, bytes: [UInt8])] = [:]
     private var records: [String: (value: IdempotencyRecord, bytes: [UInt8])] = [:]
     /// The keys of `elapsed` in the order written, kept while the store holds the same tasks.
@@ -46,16 +47,13 @@ package struct TaskStoreEncoder {
             try Self.writeString(Timestamp.format(store.lastNews[id] ?? Date(timeIntervalSince1970: 0)), into: &out)
         }
         out += Array(#","revision":\#(store.revision),"tasks":"#.utf8)
-        // Oldest first, by revision; the tasks themselves are not copied, only the changed ones encoded.
+        // Oldest first, by revision; only the changed tasks are encoded.
         let order = store.snapshots.map { (revision: $0.value.revision, id: $0.key) }.sorted {
             $0.revision < $1.revision
         }
         try writeArray(order, into: &out) { entry in
-            if let kept = tasks[entry.id], kept.revision == entry.revision { return kept.bytes }
             guard let task = store.snapshots[entry.id] else { return [] }
-            let bytes = try Self.json(task)
-            tasks[entry.id] = (entry.revision, bytes)
-            return bytes
+            return try Self.piece(of: task, at: entry.id, in: &tasks)
         }
         if tasks.count > order.count { Self.forget(in: &tasks) { store.snapshots[$0] == nil } }
         let ring = store.transitions

@@ -5,9 +5,12 @@ import Glibc
 /// Keeps a daemon's resident memory to the pages it uses. Most of a daemon's RSS is file pages: its statically
 /// linked binary and its libraries, which the kernel maps 64 KiB at a time around each page fault (fault-around),
 /// so start-up alone leaves megabytes of code resident that the daemon never runs again. Once it is ready, `trim()`
-/// drops the pages of every mapping that holds only the file's own bytes and cannot be written (code, constants),
-/// and asks the kernel to map each page of those alone when it is next touched (`MADV_RANDOM`). Nothing is lost: the
-/// pages come back from the page cache (or the file) on the next touch, exactly as they were.
+/// drops (`MADV_DONTNEED`) the pages of every mapping that holds only the file's own bytes and cannot be written
+/// (code, constants). Nothing is lost: the pages come back from the page cache (or the file) on the next touch,
+/// exactly as they were. `MADV_DONTNEED` would also throw away a page of a mapping's own (copied on write, as
+/// relocations are, in memory or in swap), so a mapping with any such page is left alone; and it acts on whatever
+/// is mapped at the address when it is called, so it is called only once the daemon is up, when nothing unmaps a
+/// library any more (the daemons load none after start-up and never unload one).
 package enum ResidentSet {
     /// One mapping in `/proc/self/smaps`, as far as trimming needs it.
     package struct Mapping: Equatable, Sendable {
@@ -17,26 +20,32 @@ package enum ResidentSet {
         package var permissions: String
         /// The file, or a pseudo-name (`[heap]`, `[vdso]`), or "" for anonymous memory.
         package var path: String
-        /// Pages of it that are no longer the file's (copied on write, as relocations are): kilobytes.
+        /// Pages of it that are no longer the file's (copied on write, as relocations are), in kilobytes: in memory
+        /// (`Anonymous:`) and in swap (`Swap:`); `Int.max` until the mapping's own line says.
         package var anonymousKilobytes: Int
+        package var swapKilobytes: Int
 
-        package init(start: UInt, end: UInt, permissions: String, path: String, anonymousKilobytes: Int) {
+        package init(
+            start: UInt, end: UInt, permissions: String, path: String, anonymousKilobytes: Int = .max,
+            swapKilobytes: Int = .max
+        ) {
             self.start = start
             self.end = end
             self.permissions = permissions
             self.path = path
             self.anonymousKilobytes = anonymousKilobytes
+            self.swapKilobytes = swapKilobytes
         }
 
         /// Dropping its pages loses nothing: a private mapping of a regular file that cannot be written and holds
-        /// no page of its own (a relocated page is one, so is every page of a writable mapping), so every page is
-        /// the file's and comes back as it was.
+        /// no page of its own, in memory or in swap (a relocated page is one, so is every page of a writable
+        /// mapping), so every page is the file's and comes back as it was.
         package var isTrimmable: Bool {
             let flags = Array(permissions.utf8)
             guard flags.count == 4, flags[0] == UInt8(ascii: "r"), flags[1] == UInt8(ascii: "-"),
                 flags[3] == UInt8(ascii: "p")
             else { return false }
-            return anonymousKilobytes == 0 && path.hasPrefix("/") && !path.hasPrefix("/dev/")
+            return anonymousKilobytes == 0 && swapKilobytes == 0 && path.hasPrefix("/") && !path.hasPrefix("/dev/")
                 && !path.hasPrefix("/memfd:") && !path.hasSuffix(" (deleted)")
         }
     }
@@ -45,9 +54,13 @@ package enum ResidentSet {
     package static func mappings(smaps text: String) -> [Mapping] {
         var found: [Mapping] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix("Anonymous:") {
+            if line.hasPrefix("Anonymous:") || line.hasPrefix("Swap:") {
+                guard !found.isEmpty else { continue }
                 let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
-                if let kilobytes, let value = Int(kilobytes), !found.isEmpty {
+                let value = kilobytes.flatMap { Int($0) } ?? .max
+                if line.hasPrefix("Swap:") {
+                    found[found.count - 1].swapKilobytes = value
+                } else {
                     found[found.count - 1].anonymousKilobytes = value
                 }
                 continue
@@ -60,10 +73,8 @@ package enum ResidentSet {
                 let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16)
             else { continue }
             let path = fields.count == 6 ? String(fields[5].drop { $0 == " " }) : ""
-            // Until its own `Anonymous:` line says otherwise, a mapping is taken to hold pages of its own.
-            found.append(
-                Mapping(
-                    start: start, end: end, permissions: String(fields[1]), path: path, anonymousKilobytes: Int.max))
+            // Until its own `Anonymous:` and `Swap:` lines say otherwise, a mapping is taken to hold pages of its own.
+            found.append(Mapping(start: start, end: end, permissions: String(fields[1]), path: path))
         }
         return found
     }

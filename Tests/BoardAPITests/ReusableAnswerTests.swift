@@ -41,7 +41,7 @@ import Testing
         let unchanged = board.phone("GET", "/api/live-activity/current", headers: ["If-None-Match": etag]).response
         #expect(unchanged.status == 304 && unchanged.validity?.holds == true)
         validity.end()
-        #expect(!validity.holds, "the board ends it when it publishes the next")
+        #expect(!validity.holds, "ended once, it holds no more (the engine ends it: WakeFollowsPublicationTests)")
 
         #expect(board.agent("POST", "/v1/tasks/\(id)/end", body: #"{"status":"completed"}"#).status == 200)
         let ended = board.phone("GET", "/api/live-activity/current?phone_id=p1").response
