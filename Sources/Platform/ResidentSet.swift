@@ -97,18 +97,7 @@ package enum ResidentSet {
     }
 
     private static func readSmaps() -> String? {
-        let descriptor = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        guard let bytes = try? POSIXFileSystem().readFile(at: "/proc/self/smaps") else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

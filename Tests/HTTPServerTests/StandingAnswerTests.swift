@@ -151,6 +151,30 @@ import Glibc
         #expect(published.askedCount < 300, "most repeats were answered standing (\(published.askedCount) asked)")
     }
 
+    /// A refused request is refused every time: the admission's 403 is never kept, and a request it refuses never
+    /// matches the standing answer of one it let in (the `Host` it refuses is in the bytes).
+    @Test func aRefusedRequestIsRefusedEveryTime() throws {
+        let published = Published()
+        let socket = try ListeningSocket.tcp(try SocketEndpoint("127.0.0.1:0"))
+        guard case let .tcp(bound) = socket.kind else { throw SocketError(operation: "test", address: "", errno: 0) }
+        let admission = HTTPServerAdmission(admitHeaders: { request in
+            request.header("host") == "evil.example" ? HTTPServerAdmissionTests.refusal : nil
+        })
+        let server = try HTTPServer(sockets: [socket], admission: admission, handler: { published.handle($0) })
+        defer { server.stop() }
+        let connection = try RawHTTPConnection(port: bound.port)
+        #expect(try connection.request("GET", "/current").bodyText == "one GET /current -")
+        #expect(try connection.request("GET", "/current").bodyText == "one GET /current -")
+        let refused = try connection.request("GET", "/current", host: "evil.example")
+        #expect(refused.status == 403 && refused.headers["connection"] == "close")
+        #expect(connection.waitForClose())
+        for _ in 0..<3 {
+            let again = try RawHTTPConnection(port: bound.port)
+            #expect(try again.request("GET", "/current", host: "evil.example").status == 403)
+        }
+        #expect(published.askedCount == 1, "no refused request reached the handler")
+    }
+
     /// Repeats that come together, or with a body, or that end the connection are read by the parser as before.
     @Test func pipelinedClosingAndBodiedRepeatsAreReadAsRequests() throws {
         let published = Published()
