@@ -18,19 +18,28 @@ package final class HTTPClient: Sendable {
         self.maxResponseBytes = max(0, maxResponseBytes)
     }
 
+    /// Initialises libcurl and this client's handle now rather than on the first request. libcurl's one-time
+    /// initialisation (OpenSSL's among it) runs megabytes of code once; a daemon does it during start-up, so
+    /// those pages leave with start-up's when it trims its resident set. A failure here is thrown, and thrown
+    /// again by every request.
+    package func prepare() throws(HTTPClientError) {
+        try CurlGlobal.ensureInitialized()
+        _ = try handle.withLock { slot throws(HTTPClientError) -> EasyHandle in try Self.easyHandle(in: &slot) }
+    }
+
     /// Sends the request and waits for the whole response (or the request's timeout).
     package func perform(_ request: HTTPClientRequest) throws(HTTPClientError) -> HTTPClientResponse {
         try CurlGlobal.ensureInitialized()
         let limit = maxResponseBytes
         return try handle.withLock { slot throws(HTTPClientError) -> HTTPClientResponse in
-            let easy: EasyHandle
-            if let existing = slot {
-                easy = existing
-            } else {
-                easy = try EasyHandle.make()
-                slot = easy
-            }
-            return try easy.perform(request, maxResponseBytes: limit)
+            try Self.easyHandle(in: &slot).perform(request, maxResponseBytes: limit)
         }
+    }
+
+    private static func easyHandle(in slot: inout EasyHandle?) throws(HTTPClientError) -> EasyHandle {
+        if let existing = slot { return existing }
+        let easy = try EasyHandle.make()
+        slot = easy
+        return easy
     }
 }

@@ -39,6 +39,12 @@ package final class HTTPBoardTransport: BoardTransport {
         return "if!\(name)"
     }
 
+    /// Initialises libcurl now, during the daemon's start-up (`HTTPClient.prepare`). A failure is not the
+    /// start's: every request then fails with it, and the session shows the board as unreachable.
+    package func prepare() {
+        try? client.prepare()
+    }
+
     package func send(_ request: BoardRequest, completion: @escaping @Sendable (BoardResponse) -> Void) {
         lane.run { [self] in completion(perform(request)) }
     }

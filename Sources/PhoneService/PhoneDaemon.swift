@@ -180,8 +180,10 @@ package enum PhoneDaemon {
                 usbMonitored: monitoring == .monitoring,
                 returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
+        let transport = HTTPBoardTransport(board: configuration.board)
+        transport.prepare()
         let client = PhoneClient(
-            session: session, transport: HTTPBoardTransport(board: configuration.board),
+            session: session, transport: transport,
             runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray, jobs],
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))

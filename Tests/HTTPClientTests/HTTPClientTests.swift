@@ -166,6 +166,20 @@ struct HTTPClientTests {
         #expect(server.requests[2].body.isEmpty)  // the POST's body option does not leak into the next GET
     }
 
+    @Test func preparingConnectsNowhereAndKeepsTheHandleForTheRequests() throws {
+        let server = try TestServer(behavior: .respond { _ in httpResponse(200, "OK") })
+        defer { server.stop() }
+        let client = HTTPClient()
+        try client.prepare()
+        try client.prepare()
+        #expect(server.connectionCount == 0)
+        #expect(server.requests.isEmpty)
+        _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/one", timeout: fast))
+        _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/two", timeout: fast))
+        #expect(server.requests.map(\.path) == ["/one", "/two"])
+        #expect(server.connectionCount == 1)
+    }
+
     @Test func theLocalAddressIsBound() throws {
         let server = try TestServer(behavior: .respond { _ in httpResponse(200, "OK") })
         defer { server.stop() }
