@@ -79,8 +79,8 @@ package enum ResidentSet {
         return found
     }
 
-    /// Drops this process's trimmable pages (`Mapping.isTrimmable`) and has them mapped a page at a time from now
-    /// on. Returns how many bytes of mappings it trimmed (0 when `/proc/self/smaps` could not be read).
+    /// Drops this process's trimmable pages (`Mapping.isTrimmable`). Returns how many bytes of mappings it trimmed
+    /// (0 when `/proc/self/smaps` could not be read).
     @discardableResult
     package static func trim() -> Int {
         guard let text = readSmaps() else { return 0 }
