@@ -12,20 +12,23 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
 ]
 
+// The three shipped programs bind their symbols at start-up in release (`-z now`), so the relocated table is
+// read-only (full RELRO), as Debian's hardening asks: Swift's linker driver does not take dpkg-buildflags' LDFLAGS.
+let bindNow: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]
+
 // The daemons' release link (docs/architecture.md, "Memory"). The functions a ready daemon runs
 // (link/hot-functions.txt, written by scripts/hot-functions) go side by side at the start of the code, so its
-// resident code is a few 64 KiB windows instead of pages spread over the whole binary; lld places them by name.
-// `-z now` binds every symbol at start-up: no lazy binding reads the symbol tables after the trim, and the
-// relocated table is read-only (full RELRO).
-let daemonLink: [LinkerSetting] = [
-    .unsafeFlags(
-        [
-            "-use-ld=lld",
-            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/link/hot-functions.txt",
-            "-Xlinker", "--no-warn-symbol-ordering",
-            "-Xlinker", "-z", "-Xlinker", "now",
-        ], .when(configuration: .release))
-]
+// resident code is one region instead of pages spread over the whole binary; lld places them by name.
+// With `bindNow`: no lazy binding reads the symbol tables after the trim.
+let daemonLink: [LinkerSetting] =
+    [
+        .unsafeFlags(
+            [
+                "-use-ld=lld",
+                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/link/hot-functions.txt",
+                "-Xlinker", "--no-warn-symbol-ordering",
+            ], .when(configuration: .release))
+    ] + bindNow
 
 let package = Package(
     name: "AidenBridge",
@@ -134,7 +137,8 @@ let package = Package(
             name: "aiden-phone", dependencies: ["PhoneService", "Platform", "Doctor"], swiftSettings: strict,
             linkerSettings: daemonLink),
         .executableTarget(
-            name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient", "Platform", "WireFormat"], swiftSettings: strict),
+            name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient", "Platform", "WireFormat"], swiftSettings: strict,
+            linkerSettings: bindNow),
 
         // bench/: the final state after bursts of changes, on the real engine and client in simulated time.
         .executableTarget(
