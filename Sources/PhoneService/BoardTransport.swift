@@ -39,10 +39,15 @@ package final class HTTPBoardTransport: BoardTransport {
         return "if!\(name)"
     }
 
-    /// Initialises libcurl now, during the daemon's start-up (`HTTPClient.prepare`). A failure is not the
-    /// start's: every request then fails with it, and the session shows the board as unreachable.
-    package func prepare() {
-        try? client.prepare()
+    /// Initialises libcurl now, during the daemon's start-up (`HTTPClient.prepare`). A failure does not stop the
+    /// start: it is returned to be logged, the requests then fail with it, and the card shows the board unreachable.
+    package func prepare() -> HTTPClientError? {
+        do {
+            try client.prepare()
+            return nil
+        } catch {
+            return error
+        }
     }
 
     package func send(_ request: BoardRequest, completion: @escaping @Sendable (BoardResponse) -> Void) {

@@ -181,7 +181,7 @@ package enum PhoneDaemon {
                 returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
         let transport = HTTPBoardTransport(board: configuration.board)
-        transport.prepare()
+        if let problem = transport.prepare() { logger.error("libcurl could not be initialised: \(problem)") }
         let client = PhoneClient(
             session: session, transport: transport,
             runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray, jobs],
