@@ -17,8 +17,21 @@ extension PhoneSession {
         if state == .connected && previous != .connected { perform(scheduler.handle(.connected, at: now), &effects) }
     }
 
+    /// USB presence is watched from now on, or no longer: a watcher that cannot watch forgets what it
+    /// reported, and the connection is named after the board instance again.
+    mutating func usbWatchChanged(_ watched: Bool, _ effects: inout [Effect]) {
+        guard watched != (link.usb != .unmonitored) else { return }
+        let wasUp = usb.isUp
+        usb = USBSessionTracker()
+        link.usb = watched ? .down : .unmonitored
+        if wasUp { link.connectionID = boardConnectionID.flatMap { $0.isEmpty ? nil : $0 } }
+        guard started else { return }
+        effects.append(.emit(.connection(link)))
+        showCard(&effects)
+    }
+
     mutating func usbEvent(_ event: USBEvent, at now: Duration, _ effects: inout [Effect]) {
-        guard settings.usbMonitored else { return }
+        guard link.usb != .unmonitored else { return }
         let changes: [USBSessionTracker.Change]
         switch event {
         case let .arrived(device): changes = usb.arrived(device)

@@ -15,9 +15,6 @@ import WireFormat
 package struct PhoneSession: Sendable {
     package struct Settings: Sendable, Equatable {
         package var phoneID: String
-        /// Whether USB presence comes from the hotplug watcher. When false the link is `unmonitored`
-        /// and the connection is named after the board instance (`board-<instance_id>`).
-        package var usbMonitored: Bool
         package var scheduler: FetchScheduler.Configuration
         /// How many times one fetch rereads the events after `.readAgain` (a board that keeps asking
         /// for a reset is not looped on).
@@ -32,14 +29,13 @@ package struct PhoneSession: Sendable {
         package var maximumAnswerAttempts: Int
 
         package init(
-            phoneID: String, usbMonitored: Bool = false,
+            phoneID: String,
             scheduler: FetchScheduler.Configuration = FetchScheduler.Configuration(),
             maximumEventRereads: Int = 3, maximumTaskReads: Int = 16, returnEntries: Set<ReturnEntry> = [],
             maximumAnswerAttempts: Int = 3
         ) {
             self.maximumAnswerAttempts = max(1, maximumAnswerAttempts)
             self.phoneID = phoneID
-            self.usbMonitored = usbMonitored
             self.scheduler = scheduler
             self.maximumEventRereads = maximumEventRereads
             self.maximumTaskReads = maximumTaskReads
@@ -56,6 +52,11 @@ package struct PhoneSession: Sendable {
         case wakeValue([UInt8], fullLength: Int)
         /// The Wake source's state changed (`detail`: what stands in the way, in words).
         case wakeLink(LinkState.Wake, detail: String? = nil)
+        /// Whether USB presence is watched. `true` comes before the hotplug watcher starts, whose first events
+        /// are the boards already plugged in; `false` if it then cannot watch. Until `true` the link is
+        /// `unmonitored`, hotplug events are not followed and the connection is named after the board instance
+        /// (`board-<instance_id>`).
+        case usbWatched(Bool)
         /// A hotplug event for the board's VID:PID.
         case usb(USBEvent)
         /// The transport finished a request.
@@ -168,7 +169,7 @@ package struct PhoneSession: Sendable {
         self.settings = settings
         self.policy = AlertPolicy(record: record, phoneID: settings.phoneID)
         self.scheduler = FetchScheduler(configuration: settings.scheduler)
-        self.link = LinkState(usb: settings.usbMonitored ? .down : .unmonitored, wake: .connecting)
+        self.link = LinkState(usb: .unmonitored, wake: .connecting)
         self.offeredEntries = settings.returnEntries
     }
 
@@ -204,6 +205,8 @@ package struct PhoneSession: Sendable {
             receiveWake(bytes, fullLength: fullLength, at: now, &effects)
         case let .wakeLink(state, detail):
             wakeLinkChanged(state, detail: detail, at: now, &effects)
+        case let .usbWatched(watched):
+            usbWatchChanged(watched, &effects)
         case let .usb(event):
             usbEvent(event, at: now, &effects)
         case let .answer(request, response):

@@ -142,11 +142,9 @@ package enum PhoneDaemon {
         let loaded = directory.loadAlertRecord()
         if let note = loaded.note { logger.warning(note) }
 
-        let relay = InputRelay()
         // The phone's one executor: every input is a step of the session there.
         let runtime = SerialRuntime(label: "aiden.phone")
         let wakeSource = makeWakeSource(configuration, directory: directory, runtime: runtime, logger: logger)
-        let (watcher, monitoring) = startUSBWatcher(configuration, relay: relay, wakeSource: wakeSource)
         let output: any PhoneOutput
         let notifiers: [any AlertNotifier]
         // The desktop surfaces share one session bus connection, kept for the client's whole life.
@@ -175,10 +173,7 @@ package enum PhoneDaemon {
         // the journal); notifications once the desktop notifier finds a server.
         let cardOnTerminal = terminal != nil && OutputChannel.standardOutput.isTerminal
         let session = PhoneSession(
-            settings: PhoneSession.Settings(
-                phoneID: identity.id,
-                usbMonitored: monitoring == .monitoring,
-                returnEntries: cardOnTerminal ? [.card] : []),
+            settings: PhoneSession.Settings(phoneID: identity.id, returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
         let transport = HTTPBoardTransport(board: configuration.board)
         if let problem = transport.prepare() { logger.error("libcurl could not be initialised: \(problem)") }
@@ -187,7 +182,7 @@ package enum PhoneDaemon {
             runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray, jobs],
             saveRecord: { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) },
             logger: logger.child("client"))
-        relay.attach(client)
+        let (watcher, monitoring) = startUSBWatcher(configuration, client: client, wakeSource: wakeSource)
         desktop.onEvents(
             answered: client.submitAnswer,
             // Clicking a card is the person coming back to the task.
@@ -208,8 +203,8 @@ package enum PhoneDaemon {
         do {
             try wakeSource.start { event in
                 switch event {
-                case let .value(bytes, fullLength): relay.submit(.wakeValue(bytes, fullLength: fullLength))
-                case let .state(state, detail): relay.submit(.wakeLink(state, detail: detail))
+                case let .value(bytes, fullLength): client.submit(.wakeValue(bytes, fullLength: fullLength))
+                case let .state(state, detail): client.submit(.wakeLink(state, detail: detail))
                 }
             }
         } catch {
@@ -306,10 +301,12 @@ package enum PhoneDaemon {
     }
 
     /// USB presence is watched only when the board is reached over a link (not on loopback, where
-    /// there is no cable) and libusb can watch here. An arriving board also tells the Wake source that the
-    /// cable is there (a bond waiting for it is tried).
+    /// there is no cable) and libusb can watch here. The session hears that it is watched before the
+    /// watcher starts, since the watcher reports the boards already plugged in while it starts, and hears
+    /// otherwise if it then cannot watch. An arriving board also tells the Wake source that the cable is
+    /// there (a bond waiting for it is tried).
     private static func startUSBWatcher(
-        _ configuration: PhoneConfiguration, relay: InputRelay, wakeSource: any WakeSource
+        _ configuration: PhoneConfiguration, client: PhoneClient, wakeSource: any WakeSource
     )
         -> (USBHotplugWatcher?, USBMonitoring)
     {
@@ -317,11 +314,16 @@ package enum PhoneDaemon {
             return (nil, .unmonitored(reason: "the board is on loopback"))
         }
         let watcher = USBHotplugWatcher(vendorID: configuration.usb.vendorID, productID: configuration.usb.productID)
+        client.submit(.usbWatched(true))
         let monitoring = watcher.start { event in
-            relay.submit(.usb(event))
+            client.submit(.usb(event))
             if case .arrived = event { wakeSource.cableArrived() }
         }
-        return monitoring == .monitoring ? (watcher, monitoring) : (nil, monitoring)
+        guard monitoring == .monitoring else {
+            client.submit(.usbWatched(false))
+            return (nil, monitoring)
+        }
+        return (watcher, monitoring)
     }
 
     /// `1d6b:0104`, as lsusb and udev write a USB id.

@@ -183,7 +183,7 @@ import WireFormat
 
     /// A `connected` alert is not held behind a task alert waiting for its read.
     @Test func theConnectedAlertDoesNotWait() {
-        var driver = SessionDriver(usbMonitored: true)
+        var driver = SessionDriver(usbWatched: true)
         driver.send(.started)
         driver.board.start("chat_1", title: "Copy the photos")
         driver.board.start("chat_2")

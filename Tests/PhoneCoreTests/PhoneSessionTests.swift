@@ -291,7 +291,7 @@ import WireFormat
     }
 
     @Test func usbSessionsNameTheConnectionAndALinkUpFetches() throws {
-        var driver = SessionDriver(usbMonitored: true)
+        var driver = SessionDriver(usbWatched: true)
         driver.send(.usb(.arrived(USBDeviceLocation(bus: 1, address: 7))))
         #expect(driver.events.isEmpty, "nothing is shown before the start")
         driver.send(.started)
@@ -312,7 +312,7 @@ import WireFormat
 
         // A restart while still plugged in sees the same bus and address: no second alert.
         let saved = try #require(driver.savedRecords.last)
-        var restarted = SessionDriver(usbMonitored: true, record: saved, board: driver.board)
+        var restarted = SessionDriver(usbWatched: true, record: saved, board: driver.board)
         restarted.send(.usb(.arrived(USBDeviceLocation(bus: 1, address: 8))))
         restarted.send(.started)
         #expect(restarted.alerts.isEmpty)
@@ -324,6 +324,36 @@ import WireFormat
         driver.send(.usb(.arrived(USBDeviceLocation(bus: 1, address: 7))))
         #expect(driver.session.link.usb == .unmonitored)
         #expect(driver.alertNames == ["connected board-a1b2c3"])
+    }
+
+    @Test func aWatcherThatCannotWatchLeavesTheBoardToNameTheConnection() {
+        var driver = SessionDriver()
+        driver.send(.usbWatched(true))
+        #expect(driver.session.link.usb == .down)
+        driver.send(.usb(.arrived(USBDeviceLocation(bus: 1, address: 7))))
+        driver.send(.usbWatched(false))
+        #expect(driver.events.isEmpty && driver.alerts.isEmpty, "nothing is shown before the start")
+        driver.send(.started)
+        #expect(driver.session.link.usb == .unmonitored)
+        #expect(driver.alertNames == ["connected board-a1b2c3"], "the plugged-in board is forgotten")
+        #expect(driver.board.statusRequests == 1)
+    }
+
+    @Test func watchingStopsWhileTheLinkIsUp() {
+        var driver = SessionDriver(usbWatched: true)
+        driver.send(.usb(.arrived(USBDeviceLocation(bus: 1, address: 7))))
+        driver.send(.started)
+        #expect(driver.lastCard?.link == LinkState(usb: .up, wake: .connecting, connectionID: "usb-1-7"))
+        let before = driver.effects.count
+        driver.send(.usbWatched(true))
+        #expect(driver.effects.count == before, "watched already: nothing changes")
+
+        driver.send(.usbWatched(false))
+        #expect(driver.lastCard?.link == LinkState(usb: .unmonitored, wake: .connecting))
+        driver.send(.usb(.departed(USBDeviceLocation(bus: 1, address: 7))))
+        driver.send(.usb(.arrived(USBDeviceLocation(bus: 1, address: 8))))
+        #expect(driver.session.link.usb == .unmonitored, "hotplug events are not followed any more")
+        #expect(driver.alertNames == ["connected usb-1-7"])
     }
 
     @Test func appStateIsReportedAndRetriedAfterTheBoardAnswersAgain() {

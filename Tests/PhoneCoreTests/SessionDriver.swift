@@ -16,13 +16,12 @@ struct SessionDriver {
     private(set) var effects: [PhoneSession.Effect] = []
 
     init(
-        phoneID: String = "p1", usbMonitored: Bool = false, returnEntries: Set<ReturnEntry> = [],
+        phoneID: String = "p1", usbWatched: Bool = false, returnEntries: Set<ReturnEntry> = [],
         record: AlertRecord = AlertRecord(), board: FakeBoard = FakeBoard()
     ) {
-        session = PhoneSession(
-            settings: .init(phoneID: phoneID, usbMonitored: usbMonitored, returnEntries: returnEntries),
-            record: record)
+        session = PhoneSession(settings: .init(phoneID: phoneID, returnEntries: returnEntries), record: record)
         self.board = board
+        if usbWatched { send(.usbWatched(true)) }
     }
 
     mutating func send(_ input: PhoneSession.Input) {

@@ -131,7 +131,7 @@ struct ClientHarness {
 
     init(
         board: FakeBoard = FakeBoard(), fileSystem: InMemoryFileSystem = InMemoryFileSystem(),
-        usbMonitored: Bool = false
+        usbWatched: Bool = false
     ) {
         transport = FakeBoardTransport(board: board)
         output = RecordingOutput(saved: records)
@@ -143,11 +143,12 @@ struct ClientHarness {
         let record = directory.loadAlertRecord().record
         let records = self.records
         client = PhoneClient(
-            session: PhoneSession(settings: .init(phoneID: "p1", usbMonitored: usbMonitored), record: record),
+            session: PhoneSession(settings: .init(phoneID: "p1"), record: record),
             transport: transport, runtime: runtime, output: output, notifiers: [output],
             saveRecord: { record throws(AtomicWriteError) in
                 try records.save(record) { record throws(AtomicWriteError) in try directory.saveAlertRecord(record) }
             }, logger: logger, recordLane: Lane("test.phone.record"))
+        if usbWatched { client.submit(.usbWatched(true)) }
     }
 
     /// Waits for the alert record's writes to end; the alerts that waited for them are shown by then (the manual
