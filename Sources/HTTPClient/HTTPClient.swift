@@ -20,8 +20,9 @@ package final class HTTPClient: Sendable {
 
     /// Initialises libcurl and this client's handle now rather than on the first request. libcurl's one-time
     /// initialisation (OpenSSL's among it) runs megabytes of code once; a daemon does it during start-up, so
-    /// those pages leave with start-up's when it trims its resident set. A failure is thrown: libcurl's
-    /// initialisation is not tried again (every request throws it too), the handle is on the next request.
+    /// those pages leave with start-up's when it trims its resident set. A failure is thrown. libcurl's
+    /// initialisation is not tried again (every request throws its failure too); making the handle is tried again
+    /// by the next request.
     package func prepare() throws(HTTPClientError) {
         try CurlGlobal.ensureInitialized()
         _ = try handle.withLock { slot throws(HTTPClientError) -> EasyHandle in try Self.easyHandle(in: &slot) }

@@ -17,7 +17,7 @@ extension PhoneSession {
         if state == .connected && previous != .connected { perform(scheduler.handle(.connected, at: now), &effects) }
     }
 
-    /// USB presence is watched from now on, or no longer: a watcher that cannot watch forgets what it
+    /// USB presence is watched from now on, or no longer: when it is not, the session forgets what the watcher
     /// reported, and the connection is named after the board instance again.
     mutating func usbWatchChanged(_ watched: Bool, _ effects: inout [Effect]) {
         guard watched != (link.usb != .unmonitored) else { return }

@@ -176,7 +176,9 @@ package enum PhoneDaemon {
             settings: PhoneSession.Settings(phoneID: identity.id, returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
         let transport = HTTPBoardTransport(board: configuration.board)
-        if let problem = transport.prepare() { logger.error("libcurl could not be initialised: \(problem)") }
+        if let problem = transport.prepare() {
+            logger.error("the HTTP client (libcurl) could not be prepared: \(problem)")
+        }
         let client = PhoneClient(
             session: session, transport: transport,
             runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray, jobs],
