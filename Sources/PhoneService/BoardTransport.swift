@@ -39,15 +39,10 @@ package final class HTTPBoardTransport: BoardTransport {
         return "if!\(name)"
     }
 
-    /// Initialises libcurl now, during the daemon's start-up (`HTTPClient.prepare`). A failure does not stop the
-    /// start: it is returned to be logged, the requests then fail with it, and the card shows the board unreachable.
-    package func prepare() -> HTTPClientError? {
-        do {
-            try client.prepare()
-            return nil
-        } catch {
-            return error
-        }
+    /// Initialises libcurl now, during the daemon's start-up (`HTTPClient.prepare`). A failure need not stop the
+    /// start: the requests then fail with it, and the card shows the board unreachable.
+    package func prepare() throws(HTTPClientError) {
+        try client.prepare()
     }
 
     package func send(_ request: BoardRequest, completion: @escaping @Sendable (BoardResponse) -> Void) {

@@ -176,8 +176,10 @@ package enum PhoneDaemon {
             settings: PhoneSession.Settings(phoneID: identity.id, returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
         let transport = HTTPBoardTransport(board: configuration.board)
-        if let problem = transport.prepare() {
-            logger.error("the HTTP client (libcurl) could not be prepared: \(problem)")
+        do {
+            try transport.prepare()
+        } catch {
+            logger.error("the HTTP client (libcurl) could not be prepared: \(error)")
         }
         let client = PhoneClient(
             session: session, transport: transport,
