@@ -63,6 +63,8 @@ let package = Package(
             name: "BoardAPI",
             dependencies: ["LiveActivity", "Logging", "NetworkAddress", "WakeProtocol", "WireFormat"],
             swiftSettings: strict),
+        // What an HTTP client decides: the request's bytes and destination, and the response read from its bytes.
+        .target(name: "HTTPClientCore", dependencies: ["NetworkAddress"], swiftSettings: strict),
         // One command-line syntax for the three programs: `--opt value` and `--opt=value`, `-h`, `--`.
         .target(name: "CommandLineSyntax", swiftSettings: strict),
         .target(
@@ -78,7 +80,6 @@ let package = Package(
         .systemLibrary(name: "CUSB", pkgConfig: "libusb-1.0", providers: [.apt(["libusb-1.0-0-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Shells (each imports exactly one C module, internally)
         // Logger, the time seam (Runtime, SerialRuntime), atomic files, UDP sockets, signals: no C library, so
@@ -90,7 +91,9 @@ let package = Package(
             name: "HTTPServer",
             dependencies: ["CLinuxEvents", "BoardAPI", "LiveActivity", "NetworkAddress", "Platform"],
             swiftSettings: strict),
-        .target(name: "HTTPClient", dependencies: ["CCurl"], swiftSettings: strict),
+        // The project's HTTP/1.1 client: requests written out and responses read here, sockets in the shell.
+        .target(
+            name: "HTTPClient", dependencies: ["HTTPClientCore", "NetworkAddress", "Platform"], swiftSettings: strict),
         // Reading a configuration's files: the one place `Configuration` (a pure core) meets the file system.
         .target(name: "ConfigurationFiles", dependencies: ["Configuration", "Platform"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["CDBus", "DBusModel", "Platform"], swiftSettings: strict),
@@ -115,7 +118,7 @@ let package = Package(
                 "BoardAPI", "LiveActivity", "WakeProtocol", "Configuration", "ConfigurationFiles", "NetworkAddress",
                 "CommandLineSyntax",
                 "Platform", "Logging", "HTTPServer", "BlueZ", "BluetoothHCI", "DBus", "DBusModel", "USBGadget",
-                "ServiceManager", "Doctor", "WireFormat", "Retry",
+                "ServiceManager", "Doctor", "WireFormat", "Retry", "HTTPClient", "HTTPClientCore",
             ],
             swiftSettings: strict),
         // The phone client's engine and daemon wiring, as a library so it is testable without the executable.
@@ -124,7 +127,8 @@ let package = Package(
             dependencies: [
                 "PhoneCore", "Configuration", "ConfigurationFiles", "NetworkAddress", "Platform", "Logging",
                 "CommandLineSyntax",
-                "HTTPClient", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ", "WireFormat",
+                "HTTPClient", "HTTPClientCore", "USBLink", "DBus", "DBusModel", "DesktopNotifications", "BlueZ",
+                "WireFormat",
                 "ServiceManager", "Doctor", "HTTPServer", "BoardAPI", "Retry",
             ],
             swiftSettings: strict),
@@ -137,7 +141,8 @@ let package = Package(
             name: "aiden-phone", dependencies: ["PhoneService", "Platform", "Doctor"], swiftSettings: strict,
             linkerSettings: daemonLink),
         .executableTarget(
-            name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient", "Platform", "WireFormat"], swiftSettings: strict,
+            name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient", "HTTPClientCore", "Platform", "WireFormat"],
+            swiftSettings: strict,
             linkerSettings: bindNow),
 
         // bench/: the final state after bursts of changes, on the real engine and client in simulated time.
@@ -157,8 +162,8 @@ let package = Package(
         .target(
             name: "FuzzHarnesses",
             dependencies: [
-                "BlueZ", "BoardAPI", "CLibFuzzer", "Configuration", "DBus", "DBusModel", "LiveActivity",
-                "NetworkAddress", "PhoneCore", "WakeProtocol", "WireFormat",
+                "BlueZ", "BoardAPI", "CLibFuzzer", "Configuration", "DBus", "DBusModel", "HTTPClientCore",
+                "LiveActivity", "NetworkAddress", "PhoneCore", "WakeProtocol", "WireFormat",
             ],
             path: "fuzz/Harnesses", swiftSettings: strict),
         // One executable per harness: libFuzzer's driver in scripts/fuzz's build (-DAIDEN_LIBFUZZER), a replay of
@@ -182,6 +187,9 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "fuzz-http-request", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-http-request",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "fuzz-http-response", dependencies: ["FuzzHarnesses"], path: "fuzz/Targets/fuzz-http-response",
             swiftSettings: strict),
 
         // MARK: Tests
@@ -215,7 +223,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "HTTPClient", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
+                "HTTPClient", "HTTPClientCore", "Platform", "NetworkAddress", "WakeProtocol", "HTTPServer",
                 "BoardAPI", "DBus", "DBusModel", "LiveActivity", "TestSupport", "WireFormat",
             ],
             // slow_clients.py: the slow-client flood, run inside the tests' network namespaces.
@@ -240,7 +248,7 @@ let package = Package(
                 "Doctor", "Logging", "WireFormat", "BoardAPI", "CommandLineSyntax", "Retry",
             ]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", "Logging", "NetworkAddress", "TestSupport"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPClientCore", "NetworkAddress"]),
         .testTarget(name: "AgentCLITests", dependencies: ["AgentCLI", "CommandLineSyntax", "WireFormat"]),
         .testTarget(name: "CommandLineSyntaxTests", dependencies: ["CommandLineSyntax"]),
         // Every checked-in fuzz input (seeds and past crashes) through its harness, without libFuzzer.
@@ -268,7 +276,7 @@ let package = Package(
             exclude: ["vm"]),
         .testTarget(
             name: "CLibrarySmokeTests",
-            dependencies: ["HTTPClient", "DBus", "BluetoothHCI", "USBLink", "ServiceManager"]),
+            dependencies: ["DBus", "BluetoothHCI", "USBLink", "ServiceManager"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 import WireFormat
 
-/// The seam between the CLI core and the socket: the executable sends over libcurl, tests answer in memory.
+/// The seam between the CLI core and the socket: the executable sends with `HTTPClient`, tests answer in memory.
 package protocol AgentTransport {
     func send(_ request: AgentRequest, socketPath: String) -> Result<AgentResponse, TransportFailure>
 }

@@ -3,6 +3,8 @@ import BluetoothHCI
 import DBus
 import Doctor
 import FoundationEssentials
+import HTTPClient
+import HTTPClientCore
 import Platform
 
 /// `aiden-board doctor` for `[wake] transport = "bluez"`: the adapter in the kernel (libbluetooth), bluetoothd
@@ -158,10 +160,13 @@ package enum BlueZDoctor {
         return (try? JSONDecoder().decode(Status.self, from: body))?.bluetooth
     }
 
-    /// The body of `GET /v1/status` on the agent socket, or nil when nothing answers within 2 s. Not through
-    /// libcurl, as aidenctl asks: the board links no HTTP client (`UnixSocketGet` says why).
+    /// The body of `GET /v1/status` on the agent socket, as aidenctl asks for it, or nil when nothing answers with
+    /// a 200 within 2 s.
     static func statusBody(agentSocket path: String) -> Data? {
-        guard let answer = UnixSocketGet.get("/v1/status", socket: path, limit: statusLimit, timeoutMilliseconds: 2_000)
+        let request = HTTPClientRequest(
+            url: "http://localhost/v1/status", unixSocketPath: path,
+            timeout: .init(connectMilliseconds: 2_000, totalMilliseconds: 2_000))
+        guard let answer = try? HTTPClient(maxResponseBytes: statusLimit).perform(request), answer.status == 200
         else { return nil }
         return Data(answer.body)
     }

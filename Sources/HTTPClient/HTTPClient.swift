@@ -1,10 +1,14 @@
+import HTTPClientCore
 import Synchronization
 
-/// A synchronous HTTP/1.1 client on libcurl for loopback, the USB link and Unix sockets. Never uses a proxy,
-/// never follows redirects, never raises signals, and caps the response body.
+/// A synchronous HTTP/1.1 client for loopback, the USB link and Unix sockets, of the project's own: it resolves no
+/// names, never uses a proxy, never follows redirects, never raises signals, and caps the response body. It links
+/// no library: libcurl, which it replaces, loaded 29 (two TLS stacks among them) into every process that speaks
+/// plain HTTP to a board on a cable, and their pages stayed resident in the phone.
 ///
-/// One libcurl easy handle per instance, created on first use and kept: libcurl keeps the connection open
-/// between requests (keep-alive), which the phone's repeated fetches want. A mutex guards the handle, so
+/// The connection stays open between requests (keep-alive), which the phone's repeated fetches want. A
+/// connection the server has closed in the meantime is noticed before the request goes out, and a request whose
+/// reused connection ends before any answer is sent once more on a new one. A mutex guards the connection, so
 /// concurrent `perform` calls on one instance run one after another; use one instance per concurrent caller.
 package final class HTTPClient: Sendable {
     /// Plenty for a 4 KiB snapshot, small enough that a confused peer cannot balloon memory. A caller that reads a
@@ -12,35 +16,75 @@ package final class HTTPClient: Sendable {
     package static let defaultMaxResponseBytes = 1 << 20
 
     package let maxResponseBytes: Int
-    private let handle = Mutex<EasyHandle?>(nil)
+    private let connection = Mutex<ClientConnection?>(nil)
 
     package init(maxResponseBytes: Int = HTTPClient.defaultMaxResponseBytes) {
         self.maxResponseBytes = max(0, maxResponseBytes)
     }
 
-    /// Initialises libcurl and this client's handle now rather than on the first request. libcurl's one-time
-    /// initialisation (OpenSSL's among it) runs megabytes of code once; a daemon does it during start-up, so
-    /// those pages leave with start-up's when it trims its resident set. A failure is thrown. libcurl's
-    /// initialisation is not tried again (every request throws its failure too); making the handle is tried again
-    /// by the next request.
-    package func prepare() throws(HTTPClientError) {
-        try CurlGlobal.ensureInitialized()
-        _ = try handle.withLock { slot throws(HTTPClientError) -> EasyHandle in try Self.easyHandle(in: &slot) }
-    }
-
     /// Sends the request and waits for the whole response (or the request's timeout).
     package func perform(_ request: HTTPClientRequest) throws(HTTPClientError) -> HTTPClientResponse {
-        try CurlGlobal.ensureInitialized()
+        let plan = try RequestPlan(request)
+        let start = ContinuousClock.now
+        let deadline = start + .milliseconds(request.timeout.totalMilliseconds)
+        let connectBy = min(deadline, start + .milliseconds(request.timeout.connectMilliseconds))
         let limit = maxResponseBytes
-        return try handle.withLock { slot throws(HTTPClientError) -> HTTPClientResponse in
-            try Self.easyHandle(in: &slot).perform(request, maxResponseBytes: limit)
+        return try connection.withLock { slot throws(HTTPClientError) -> HTTPClientResponse in
+            let key = ClientConnection.Key(destination: plan.destination, localEnd: plan.localEnd)
+            if let kept = slot, kept.key == key, kept.isIdle {
+                slot = nil  // back only when the answer leaves it reusable
+                if case .answered(let response) = try Self.exchange(
+                    plan, on: kept, limit: limit, by: deadline, keep: &slot)
+                {
+                    return response
+                }
+                // The server closed the kept connection as the request went out: once more, on a new one.
+            }
+            slot = nil
+            let fresh = try ClientConnection.open(plan, connectBy: connectBy)
+            switch try Self.exchange(plan, on: fresh, limit: limit, by: deadline, keep: &slot) {
+            case .answered(let response): return response
+            case .lostBeforeAnswer(let error): throw error
+            }
         }
     }
 
-    private static func easyHandle(in slot: inout EasyHandle?) throws(HTTPClientError) -> EasyHandle {
-        if let existing = slot { return existing }
-        let easy = try EasyHandle.make()
-        slot = easy
-        return easy
+    private enum Outcome {
+        case answered(HTTPClientResponse)
+        /// The connection failed or ended before any byte of an answer: on a kept connection, a request may be
+        /// sent again (the server never saw it, or closed the connection as it came).
+        case lostBeforeAnswer(HTTPClientError)
+    }
+
+    /// One request and its answer on `connection`; the connection goes into `keep` when it may carry the next.
+    private static func exchange(
+        _ plan: RequestPlan, on connection: ClientConnection, limit: Int, by deadline: ContinuousClock.Instant,
+        keep: inout ClientConnection?
+    ) throws(HTTPClientError) -> Outcome {
+        do throws(HTTPClientError) {
+            try connection.send(plan.wire, by: deadline)
+        } catch .connectionLost(let detail) {
+            return .lostBeforeAnswer(.connectionLost(detail))
+        }
+        var parser = HTTPResponseParser(limit: limit, expectsBody: plan.expectsBody)
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let bytes: ArraySlice<UInt8>
+            do throws(HTTPClientError) {
+                bytes = try connection.receive(into: &buffer, by: deadline)
+            } catch .connectionLost(let detail) where !parser.hasStarted {
+                return .lostBeforeAnswer(.connectionLost(detail))
+            }
+            if bytes.isEmpty {
+                guard parser.hasStarted else {
+                    return .lostBeforeAnswer(.connectionLost("the server closed the connection without answering"))
+                }
+                return .answered(try parser.finish())
+            }
+            if case .complete(let response, let reusable) = try parser.consume(bytes) {
+                if reusable { keep = connection }
+                return .answered(response)
+            }
+        }
     }
 }

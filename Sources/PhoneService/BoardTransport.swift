@@ -1,5 +1,6 @@
 import Configuration
 import HTTPClient
+import HTTPClientCore
 import PhoneCore
 import Platform
 
@@ -11,38 +12,33 @@ package protocol BoardTransport: Sendable {
     func send(_ request: BoardRequest, completion: @escaping @Sendable (BoardResponse) -> Void)
 }
 
-/// The board over HTTP (libcurl), one request at a time on its own lane, so a slow board
+/// The board over HTTP (`HTTPClient`), one request at a time on its own lane, so a slow board
 /// never blocks Wake reception. Short timeouts: a board on a USB cable answers in milliseconds, and
 /// an unplugged one should show as unreachable quickly. Requests to a board that is not on loopback
-/// leave through `[board] interface` alone (libcurl's `if!NAME`: SO_BINDTODEVICE, which needs no
-/// privilege since Linux 5.7), so a network elsewhere in the same subnet never answers for the board;
+/// leave through `[board] interface` alone (`SO_BINDTODEVICE`, which needs no privilege since Linux 5.7),
+/// so a network elsewhere in the same subnet never answers for the board;
 /// with the board unplugged they fail at once ("no such device") instead of going another way.
 package final class HTTPBoardTransport: BoardTransport {
     package static let timeout = HTTPClientRequest.Timeout(connectMilliseconds: 1_000, totalMilliseconds: 3_000)
 
     package let board: BoardURL
-    /// libcurl's `CURLOPT_INTERFACE` for every request (`if!aidenboard0`), or nil.
-    package let localInterface: String?
+    /// The interface every request leaves through (`aidenboard0`), or nil.
+    package let localEnd: HTTPClientRequest.LocalEnd?
     private let client = HTTPClient(maxResponseBytes: 256 * 1024)
     private let lane = Lane("aiden.phone.http")
     private let timeout: HTTPClientRequest.Timeout
 
     package init(board: PhoneConfiguration.Board, timeout: HTTPClientRequest.Timeout = HTTPBoardTransport.timeout) {
         self.board = board.url
-        self.localInterface = Self.localInterface(for: board)
+        self.localEnd = Self.localEnd(for: board)
         self.timeout = timeout
     }
 
-    /// `if!NAME` for a board reached over a link, nil for one on loopback or without an interface configured.
-    package static func localInterface(for board: PhoneConfiguration.Board) -> String? {
+    /// The configured interface for a board reached over a link, nil for one on loopback or without an interface
+    /// configured.
+    package static func localEnd(for board: PhoneConfiguration.Board) -> HTTPClientRequest.LocalEnd? {
         guard let name = board.interface, !board.url.isLoopback else { return nil }
-        return "if!\(name)"
-    }
-
-    /// Initialises libcurl now, during the daemon's start-up (`HTTPClient.prepare`). A failure need not stop the
-    /// start: the requests then fail with it, and the card shows the board unreachable.
-    package func prepare() throws(HTTPClientError) {
-        try client.prepare()
+        return .interface(name)
     }
 
     package func send(_ request: BoardRequest, completion: @escaping @Sendable (BoardResponse) -> Void) {
@@ -53,7 +49,7 @@ package final class HTTPBoardTransport: BoardTransport {
     package func perform(_ request: BoardRequest) -> BoardResponse {
         let http = HTTPClientRequest(
             method: request.method, url: board.url(path: request.target),
-            headers: request.headers, body: request.body, timeout: timeout, localAddress: localInterface)
+            headers: request.headers, body: request.body, timeout: timeout, localEnd: localEnd)
         do {
             let response = try client.perform(http)
             return .answered(

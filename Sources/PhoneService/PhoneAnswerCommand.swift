@@ -1,5 +1,6 @@
 import Configuration
 import HTTPClient
+import HTTPClientCore
 import PhoneCore
 import Platform
 import WireFormat

@@ -176,11 +176,6 @@ package enum PhoneDaemon {
             settings: PhoneSession.Settings(phoneID: identity.id, returnEntries: cardOnTerminal ? [.card] : []),
             record: loaded.record)
         let transport = HTTPBoardTransport(board: configuration.board)
-        do {
-            try transport.prepare()
-        } catch {
-            logger.error("the HTTP client (libcurl) could not be prepared: \(error)")
-        }
         let client = PhoneClient(
             session: session, transport: transport,
             runtime: runtime, output: output, notifiers: notifiers, surfaces: [desktop, bar, tray, jobs],

@@ -1,6 +1,7 @@
 import BlueZ
 import Configuration
 import HTTPClient
+import HTTPClientCore
 import PhoneCore
 import Platform
 import Retry

@@ -1,5 +1,6 @@
 import BoardAPI
 import HTTPClient
+import HTTPClientCore
 import HTTPServer
 import PhoneCore
 import Platform

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// A Unix socket's path as the kernel's `sockaddr_un`, for the shells that bind or connect one (the agent
-/// socket's listener, `UnixSocketProbe`, `UnixSocketGet`): one place that knows `sun_path` holds 107 bytes and a NUL, so a
+/// socket's listener, `UnixSocketProbe`, `HTTPClient`): one place that knows `sun_path` holds 107 bytes and a NUL, so a
 /// path that does not fit is refused rather than cut to another path.
 package struct UnixSocketAddress {
     private var address = sockaddr_un()

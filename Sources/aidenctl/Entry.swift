@@ -12,7 +12,7 @@ enum Entry {
         let environment = all.filter { Invocation.environmentVariables.contains($0.key) }
         var random = SystemRandomNumberGenerator()
         let key = IdempotencyKey.make(using: &random)
-        let transport = CurlAgentTransport()
+        let transport = HTTPAgentTransport()
         let parsed = AgentCLI.parse(
             Array(CommandLine.arguments.dropFirst()), environment: environment, version: BuildInfo.version)
         switch parsed {

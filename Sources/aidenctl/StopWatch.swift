@@ -36,7 +36,7 @@ final class StopWatch: Sendable {
     var line: String? { heard.withLock { $0 } }
 
     private func watch(requestID: String, socketPath: String, report: @Sendable (String) -> Void) {
-        let transport = CurlAgentTransport()
+        let transport = HTTPAgentTransport()
         let invocation = Invocation(
             socketPath: socketPath, command: .taskWait(Command.Wait(requestID: requestID, target: .stop)))
         let stop = TaskWait(requestID: requestID, target: .stop)

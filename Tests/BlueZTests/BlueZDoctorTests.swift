@@ -109,7 +109,7 @@ struct BlueZDoctorTests {
         #expect(
             BlueZDoctor.daemonView(agentSocket: path)
                 == BlueZDoctor.DaemonView(gattRegistered: true, advertising: true, wakeSubscriber: false, problem: nil))
-        #expect(server.requests.first?.hasPrefix("GET /v1/status HTTP/1.0") == true)
+        #expect(server.requests.first?.hasPrefix("GET /v1/status HTTP/1.1\r\nHost: localhost\r\n") == true)
         #expect(BlueZDoctor.daemonView(agentSocket: "/tmp/aiden-doctor-nobody.sock") == nil)
     }
 }

@@ -2,7 +2,6 @@ import Testing
 
 @testable import BluetoothHCI
 @testable import DBus
-@testable import HTTPClient
 @testable import ServiceManager
 @testable import USBLink
 
@@ -37,11 +36,6 @@ struct CLibrarySmokeTests {
         #expect(Systemd.notify("STATUS=smoke test") == false)
         _ = Systemd.isBooted  // must not crash in a container without systemd
         #expect(Systemd.watchdogIntervalMicroseconds == nil)
-    }
-
-    @Test func libcurlReportsItsVersionAndUnixSocketSupport() {
-        #expect(Curl.version.split(separator: ".").count == 3)
-        #expect(Curl.supportsUnixSockets)
     }
 
     /// A line feed in the status (a BlueZ error in it) cannot end the assignment and send one of its own.

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPClientCore
+import NetworkAddress
 import Testing
 
 @testable import HTTPClient
@@ -166,18 +168,81 @@ struct HTTPClientTests {
         #expect(server.requests[2].body.isEmpty)  // the POST's body option does not leak into the next GET
     }
 
-    @Test func preparingConnectsNowhereAndKeepsTheHandleForTheRequests() throws {
-        let server = try TestServer(behavior: .respond { _ in httpResponse(200, "OK") })
+    @Test func aConnectionTheServerClosedIsNoticedBeforeTheNextRequest() throws {
+        let server = try TestServer(
+            behavior: .answerOnceThenClose { request in
+                httpResponse(200, "OK", body: Array(request.path.utf8))
+            })
         defer { server.stop() }
         let client = HTTPClient()
-        try client.prepare()
-        try client.prepare()
-        #expect(server.connectionCount == 0)
-        #expect(server.requests.isEmpty)
-        _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/one", timeout: fast))
-        _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/two", timeout: fast))
+        let first = try client.perform(HTTPClientRequest(url: server.baseURL + "/one", timeout: fast))
+        let second = try client.perform(HTTPClientRequest(url: server.baseURL + "/two", timeout: fast))
+        #expect(first.body == Array("/one".utf8))
+        #expect(second.body == Array("/two".utf8))
         #expect(server.requests.map(\.path) == ["/one", "/two"])
+        #expect(server.connectionCount == 2)
+    }
+
+    @Test func aKeptConnectionClosedAsTheRequestArrivesIsTriedOnceMoreOnANewOne() throws {
+        let server = try TestServer(
+            behavior: .hangUpAfter(answered: 1) { request in httpResponse(200, "OK", body: Array(request.path.utf8)) })
+        defer { server.stop() }
+        let client = HTTPClient()
+        _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/one", timeout: fast))
+        let second = try client.perform(
+            HTTPClientRequest(method: "POST", url: server.baseURL + "/two", body: [1], timeout: fast))
+        #expect(second.body == Array("/two".utf8))
+        #expect(server.requests.map(\.path) == ["/one", "/two", "/two"])
+        #expect(server.connectionCount == 2)
+    }
+
+    @Test func aNewConnectionClosedWithoutAnAnswerIsNotTriedAgain() throws {
+        let server = try TestServer(behavior: .hangUp)
+        defer { server.stop() }
+        #expect(throws: HTTPClientError.connectionLost("the server closed the connection without answering")) {
+            try HTTPClient().perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
+        }
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func anAnswerWithoutALengthRunsToTheEndOfTheConnection() throws {
+        let server = try TestServer(
+            behavior: .answerOnceThenClose { _ in Array("HTTP/1.0 200 OK\r\n\r\nall of it".utf8) })
+        defer { server.stop() }
+        let response = try HTTPClient().perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
+        #expect(response.status == 200)
+        #expect(response.body == Array("all of it".utf8))
+    }
+
+    @Test func aChunkedAnswerIsReadWhole() throws {
+        let server = try TestServer(
+            behavior: .respond { _ in
+                Array(
+                    "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5;x=1\r\npedia\r\n0\r\n\r\n".utf8
+                )
+            })
+        defer { server.stop() }
+        let client = HTTPClient()
+        let response = try client.perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
+        #expect(response.body == Array("Wikipedia".utf8))
+        _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
         #expect(server.connectionCount == 1)
+    }
+
+    @Test func aNameIsNotResolved() {
+        #expect(
+            throws: HTTPClientError.invalidRequest(
+                "host \"board.local\" is not an IP address or localhost (no names are resolved)")
+        ) {
+            try HTTPClient().perform(HTTPClientRequest(url: "http://board.local:8080/", timeout: fast))
+        }
+    }
+
+    @Test func aMissingInterfaceIsNoSuchDevice() {
+        #expect(throws: HTTPClientError.couldNotConnect("no such device")) {
+            try HTTPClient().perform(
+                HTTPClientRequest(url: "http://127.0.0.1:9/", timeout: fast, localEnd: .interface("aidennone0")))
+        }
     }
 
     @Test func theLocalAddressIsBound() throws {
@@ -186,7 +251,7 @@ struct HTTPClientTests {
         _ = try HTTPClient().perform(
             HTTPClientRequest(
                 url: server.baseURL + "/", timeout: fast,
-                localAddress: "host!127.0.0.2"))
+                localEnd: .address(IPAddress(v4: 127, 0, 0, 2))))
         #expect(server.requests.first?.peer == "127.0.0.2")
     }
 

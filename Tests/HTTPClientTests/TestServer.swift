@@ -29,6 +29,11 @@ final class TestServer: Sendable {
         case silent
         /// Read the request, then close the connection without a byte.
         case hangUp
+        /// Answer `answered` requests on each connection, then read the next one and close without a byte: a
+        /// server that ends a kept connection just as a request comes in.
+        case hangUpAfter(answered: Int, @Sendable (RecordedRequest) -> [UInt8])
+        /// Answer the first request on each connection, then close it (whatever the answer said).
+        case answerOnceThenClose(@Sendable (RecordedRequest) -> [UInt8])
     }
 
     let port: UInt16
@@ -138,8 +143,10 @@ final class TestServer: Sendable {
 
     private func handle(_ connection: Int32, peer: String, behavior: Behavior) {
         var buffer: [UInt8] = []
+        var served = 0
         while let request = Self.readRequest(connection, buffer: &buffer, peer: peer) {
             state.withLock { $0.requests.append(request) }
+            served += 1
             switch behavior {
             case let .respond(answer):
                 guard Self.sendAll(connection, answer(request)) else { return }
@@ -148,6 +155,11 @@ final class TestServer: Sendable {
                 _ = recv(connection, &byte, 1, 0)  // returns when the client gives up or the server stops
                 return
             case .hangUp:
+                return
+            case let .hangUpAfter(answered, answer):
+                guard served <= answered, Self.sendAll(connection, answer(request)) else { return }
+            case let .answerOnceThenClose(answer):
+                _ = Self.sendAll(connection, answer(request))
                 return
             }
         }

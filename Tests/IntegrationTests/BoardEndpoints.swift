@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPClientCore
 
 /// A running board's two doors as plain values, so worker threads of the fault suite can call them
 /// (`BoardProcess` itself is not `Sendable`).

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPClientCore
 import HTTPServer
 import NetworkAddress
 import Platform

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPClientCore
 import LiveActivity
 import TestSupport
 import Testing

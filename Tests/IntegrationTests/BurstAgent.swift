@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPClientCore
 import TestSupport
 import WakeProtocol
 

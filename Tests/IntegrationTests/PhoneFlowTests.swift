@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPClientCore
 import Testing
 import WakeProtocol
 

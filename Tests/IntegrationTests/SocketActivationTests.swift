@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPClientCore
 import Testing
 
 /// The board on a socket the service manager holds (systemd's socket activation, here through

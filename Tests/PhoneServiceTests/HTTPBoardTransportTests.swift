@@ -14,19 +14,19 @@ import Testing
     }
 
     @Test func aBoardOverTheLinkIsReachedThroughItsInterfaceAlone() throws {
-        #expect(HTTPBoardTransport.localInterface(for: PhoneConfiguration.defaults.board) == "if!aidenboard0")
+        #expect(HTTPBoardTransport.localEnd(for: PhoneConfiguration.defaults.board) == .interface("aidenboard0"))
         #expect(
-            HTTPBoardTransport.localInterface(for: try board("http://192.168.42.1:8080", interface: "usb0"))
-                == "if!usb0")
-        #expect(HTTPBoardTransport(board: PhoneConfiguration.defaults.board).localInterface == "if!aidenboard0")
+            HTTPBoardTransport.localEnd(for: try board("http://192.168.42.1:8080", interface: "usb0"))
+                == .interface("usb0"))
+        #expect(HTTPBoardTransport(board: PhoneConfiguration.defaults.board).localEnd == .interface("aidenboard0"))
     }
 
     @Test func loopbackAndAnEmptyKeyBindNothing() throws {
         #expect(
-            HTTPBoardTransport.localInterface(for: try board("http://127.0.0.1:8080", interface: "aidenboard0")) == nil)
+            HTTPBoardTransport.localEnd(for: try board("http://127.0.0.1:8080", interface: "aidenboard0")) == nil)
         #expect(
-            HTTPBoardTransport.localInterface(for: try board("http://localhost:8080", interface: "aidenboard0")) == nil)
-        #expect(HTTPBoardTransport.localInterface(for: try board("http://[::1]:8080", interface: "aidenboard0")) == nil)
-        #expect(HTTPBoardTransport.localInterface(for: try board("http://192.168.42.1:8080", interface: nil)) == nil)
+            HTTPBoardTransport.localEnd(for: try board("http://localhost:8080", interface: "aidenboard0")) == nil)
+        #expect(HTTPBoardTransport.localEnd(for: try board("http://[::1]:8080", interface: "aidenboard0")) == nil)
+        #expect(HTTPBoardTransport.localEnd(for: try board("http://192.168.42.1:8080", interface: nil)) == nil)
     }
 }

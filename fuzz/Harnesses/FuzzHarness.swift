@@ -39,5 +39,5 @@ func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(Inv
 /// Every harness, in the order scripts/fuzz runs them.
 package let fuzzHarnesses: [any FuzzHarness.Type] = [
     WakeEnvelopeHarness.self, TOMLHarness.self, AgentAPIHarness.self, PhoneAPIHarness.self, DBusMessageHarness.self,
-    PhoneAnswersHarness.self, HTTPRequestHarness.self,
+    PhoneAnswersHarness.self, HTTPRequestHarness.self, HTTPResponseHarness.self,
 ]

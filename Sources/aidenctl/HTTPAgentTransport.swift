@@ -1,9 +1,10 @@
 import AgentCLI
 import HTTPClient
+import HTTPClientCore
 
-/// Sends agent requests over aiden-board's Unix socket with libcurl, one connection per request: none is
+/// Sends agent requests over aiden-board's Unix socket with `HTTPClient`, one connection per request: none is
 /// left open for `task run`'s command to inherit, and the daemon never closes an idle one under us.
-struct CurlAgentTransport: AgentTransport {
+struct HTTPAgentTransport: AgentTransport {
     /// The agent socket is local: 1 s to connect and 5 s for the answer are plenty, and short enough that a
     /// stuck daemon does not hang the agent calling us. A long-poll gets its hold on top.
     static let timeout = HTTPClientRequest.Timeout(connectMilliseconds: 1_000, totalMilliseconds: 5_000)
@@ -34,7 +35,7 @@ struct CurlAgentTransport: AgentTransport {
         case let .couldNotConnect(detail): .unreachable(detail)
         case .timedOut: .timedOut
         case let .connectionLost(detail): .connectionLost(detail)
-        case .responseTooLarge, .invalidRequest, .other: .other(error.description)
+        case .responseTooLarge, .invalidRequest, .malformedResponse: .other(error.description)
         }
     }
 }

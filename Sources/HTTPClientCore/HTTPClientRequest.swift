@@ -1,6 +1,8 @@
-/// One HTTP request as plain values, so callers (aidenctl, the phone's fetcher) build and test it without curl.
+import NetworkAddress
+
+/// One HTTP request as plain values, so callers (aidenctl, the phone's fetcher) build and test it without a socket.
 package struct HTTPClientRequest: Sendable {
-    /// Both limits are enforced by libcurl; a zero or negative value is rejected rather than meaning "forever".
+    /// Both limits are enforced by the client; a zero or negative value is rejected rather than meaning "forever".
     package struct Timeout: Sendable, Equatable {
         package var connectMilliseconds: Int
         package var totalMilliseconds: Int
@@ -14,21 +16,29 @@ package struct HTTPClientRequest: Sendable {
         package static let standard = Timeout(connectMilliseconds: 2_000, totalMilliseconds: 5_000)
     }
 
+    /// Where the connection's local end is tied, for a peer that must be reached through one link only.
+    package enum LocalEnd: Sendable, Equatable {
+        /// Leave through this network interface alone (`SO_BINDTODEVICE`), whatever the routes say.
+        case interface(String)
+        /// Bind the local end to this address before connecting.
+        case address(IPAddress)
+    }
+
     package var method: String
-    /// An `http://` URL; with `unixSocketPath` set, its host only fills the `Host` header (use `localhost`).
+    /// An `http://` URL whose host is an IP literal or `localhost` (the client resolves no names). With
+    /// `unixSocketPath` set, its host only fills the `Host` header (use `localhost`).
     package var url: String
-    /// Sent in order, as given. `Content-Type` and `Expect` defaults of libcurl are suppressed unless given here.
+    /// Sent in order, as given, after `Host` (unless given here). `Content-Length` is the client's own to write.
     package var headers: [(String, String)]
     package var body: [UInt8]
     /// Talk HTTP over this Unix stream socket instead of TCP (the agent socket).
     package var unixSocketPath: String?
     package var timeout: Timeout
-    /// libcurl's `CURLOPT_INTERFACE` syntax, e.g. `host!192.168.42.2` or `if!usb0`: binds the local end.
-    package var localAddress: String?
+    package var localEnd: LocalEnd?
 
     package init(
         method: String = "GET", url: String, headers: [(String, String)] = [], body: [UInt8] = [],
-        unixSocketPath: String? = nil, timeout: Timeout = .standard, localAddress: String? = nil
+        unixSocketPath: String? = nil, timeout: Timeout = .standard, localEnd: LocalEnd? = nil
     ) {
         self.method = method
         self.url = url
@@ -36,7 +46,7 @@ package struct HTTPClientRequest: Sendable {
         self.body = body
         self.unixSocketPath = unixSocketPath
         self.timeout = timeout
-        self.localAddress = localAddress
+        self.localEnd = localEnd
     }
 }
 
@@ -45,6 +55,6 @@ extension HTTPClientRequest: Equatable {
         lhs.method == rhs.method && lhs.url == rhs.url
             && lhs.headers.map(\.0) == rhs.headers.map(\.0) && lhs.headers.map(\.1) == rhs.headers.map(\.1)
             && lhs.body == rhs.body && lhs.unixSocketPath == rhs.unixSocketPath && lhs.timeout == rhs.timeout
-            && lhs.localAddress == rhs.localAddress
+            && lhs.localEnd == rhs.localEnd
     }
 }
