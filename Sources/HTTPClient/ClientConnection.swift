@@ -81,6 +81,7 @@ final class ClientConnection {
     func send(_ bytes: [UInt8], by deadline: Instant) throws(HTTPClientError) {
         var sent = 0
         while sent < bytes.count {
+            guard ContinuousClock.now < deadline else { throw .timedOut }
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count >= 0 {
                 sent += count
@@ -94,9 +95,11 @@ final class ClientConnection {
         }
     }
 
-    /// The next bytes from the peer (empty when it closed the connection), waiting at most until the deadline.
+    /// The next bytes from the peer (empty when it closed the connection), waiting at most until the deadline. The
+    /// deadline is looked at before every read, so a peer that never stops sending is cut off at it too.
     func receive(into buffer: inout [UInt8], by deadline: Instant) throws(HTTPClientError) -> ArraySlice<UInt8> {
         while true {
+            guard ContinuousClock.now < deadline else { throw .timedOut }
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count >= 0 { return buffer[..<count] }
             switch errno {
@@ -117,8 +120,23 @@ final class ClientConnection {
     private static func connect(
         _ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t, by deadline: Instant
     ) throws(HTTPClientError) {
-        if Glibc.connect(fd, address, length) == 0 { return }
-        guard errno == EINPROGRESS || errno == EINTR else { throw .couldNotConnect(reason(errno)) }
+        while Glibc.connect(fd, address, length) != 0 {
+            switch errno {
+            case EINPROGRESS, EINTR:
+                try finishConnecting(fd, by: deadline)
+                return
+            case EAGAIN:
+                // A Unix socket whose listener's queue is full: asked again until the deadline, as a blocking
+                // connect would wait.
+                guard ContinuousClock.now < deadline else { throw .timedOut }
+                _ = poll(nil, 0, 10)
+            case let failure:
+                throw .couldNotConnect(reason(failure))
+            }
+        }
+    }
+
+    private static func finishConnecting(_ fd: Int32, by deadline: Instant) throws(HTTPClientError) {
         try wait(fd, for: POLLOUT, by: deadline)
         var failure: Int32 = 0
         var size = socklen_t(MemoryLayout<Int32>.size)
@@ -140,9 +158,15 @@ final class ClientConnection {
             if result == 0 { return }
             let failure = errno
             guard failure == EPERM || failure == EACCES else { throw .couldNotConnect(reason(failure)) }
-            let records = (InterfaceAddressRecord.readAll() ?? []).filter { $0.name == name }
+            guard let all = InterfaceAddressRecord.readAll() else {
+                throw .couldNotConnect("binding to \(name): \(reason(failure)), and the interfaces could not be read")
+            }
+            let records = all.filter { $0.name == name }
             guard !records.isEmpty else { throw .couldNotConnect(reason(ENODEV)) }
-            let own = records.compactMap(\.address).first { $0.isIPv6 == (family == AF_INET6) }
+            // A link-local IPv6 address cannot be bound without its scope: a routable one of the family is wanted.
+            let own = records.compactMap(\.address).first {
+                $0.isIPv6 == (family == AF_INET6) && !($0.isIPv6 && $0.bytes.starts(with: [0xFE, 0x80]))
+            }
             guard let own else {
                 throw .couldNotConnect("\(name) has no \(family == AF_INET6 ? "IPv6" : "IPv4") address to bind to")
             }

@@ -51,8 +51,10 @@ package final class HTTPClient: Sendable {
 
     private enum Outcome {
         case answered(HTTPClientResponse)
-        /// The connection failed or ended before any byte of an answer: on a kept connection, a request may be
-        /// sent again (the server never saw it, or closed the connection as it came).
+        /// The connection failed or ended before any byte of an answer. On a kept connection the request is sent
+        /// once more, as libcurl did: the server most often closed the idle connection as the request came, but it
+        /// may have read it, so a request that must not take effect twice carries its own key (aidenctl's
+        /// `Idempotency-Key`, the phone's `answer_id`).
         case lostBeforeAnswer(HTTPClientError)
     }
 

@@ -2,10 +2,12 @@
 /// `Content-Length`, by chunks, or to the end of the connection. Pure, so every framing rule is tested with
 /// transcripts; the client's socket only feeds it.
 ///
-/// It is strict where a misread would leave the connection out of step with the server (two lengths, an unknown
-/// transfer coding, a bad chunk size: the response is refused and the connection is not reused), and bounded
-/// everywhere: the head and each chunk line by `maxHeadBytes`, the body by `limit`, checked against a declared
-/// length before any of it arrives.
+/// It is strict where a misread would leave the connection out of step with the server (two lengths, a length
+/// beside chunking, an unknown transfer coding, a bad chunk size: the response is refused and the connection is
+/// not reused), and bounded everywhere, so a hostile server can neither grow the client's memory nor keep it
+/// reading for free: the heads (interim ones included) by `maxHeadBytes` together, the chunks' lines and trailers by
+/// `maxHeadBytes` more than the body's limit, the body by `limit`, checked against a declared length before any
+/// of it arrives. Only bytes not yet read are kept.
 package struct HTTPResponseParser: Sendable {
     package enum Step: Equatable, Sendable {
         case needMore
@@ -32,8 +34,14 @@ package struct HTTPResponseParser: Sendable {
     private var state = State.statusLine
     private var buffer: [UInt8] = []
     private var cursor = 0
-    /// Bytes of the current head (or chunk line and trailers) read so far, against `maxHeadBytes`.
+    /// Bytes of lines read so far: of the heads (against `maxHeadBytes`), then of the chunks' lines and the
+    /// trailers (against `maxHeadBytes + limit`).
     private var lineBytes = 0
+    private var lineBudget: Int
+    /// Whether the final head is in (the lines since are the chunks' and the trailers').
+    private var headDone = false
+    /// Where the search for the next line's end goes on from: a line that trickles in is looked through once.
+    private var searched = 0
     private var status = 0
     private var minorVersion = 1
     private var headers: [String: String] = [:]
@@ -47,13 +55,16 @@ package struct HTTPResponseParser: Sendable {
         self.limit = max(0, limit)
         self.expectsBody = expectsBody
         self.maxHeadBytes = maxHeadBytes
+        self.lineBudget = maxHeadBytes
     }
 
     /// Reads the next bytes of the connection.
     package mutating func consume(_ bytes: some Collection<UInt8>) throws(HTTPClientError) -> Step {
         if !bytes.isEmpty { hasStarted = true }
-        if cursor > 0, cursor == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+        if cursor > 0 {
+            // What was read is let go of; what is left is at most a line not yet ended.
+            buffer.removeSubrange(..<cursor)
+            searched -= cursor
             cursor = 0
         }
         buffer.append(contentsOf: bytes)
@@ -98,7 +109,6 @@ package struct HTTPResponseParser: Sendable {
             case .chunkSize:
                 guard let line = try nextLine() else { return .needMore }
                 let size = try Self.chunkSize(line)
-                lineBytes = 0  // each chunk line has the whole bound; the trailers share one
                 guard size <= limit - body.count else { throw .responseTooLarge(limit: limit) }
                 state = size == 0 ? .trailers : .chunkData(remaining: size)
             case .chunkData(let remaining):
@@ -111,7 +121,6 @@ package struct HTTPResponseParser: Sendable {
             case .chunkEnd:
                 guard let line = try nextLine() else { return .needMore }
                 guard line.isEmpty else { throw .malformedResponse("a chunk is longer than its size says") }
-                lineBytes = 0
                 state = .chunkSize
             case .trailers:
                 guard let line = try nextLine() else { return .needMore }
@@ -130,22 +139,25 @@ package struct HTTPResponseParser: Sendable {
     /// The next line without its line ending (CRLF, or a bare LF as RFC 9112 §2.2 lets a recipient accept), or nil
     /// when it has not all arrived.
     private mutating func nextLine() throws(HTTPClientError) -> ArraySlice<UInt8>? {
-        guard let newline = buffer[cursor...].firstIndex(of: 0x0A) else {
-            guard lineBytes + buffer.count - cursor <= maxHeadBytes else { throw tooLongHead() }
+        guard let newline = buffer[max(cursor, searched)...].firstIndex(of: 0x0A) else {
+            searched = buffer.count
+            guard lineBytes + buffer.count - cursor <= lineBudget else { throw tooManyLineBytes() }
             return nil
         }
         lineBytes += newline + 1 - cursor
-        guard lineBytes <= maxHeadBytes else { throw tooLongHead() }
+        guard lineBytes <= lineBudget else { throw tooManyLineBytes() }
         var end = newline
         if end > cursor, buffer[end - 1] == 0x0D { end -= 1 }
         let line = buffer[cursor..<end]
         cursor = newline + 1
+        searched = cursor
         guard !line.contains(0x0D) else { throw .malformedResponse("a line holds a bare carriage return") }
         return line
     }
 
-    private func tooLongHead() -> HTTPClientError {
-        .malformedResponse("the response head (or a chunk line) exceeds \(maxHeadBytes) bytes")
+    private func tooManyLineBytes() -> HTTPClientError {
+        guard headDone else { return .malformedResponse("the response's heads exceed \(maxHeadBytes) bytes") }
+        return .malformedResponse("the chunks' lines and trailers exceed \(maxHeadBytes) bytes beyond the body")
     }
 
     private mutating func readStatusLine(_ line: ArraySlice<UInt8>) throws(HTTPClientError) {
@@ -172,6 +184,7 @@ package struct HTTPResponseParser: Sendable {
             guard let name = lastHeaderName, let value = headers[name] else {
                 throw .malformedResponse("a folded header line follows no header")
             }
+            try Self.checkValue(line, of: name)
             headers[name] = value + " " + RequestPlan.trimmed(Self.text(line))
             return
         }
@@ -179,6 +192,7 @@ package struct HTTPResponseParser: Sendable {
             line[..<colon].allSatisfy(RequestPlan.isTokenByte)
         else { throw .malformedResponse("\"\(Self.shown(line))\" is not a header line") }
         let name = Self.text(line[..<colon]).lowercased()
+        try Self.checkValue(line[(colon + 1)...], of: name)
         let value = RequestPlan.trimmed(Self.text(line[(colon + 1)...]))
         if let existing = headers[name] {
             headers[name] = existing + ", " + value
@@ -188,20 +202,38 @@ package struct HTTPResponseParser: Sendable {
         lastHeaderName = name
     }
 
+    /// A field value holds no control character but HTAB (RFC 9110 §5.5: a NUL must be refused or replaced).
+    private static func checkValue(_ value: ArraySlice<UInt8>, of name: String) throws(HTTPClientError) {
+        guard !value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+            throw .malformedResponse("header \(name) holds a control character")
+        }
+    }
+
     /// The blank line: an interim (1xx) answer is dropped with its headers; a final one decides how its body is
     /// framed (RFC 9112 §6.3).
     private mutating func endOfHead() throws(HTTPClientError) {
-        lineBytes = 0
         if (100..<200).contains(status) {
             guard status != 101 else { throw .malformedResponse("the server switched protocols") }
             state = .statusLine
             return
         }
+        // The final head is in: from here the lines are the chunks' and the trailers', with a budget of their own.
+        headDone = true
+        lineBytes = 0
+        let (budget, overflow) = maxHeadBytes.addingReportingOverflow(limit)
+        lineBudget = overflow ? Int.max : budget
         if !expectsBody || status == 204 || status == 304 {
             state = .fixed(remaining: 0)
             return
         }
         if let coding = headers["transfer-encoding"] {
+            // RFC 9112 §6.1 and §6.3: only HTTP/1.1 may chunk, and a length beside chunking is an attack or a bug.
+            guard minorVersion == 1 else {
+                throw .malformedResponse("an HTTP/1.0 answer names a transfer coding")
+            }
+            guard headers["content-length"] == nil else {
+                throw .malformedResponse("the answer has both Transfer-Encoding and Content-Length")
+            }
             let codings = coding.split(separator: ",").map { RequestPlan.trimmed($0).lowercased() }
             guard codings == ["chunked"] else {
                 throw .malformedResponse("transfer coding \"\(coding)\" is not supported (only chunked)")
@@ -223,8 +255,11 @@ package struct HTTPResponseParser: Sendable {
 
     private static func chunkSize(_ line: ArraySlice<UInt8>) throws(HTTPClientError) -> Int {
         let digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != 0x20 && $0 != 0x09 }
-        guard !digits.isEmpty, digits.count <= 15, let size = Int(text(digits), radix: 16),
-            digits.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
+        // After the size: optional blanks, then the end of the line or `;` and an extension (which is ignored).
+        let rest = line.dropFirst(digits.count).drop { $0 == 0x20 || $0 == 0x09 }
+        guard !digits.isEmpty, digits.count <= 15, rest.isEmpty || rest.first == UInt8(ascii: ";"),
+            digits.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") }),
+            let size = Int(text(digits), radix: 16)
         else { throw .malformedResponse("\"\(shown(line))\" is not a chunk size") }
         return size
     }

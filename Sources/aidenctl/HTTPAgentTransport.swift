@@ -2,8 +2,9 @@ import AgentCLI
 import HTTPClient
 import HTTPClientCore
 
-/// Sends agent requests over aiden-board's Unix socket with `HTTPClient`, one connection per request: none is
-/// left open for `task run`'s command to inherit, and the daemon never closes an idle one under us.
+/// Sends agent requests over aiden-board's Unix socket with one `HTTPClient`, whose connection is kept between
+/// requests: it is close-on-exec, so `task run`'s command never inherits it, and one the daemon closed while idle is
+/// noticed before the next request (or the request goes once more on a new one).
 struct HTTPAgentTransport: AgentTransport {
     /// The agent socket is local: 1 s to connect and 5 s for the answer are plenty, and short enough that a
     /// stuck daemon does not hang the agent calling us. A long-poll gets its hold on top.

@@ -63,7 +63,7 @@ struct HTTPClientTests {
     @Test func aBodyWithoutContentTypeIsNotLabelledAsAForm() throws {
         let server = try TestServer(behavior: .respond { _ in httpResponse(204, "No Content") })
         defer { server.stop() }
-        let big = [UInt8](repeating: UInt8(ascii: "a"), count: 70_000)  // large enough for curl to consider Expect
+        let big = [UInt8](repeating: UInt8(ascii: "a"), count: 70_000)  // larger than one segment: no Expect round trip
         let response = try HTTPClient().perform(
             HTTPClientRequest(
                 method: "patch", url: server.baseURL + "/x", body: big, timeout: fast))
@@ -165,7 +165,7 @@ struct HTTPClientTests {
         #expect(third.body == Array("/three".utf8))
         #expect(server.requests.map(\.method) == ["GET", "POST", "GET"])
         #expect(server.connectionCount == 1)
-        #expect(server.requests[2].body.isEmpty)  // the POST's body option does not leak into the next GET
+        #expect(server.requests[2].body.isEmpty)  // the POST's body does not follow into the next GET
     }
 
     @Test func aConnectionTheServerClosedIsNoticedBeforeTheNextRequest() throws {
@@ -226,6 +226,49 @@ struct HTTPClientTests {
         let response = try client.perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
         #expect(response.body == Array("Wikipedia".utf8))
         _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/", timeout: fast))
+        #expect(server.connectionCount == 1)
+    }
+
+    @Test func aKeptConnectionThatEndsAfterPartOfAnAnswerIsNotTriedAgain() throws {
+        let server = try TestServer(
+            behavior: .twoThenClose(
+                first: httpResponse(200, "OK", body: Array("one".utf8)),
+                second: Array("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\npart".utf8)))
+        defer { server.stop() }
+        let client = HTTPClient()
+        _ = try client.perform(HTTPClientRequest(url: server.baseURL + "/one", timeout: fast))
+        #expect(throws: HTTPClientError.connectionLost("the connection closed in the middle of the response")) {
+            try client.perform(HTTPClientRequest(url: server.baseURL + "/two", timeout: fast))
+        }
+        #expect(server.requests.map(\.path) == ["/one", "/two"])
+    }
+
+    @Test func aServerThatNeverStopsSendingIsCutOffAtTheDeadline() throws {
+        for head in [
+            "HTTP/1.1 200 OK\r\n\r\n",  // a body to the end of a connection that does not end
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;",  // one chunk extension without end
+        ] {
+            let server = try TestServer(behavior: .endless(head: Array(head.utf8)))
+            defer { server.stop() }
+            let start = ContinuousClock.now
+            #expect(throws: HTTPClientError.timedOut) {
+                try HTTPClient(maxResponseBytes: 1 << 20).perform(
+                    HTTPClientRequest(
+                        url: server.baseURL + "/", timeout: .init(connectMilliseconds: 300, totalMilliseconds: 300)))
+            }
+            #expect(ContinuousClock.now - start < .seconds(3))
+        }
+    }
+
+    @Test func aHeadAnswerEndsAtItsHead() throws {
+        let server = try TestServer(
+            behavior: .respond { _ in Array("HTTP/1.1 200 OK\r\nContent-Length: 42\r\n\r\n".utf8) })
+        defer { server.stop() }
+        let client = HTTPClient()
+        let response = try client.perform(HTTPClientRequest(method: "HEAD", url: server.baseURL + "/", timeout: fast))
+        #expect(response.status == 200)
+        #expect(response.body.isEmpty)
+        _ = try client.perform(HTTPClientRequest(method: "HEAD", url: server.baseURL + "/", timeout: fast))
         #expect(server.connectionCount == 1)
     }
 
@@ -320,7 +363,7 @@ struct HTTPClientTests {
     }
 
     @Test func aLargerUndeclaredBodyIsCutOff() throws {
-        // No Content-Length: only the write callback can notice, and it aborts the transfer.
+        // No Content-Length: the body runs to the end, and the client stops reading at the limit.
         let server = try TestServer(
             behavior: .respond { _ in
                 Array("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n".utf8) + [UInt8](repeating: 7, count: 64 * 1024)

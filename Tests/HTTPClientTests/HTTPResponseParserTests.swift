@@ -146,7 +146,54 @@ import Testing
             "HTTP/1.1 200 OK\r\nX: a\rb\r\n\r\n", .failed(.malformedResponse("a line holds a bare carriage return")))
         Self.check(
             "HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: 300),
-            .failed(.malformedResponse("the response head (or a chunk line) exceeds 256 bytes")))
+            .failed(.malformedResponse("the response's heads exceed 256 bytes")))
+    }
+
+    @Test func aHostileServerGetsNoMoreThanItsBudgets() {
+        // Interim heads share the heads' budget: endless 100s end in a refusal, not in reading forever.
+        Self.check(
+            String(repeating: "HTTP/1.1 100 Continue\r\nX: \(String(repeating: "y", count: 40))\r\n\r\n", count: 6),
+            .failed(.malformedResponse("the response's heads exceed 256 bytes")))
+        // The chunks' lines and trailers get the body's limit and the heads' budget, not a fresh line each.
+        Self.check(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(repeating: "1;\(String(repeating: "e", count: 100))\r\nA\r\n", count: 12),
+            .failed(.malformedResponse("the chunks' lines and trailers exceed 256 bytes beyond the body")), limit: 16)
+        Self.check(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"
+                + String(repeating: "X-T: \(String(repeating: "t", count: 60))\r\n", count: 40),
+            .failed(.malformedResponse("the chunks' lines and trailers exceed 256 bytes beyond the body")), limit: 16)
+    }
+
+    @Test func framingThatTwoReadersCouldReadOtherwiseIsRefused() {
+        Self.check(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 100\r\n\r\n0\r\n\r\n",
+            .failed(.malformedResponse("the answer has both Transfer-Encoding and Content-Length")))
+        Self.check(
+            "HTTP/1.0 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            .failed(.malformedResponse("an HTTP/1.0 answer names a transfer coding")))
+        Self.check(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 zz\r\nA\r\n0\r\n\r\n",
+            .failed(.malformedResponse("\"1 zz\" is not a chunk size")))
+        Self.check(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1 \t;a=b\r\nA\r\n0\r\n\r\n",
+            .complete(status: 200, body: "A", reusable: true))
+        Self.check(
+            "HTTP/1.1 200 OK\r\nContent-Length: 03\r\n\r\nabc", .complete(status: 200, body: "abc", reusable: true))
+    }
+
+    @Test func aControlCharacterInAValueIsRefused() {
+        for value in ["a\u{0}b", "a\u{1}b", "a\u{7F}b"] {
+            Self.check(
+                "HTTP/1.1 200 OK\r\nX-V: \(value)\r\nContent-Length: 0\r\n\r\n",
+                .failed(.malformedResponse("header x-v holds a control character")))
+        }
+        Self.check(
+            "HTTP/1.1 200 OK\r\nX-V: a\r\n \u{0}\r\nContent-Length: 0\r\n\r\n",
+            .failed(.malformedResponse("header x-v holds a control character")))
+        Self.check(
+            "HTTP/1.1 200 OK\r\nX-V: a\tb\r\nContent-Length: 0\r\n\r\n",
+            .complete(status: 200, body: "", reusable: true))
     }
 
     @Test func theEndOfTheConnection() throws {

@@ -34,6 +34,10 @@ final class TestServer: Sendable {
         case hangUpAfter(answered: Int, @Sendable (RecordedRequest) -> [UInt8])
         /// Answer the first request on each connection, then close it (whatever the answer said).
         case answerOnceThenClose(@Sendable (RecordedRequest) -> [UInt8])
+        /// Send these bytes for the first request on each connection and these for the second, then close.
+        case twoThenClose(first: [UInt8], second: [UInt8])
+        /// Send `head`, then a byte every 5 ms for as long as the client reads: a server that never ends.
+        case endless(head: [UInt8])
     }
 
     let port: UInt16
@@ -160,6 +164,14 @@ final class TestServer: Sendable {
                 guard served <= answered, Self.sendAll(connection, answer(request)) else { return }
             case let .answerOnceThenClose(answer):
                 _ = Self.sendAll(connection, answer(request))
+                return
+            case let .twoThenClose(first, second):
+                guard Self.sendAll(connection, served == 1 ? first : second), served == 1 else { return }
+            case let .endless(head):
+                guard Self.sendAll(connection, head) else { return }
+                while !state.withLock({ $0.stopped }), Self.sendAll(connection, [UInt8(ascii: "x")]) {
+                    usleep(5_000)
+                }
                 return
             }
         }
