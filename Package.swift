@@ -64,7 +64,7 @@ let package = Package(
             dependencies: ["LiveActivity", "Logging", "NetworkAddress", "WakeProtocol", "WireFormat"],
             swiftSettings: strict),
         // What an HTTP client decides: the request's bytes and destination, and the response read from its bytes.
-        .target(name: "HTTPClientCore", dependencies: ["NetworkAddress"], swiftSettings: strict),
+        .target(name: "HTTPClientCore", dependencies: ["NetworkAddress", "WireFormat"], swiftSettings: strict),
         // One command-line syntax for the three programs: `--opt value` and `--opt=value`, `-h`, `--`.
         .target(name: "CommandLineSyntax", swiftSettings: strict),
         .target(

@@ -1,4 +1,5 @@
 import Logging
+import WireFormat
 
 /// Reads HTTP/1.1 requests out of one connection's bytes as they arrive (RFC 9112): the request line and header
 /// fields first (`Step.head`, so the server can refuse a request before its body is read, or tell the client to
@@ -280,7 +281,7 @@ package struct HTTPRequestParser: Sendable {
         let methodBytes = bytes[..<space]
         let target = bytes[(space + 1)..<secondSpace]
         let version = bytes[(secondSpace + 1)..<lineEnd]
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy(isTokenByte) else {
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPToken.isTokenByte) else {
             return .failure(.malformed("method is not a token"))
         }
         guard !target.isEmpty, !target.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
@@ -310,7 +311,7 @@ package struct HTTPRequestParser: Sendable {
             guard first != 0x20, first != 0x09 else { return .failure(.malformed("folded header line")) }
             guard let colon = line.firstIndex(of: 0x3A) else { return .failure(.malformed("header line without ':'")) }
             let name = line[line.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
+            guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenByte) else {
                 return .failure(.malformed("header name is not a token"))
             }
             var valueStart = colon + 1
@@ -468,18 +469,6 @@ package struct HTTPRequestParser: Sendable {
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    /// RFC 9110's `tchar`.
-    package static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default: return false
-        }
-    }
 
     /// A token's bytes lower-cased (ASCII; tokens hold nothing else).
     private static func lowercased(_ name: some Collection<UInt8>) -> String {

@@ -1,3 +1,5 @@
+import WireFormat
+
 /// An HTTP/1.x response read from a connection's bytes as they arrive: the head, then the body by
 /// `Content-Length`, by chunks, or to the end of the connection. Pure, so every framing rule is tested with
 /// transcripts; the client's socket only feeds it.
@@ -189,7 +191,7 @@ package struct HTTPResponseParser: Sendable {
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-            line[..<colon].allSatisfy(RequestPlan.isTokenByte)
+            line[..<colon].allSatisfy(HTTPToken.isTokenByte)
         else { throw .malformedResponse("\"\(Self.shown(line))\" is not a header line") }
         let name = Self.text(line[..<colon]).lowercased()
         try Self.checkValue(line[(colon + 1)...], of: name)

@@ -1,4 +1,5 @@
 import NetworkAddress
+import WireFormat
 
 /// A request checked and written out before any socket is opened: where it goes, and the exact bytes that go.
 /// Anything that would put a different request on the wire than the caller meant (a header with a line break, a
@@ -22,7 +23,7 @@ package struct RequestPlan: Equatable, Sendable {
 
     package init(_ request: HTTPClientRequest) throws(HTTPClientError) {
         let method = request.method.uppercased()
-        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
             throw .invalidRequest("method \"\(request.method)\" is not an HTTP token")
         }
         guard request.timeout.connectMilliseconds > 0, request.timeout.totalMilliseconds > 0 else {
@@ -48,7 +49,7 @@ package struct RequestPlan: Equatable, Sendable {
         var head = "\(method) \(url.target) HTTP/1.1\r\n"
         var givenHost = false
         for (name, value) in request.headers {
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+            guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
                 throw .invalidRequest("header name \"\(name)\" is not an HTTP token")
             }
             guard !value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
@@ -138,16 +139,5 @@ package struct RequestPlan: Equatable, Sendable {
         guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) })
         else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)
-    }
-
-    /// RFC 9110 §5.6.2 tchar.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }

@@ -1,4 +1,5 @@
 import BoardAPI
+import WireFormat
 
 /// The board's HTTP request parser (`HTTPRequestParser`) on raw bytes from the network, as the server's loop feeds
 /// it: whatever the connection sends, in whatever pieces `recv` gives it.
@@ -89,7 +90,7 @@ package enum HTTPRequestHarness: FuzzHarness {
         }
         for (name, value) in head.headers {
             try require(
-                !name.isEmpty && name.utf8.allSatisfy { HTTPRequestParser.isTokenByte($0) && !(65...90).contains($0) },
+                !name.isEmpty && name.utf8.allSatisfy { HTTPToken.isTokenByte($0) && !(65...90).contains($0) },
                 "header name \(name.debugDescription) is not a lower-case token")
             try require(
                 !value.utf8.contains(where: { $0 == 0 || $0 == 13 || $0 == 10 }),
