@@ -281,7 +281,7 @@ package struct HTTPRequestParser: Sendable {
         let methodBytes = bytes[..<space]
         let target = bytes[(space + 1)..<secondSpace]
         let version = bytes[(secondSpace + 1)..<lineEnd]
-        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPToken.isTokenByte) else {
+        guard !methodBytes.isEmpty, methodBytes.allSatisfy(HTTPSyntax.isTokenByte) else {
             return .failure(.malformed("method is not a token"))
         }
         guard !target.isEmpty, !target.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
@@ -311,7 +311,7 @@ package struct HTTPRequestParser: Sendable {
             guard first != 0x20, first != 0x09 else { return .failure(.malformed("folded header line")) }
             guard let colon = line.firstIndex(of: 0x3A) else { return .failure(.malformed("header line without ':'")) }
             let name = line[line.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenByte) else {
+            guard !name.isEmpty, name.allSatisfy(HTTPSyntax.isTokenByte) else {
                 return .failure(.malformed("header name is not a token"))
             }
             var valueStart = colon + 1
@@ -353,7 +353,7 @@ package struct HTTPRequestParser: Sendable {
         } else if let contentLength, contentLength > 0 {
             framing = .length(contentLength)
         }
-        let connection = headers["connection"].map(tokens) ?? []
+        let connection = headers["connection"].map(HTTPSyntax.listMembers) ?? []
         let closeAfter = connection.contains("close") || (isHTTP10 && !connection.contains("keep-alive"))
         let expectsContinue =
             !isHTTP10 && framing != .none && headers["expect"].map { $0.lowercased() == "100-continue" } == true
@@ -478,19 +478,5 @@ package struct HTTPRequestParser: Sendable {
             }
             return name.count
         }
-    }
-
-    /// A comma-separated list's members, trimmed and lower-cased (`Connection: keep-alive, Upgrade`).
-    private static func tokens(_ value: String) -> [String] {
-        value.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = self[...]
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

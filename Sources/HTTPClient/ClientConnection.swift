@@ -14,6 +14,11 @@ final class ClientConnection {
     struct Key: Equatable {
         var destination: RequestPlan.Destination
         var localEnd: LocalEnd?
+
+        init(_ plan: RequestPlan) {
+            destination = plan.destination
+            localEnd = plan.localEnd
+        }
     }
 
     typealias Instant = ContinuousClock.Instant
@@ -21,6 +26,8 @@ final class ClientConnection {
 
     let key: Key
     private let fd: Int32
+    /// What `receive` reads into: one per connection, not one per request.
+    private var inbox = [UInt8](repeating: 0, count: 16 * 1024)
 
     private init(key: Key, fd: Int32) {
         self.key = key
@@ -32,7 +39,7 @@ final class ClientConnection {
     /// Connects to the plan's destination within `connectBy` (the sooner of the connect and total timeouts),
     /// trying each address in turn.
     static func open(_ plan: RequestPlan, connectBy deadline: Instant) throws(HTTPClientError) -> ClientConnection {
-        let key = Key(destination: plan.destination, localEnd: plan.localEnd)
+        let key = Key(plan)
         switch plan.destination {
         case .unixSocket(let path):
             guard let address = UnixSocketAddress(path: path) else {
@@ -97,11 +104,11 @@ final class ClientConnection {
 
     /// The next bytes from the peer (empty when it closed the connection), waiting at most until the deadline. The
     /// deadline is looked at before every read, so a peer that never stops sending is cut off at it too.
-    func receive(into buffer: inout [UInt8], by deadline: Instant) throws(HTTPClientError) -> ArraySlice<UInt8> {
+    func receive(by deadline: Instant) throws(HTTPClientError) -> ArraySlice<UInt8> {
         while true {
             guard ContinuousClock.now < deadline else { throw .timedOut }
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count >= 0 { return buffer[..<count] }
+            let count = inbox.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count >= 0 { return inbox[..<count] }
             switch errno {
             case EINTR: continue
             case EAGAIN: try Self.wait(fd, for: POLLIN, by: deadline)

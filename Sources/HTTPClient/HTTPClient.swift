@@ -30,8 +30,7 @@ package final class HTTPClient: Sendable {
         let connectBy = min(deadline, start + .milliseconds(request.timeout.connectMilliseconds))
         let limit = maxResponseBytes
         return try connection.withLock { slot throws(HTTPClientError) -> HTTPClientResponse in
-            let key = ClientConnection.Key(destination: plan.destination, localEnd: plan.localEnd)
-            if let kept = slot, kept.key == key, kept.isIdle {
+            if let kept = slot, kept.key == ClientConnection.Key(plan), kept.isIdle {
                 slot = nil  // back only when the answer leaves it reusable
                 if case .answered(let response) = try Self.exchange(
                     plan, on: kept, limit: limit, by: deadline, keep: &slot)
@@ -69,11 +68,10 @@ package final class HTTPClient: Sendable {
             return .lostBeforeAnswer(.connectionLost(detail))
         }
         var parser = HTTPResponseParser(limit: limit, expectsBody: plan.expectsBody)
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let bytes: ArraySlice<UInt8>
             do throws(HTTPClientError) {
-                bytes = try connection.receive(into: &buffer, by: deadline)
+                bytes = try connection.receive(by: deadline)
             } catch .connectionLost(let detail) where !parser.hasStarted {
                 return .lostBeforeAnswer(.connectionLost(detail))
             }

@@ -187,15 +187,15 @@ package struct HTTPResponseParser: Sendable {
                 throw .malformedResponse("a folded header line follows no header")
             }
             try Self.checkValue(line, of: name)
-            headers[name] = value + " " + RequestPlan.trimmed(Self.text(line))
+            headers[name] = value + " " + HTTPSyntax.withoutOptionalWhitespace(Self.text(line))
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-            line[..<colon].allSatisfy(HTTPToken.isTokenByte)
+            line[..<colon].allSatisfy(HTTPSyntax.isTokenByte)
         else { throw .malformedResponse("\"\(Self.shown(line))\" is not a header line") }
         let name = Self.text(line[..<colon]).lowercased()
         try Self.checkValue(line[(colon + 1)...], of: name)
-        let value = RequestPlan.trimmed(Self.text(line[(colon + 1)...]))
+        let value = HTTPSyntax.withoutOptionalWhitespace(Self.text(line[(colon + 1)...]))
         if let existing = headers[name] {
             headers[name] = existing + ", " + value
         } else {
@@ -236,7 +236,7 @@ package struct HTTPResponseParser: Sendable {
             guard headers["content-length"] == nil else {
                 throw .malformedResponse("the answer has both Transfer-Encoding and Content-Length")
             }
-            let codings = coding.split(separator: ",").map { RequestPlan.trimmed($0).lowercased() }
+            let codings = HTTPSyntax.listMembers(coding)
             guard codings == ["chunked"] else {
                 throw .malformedResponse("transfer coding \"\(coding)\" is not supported (only chunked)")
             }
@@ -244,7 +244,9 @@ package struct HTTPResponseParser: Sendable {
             return
         }
         if let declared = headers["content-length"] {
-            let values = Set(declared.split(separator: ",", omittingEmptySubsequences: false).map(RequestPlan.trimmed))
+            let values = Set(
+                declared.split(separator: ",", omittingEmptySubsequences: false).map(
+                    HTTPSyntax.withoutOptionalWhitespace))
             guard values.count == 1, let text = values.first, !text.isEmpty, text.utf8.count <= 18,
                 text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(text)
             else { throw .malformedResponse("Content-Length \"\(declared)\" is not one length") }
@@ -276,11 +278,8 @@ package struct HTTPResponseParser: Sendable {
 
     private mutating func complete() -> Step {
         state = .done
-        let closes =
-            headers["connection"].map {
-                $0.split(separator: ",").map { RequestPlan.trimmed($0).lowercased() }
-            } ?? []
-        let keepAlive = minorVersion == 1 ? !closes.contains("close") : closes.contains("keep-alive")
+        let connection = headers["connection"].map(HTTPSyntax.listMembers) ?? []
+        let keepAlive = minorVersion == 1 ? !connection.contains("close") : connection.contains("keep-alive")
         let response = HTTPClientResponse(status: status, headers: headers, body: body)
         return .complete(response, reusable: keepAlive && cursor == buffer.count)
     }

@@ -23,7 +23,7 @@ package struct RequestPlan: Equatable, Sendable {
 
     package init(_ request: HTTPClientRequest) throws(HTTPClientError) {
         let method = request.method.uppercased()
-        guard !method.isEmpty, method.utf8.allSatisfy(HTTPToken.isTokenByte) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(HTTPSyntax.isTokenByte) else {
             throw .invalidRequest("method \"\(request.method)\" is not an HTTP token")
         }
         guard request.timeout.connectMilliseconds > 0, request.timeout.totalMilliseconds > 0 else {
@@ -49,7 +49,7 @@ package struct RequestPlan: Equatable, Sendable {
         var head = "\(method) \(url.target) HTTP/1.1\r\n"
         var givenHost = false
         for (name, value) in request.headers {
-            guard !name.isEmpty, name.utf8.allSatisfy(HTTPToken.isTokenByte) else {
+            guard !name.isEmpty, name.utf8.allSatisfy(HTTPSyntax.isTokenByte) else {
                 throw .invalidRequest("header name \"\(name)\" is not an HTTP token")
             }
             guard !value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
@@ -66,7 +66,7 @@ package struct RequestPlan: Equatable, Sendable {
         }
         if !givenHost { head += "Host: \(url.authority)\r\n" }
         for (name, value) in request.headers {
-            head += "\(name): \(Self.trimmed(value))\r\n"
+            head += "\(name): \(HTTPSyntax.withoutOptionalWhitespace(value))\r\n"
         }
         // A request that may carry a body says how long it is, even when empty: a server must not wait for one.
         let sendsLength = !request.body.isEmpty || !(method == "GET" || method == "HEAD")
@@ -132,12 +132,4 @@ package struct RequestPlan: Equatable, Sendable {
         return [address]
     }
 
-    /// `value` without the optional white space around it (RFC 9110 §5.5), which is not part of a field's value.
-    static func trimmed(_ value: some StringProtocol) -> String {
-        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-        let bytes = Array(value.utf8)
-        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) })
-        else { return "" }
-        return String(decoding: bytes[first...last], as: UTF8.self)
-    }
 }

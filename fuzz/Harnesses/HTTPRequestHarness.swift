@@ -90,7 +90,7 @@ package enum HTTPRequestHarness: FuzzHarness {
         }
         for (name, value) in head.headers {
             try require(
-                !name.isEmpty && name.utf8.allSatisfy { HTTPToken.isTokenByte($0) && !(65...90).contains($0) },
+                !name.isEmpty && name.utf8.allSatisfy { HTTPSyntax.isTokenByte($0) && !(65...90).contains($0) },
                 "header name \(name.debugDescription) is not a lower-case token")
             try require(
                 !value.utf8.contains(where: { $0 == 0 || $0 == 13 || $0 == 10 }),

@@ -1,4 +1,5 @@
 import HTTPClientCore
+import WireFormat
 
 /// The HTTP client's response parser (`HTTPResponseParser`) on raw bytes from a server, as the client's socket
 /// feeds it: whatever the board (or anything listening where the board should be) sends, in whatever pieces
@@ -96,14 +97,8 @@ package enum HTTPResponseHarness: FuzzHarness {
         if expectsBody, response.status != 204, response.status != 304, response.headers["transfer-encoding"] == nil,
             let declared = response.headers["content-length"]
         {
-            let lengths = Set(declared.split(separator: ",").map { Int($0.trimmingBlanks) })
+            let lengths = Set(declared.split(separator: ",").map { Int(HTTPSyntax.withoutOptionalWhitespace($0)) })
             try require(lengths == [response.body.count], "a body of \(response.body.count) bytes for \(declared)")
         }
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingBlanks: String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
