@@ -12,8 +12,9 @@ import WireFormat
 /// The board's shell: `BoardSession` (pure) decides, this performs its effects and serves the readers.
 ///
 /// The session runs on the runtime's serial executor, one input at a time: agent requests, the person's answers,
-/// timers. Its effects are done in order there (a save, a publication, a Wake, a timer, an answer, a log line), and
-/// the result of each save and Wake is fed straight back, so the session decides what a failure means.
+/// timers. Its effects are done in order there (a save, a publication, a Wake, an answer, a log line; timers and the
+/// status line once the job's last effect is done, `drive`), and the result of each save and Wake is fed straight
+/// back, so the session decides what a failure means.
 ///
 /// The phone's requests (on the ECM listeners' server loop threads) read the last publication, an immutable value
 /// with every answer body encoded, and never wait for the writer or the disk. The two that ask something of the
@@ -340,7 +341,24 @@ package final class BoardEngine: Sendable {
 
     /// Hands `input` to the session and performs its effects in order, feeding the result of each save and Wake
     /// straight back (the session waits for it before anything else).
+    ///
+    /// Two kinds wait until the session has nothing more to say for this job, in their own order: arming and
+    /// disarming timers, and the status line. Nothing can see them sooner (a timer fires on this executor, after
+    /// the job), and both cost a wake-up of another thread (Dispatch's timer thread; systemd's notify socket, a
+    /// socket made for each line), which on a board's two cores could take the CPU from the Wake behind them.
     private func drive(_ input: BoardSession.Input, _ writer: inout Writer) {
+        var timerChanges: [(timer: BoardSession.Timer, deadline: Duration?)] = []
+        var published = false
+        defer {
+            for change in timerChanges {
+                writer.timers.removeValue(forKey: change.timer)?.cancel()
+                if let deadline = change.deadline {
+                    let timer = change.timer
+                    writer.timers[timer] = runtime.schedule(at: deadline) { [weak self] in self?.fired(timer) }
+                }
+            }
+            if published { status.changed() }
+        }
         var next: BoardSession.Input? = input
         while let current = next {
             next = nil
@@ -379,12 +397,11 @@ package final class BoardEngine: Sendable {
                     // The one it replaced is freed here, past the lock (a store of hundreds of tasks takes a while),
                     // unless a phone's request still holds it: readers never wait for it.
                     _ = consume replaced
-                    status.changed()
+                    published = true
                 case let .schedule(timer, deadline):
-                    writer.timers[timer]?.cancel()
-                    writer.timers[timer] = runtime.schedule(at: deadline) { [weak self] in self?.fired(timer) }
+                    timerChanges.append((timer, deadline))
                 case let .cancel(timer):
-                    writer.timers.removeValue(forKey: timer)?.cancel()
+                    timerChanges.append((timer, nil))
                 case let .respond(reply, response):
                     writer.replies.removeValue(forKey: reply)?(response)
                 case let .log(level, message, fields):

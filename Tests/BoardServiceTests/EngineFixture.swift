@@ -14,6 +14,8 @@ import WireFormat
 final class RecordingSink: WakeSink {
     private let clock: ManualRuntime
     private let recorded = Mutex<[(at: Duration, envelope: WakeEnvelope)]>([])
+    /// The runtime's armed timers as each Wake went out.
+    private let armedAtSend = Mutex<[[Duration]]>([])
     let failing = Atomic<Bool>(false)
 
     init(clock: ManualRuntime) { self.clock = clock }
@@ -29,6 +31,7 @@ final class RecordingSink: WakeSink {
     func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
         if failing.load(ordering: .relaxed) { return .failure(WakeSinkError("radio off")) }
         recorded.withLock { $0.append((clock.monotonicNow(), envelope)) }
+        armedAtSend.withLock { $0.append(clock.pendingTimers) }
         return .success(())
     }
 
@@ -36,6 +39,7 @@ final class RecordingSink: WakeSink {
 
     var wakes: [(at: Duration, envelope: WakeEnvelope)] { recorded.withLock { $0 } }
     var envelopes: [WakeEnvelope] { wakes.map(\.envelope) }
+    var timersArmedAtEachWake: [[Duration]] { armedAtSend.withLock { $0 } }
 }
 
 /// A board engine over an in-memory file system, a manual runtime, and a recording sink.

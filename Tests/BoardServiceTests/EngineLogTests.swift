@@ -97,4 +97,28 @@ import Testing
         board.runtime.advance(by: .seconds(1))
         #expect(sent.withLock { $0.last }?.hasPrefix("no tasks, ") == true)
     }
+    /// Nothing holds up a Wake that its change need not wait for: the change's timers are armed, and its status
+    /// line sent, once the Wake is out (each wakes another thread, which could take the CPU from the Wake).
+    @Test func theWakeGoesOutBeforeItsChangesTimersAndStatusLine() throws {
+        let board = try EngineFixture()
+        let wakesAtEachLine = Mutex<[Int]>([])
+        board.engine.reportStatus { [sink = board.sink] _ in wakesAtEachLine.withLock { $0.append(sink.wakes.count) } }
+        board.engine.start()
+        board.runtime.advance(by: .seconds(2))
+        let before = wakesAtEachLine.withLock { $0 }
+        let id = board.start()
+        // When the new task goes stale with no news (`stale_after_seconds`, 300 by default).
+        let stale = Duration.seconds(2 + 300)
+        #expect(board.sink.wakes.count == 2)
+        #expect(board.sink.timersArmedAtEachWake.last?.contains(stale) == false, "armed before the Wake went out")
+        #expect(board.runtime.pendingTimers.contains(stale), "armed once it was out")
+        #expect(wakesAtEachLine.withLock { $0 } == before + [2], "the task's line went out after its Wake")
+
+        board.runtime.advance(by: .seconds(1))
+        board.agent("PATCH", "/v1/tasks/\(id)", #"{"current_step":"next"}"#)
+        #expect(board.sink.wakes.count == 3)
+        // Its lazy write of tasks.json, 1 s after a change that need not be durable at once.
+        #expect(board.sink.timersArmedAtEachWake.last?.contains(.seconds(4)) == false)
+        #expect(board.runtime.pendingTimers.contains(.seconds(4)))
+    }
 }
