@@ -129,6 +129,70 @@ extension TaskSnapshot: Codable {
     package var encodedByteCount: Int {
         (try? JSONEncoder().encode(self).count) ?? Int.max
     }
+
+    /// At least `encodedByteCount`, counted without an encoder: every text as if each of its UTF-8 bytes took the
+    /// six of `\u001f`, the longest escape (`/` takes two, a line feed two, others one), every number at its
+    /// longest. An agent's write is checked against the limit with this first (`TaskStore.checkEncodedSize`), and
+    /// only a snapshot it cannot clear is encoded to count: `JSONEncoder` was a seventh of the board's work for a
+    /// write, before the Wake. The switch makes a new key a compile error until it is counted.
+    package var encodedByteCountBound: Int {
+        var bytes = 2  // {}
+        for key in SnapshotKey.allCases {
+            bytes += key.stringValue.utf8.count + 4  // "key": and a comma
+            switch key {
+            case .requestID: bytes += Self.textBound(requestID)
+            case .phoneID: bytes += Self.textBound(phoneID)
+            case .status: bytes += Self.textBound(status.rawValue)
+            case .phase: bytes += Self.textBound(phase.rawValue)
+            case .taskTitle: bytes += Self.textBound(taskTitle)
+            case .currentStep: bytes += Self.textBound(currentStep)
+            case .currentAction: bytes += Self.textBound(currentAction)
+            case .currentTarget: bytes += Self.textBound(currentTarget)
+            case .currentApp: bytes += Self.textBound(currentApp)
+            case .lastToolName: bytes += Self.textBound(lastToolName)
+            case .lastError: bytes += Self.textBound(lastError)
+            case .toolStatus: bytes += Self.textBound(toolStatus)
+            case .toolStartedAt: bytes += Self.timestampBound(toolStartedAt)
+            case .locale: bytes += Self.textBound(locale)
+            case .progress:
+                // JSONEncoder refuses what is not finite: so must the bound (`encodedByteCount` is `Int.max`).
+                guard progress.isFinite else { return .max }
+                bytes += Self.numberBound
+            case .showsProgress, .canStop, .requiresApp: bytes += 5  // false
+            case .staleAfterSeconds, .abandonAfterSeconds, .dismissAfterSeconds, .revision: bytes += Self.numberBound
+            case .staleSince: bytes += Self.timestampBound(staleSince)
+            case .startedAt: bytes += Self.timestampBound(startedAt)
+            case .updatedAt: bytes += Self.timestampBound(updatedAt)
+            case .endedAt: bytes += Self.timestampBound(endedAt)
+            case .dismissedAt: bytes += Self.timestampBound(dismissedAt)
+            case .answer: bytes += answer.map(Self.answerBound) ?? 4
+            }
+        }
+        return bytes
+    }
+
+    /// Longer than any number JSONEncoder writes: `-9223372036854775808`, `18446744073709551615`,
+    /// `-2.2250738585072014e-308`, `null`.
+    private static let numberBound = 32
+
+    private static func textBound(_ text: String) -> Int { 2 + 6 * text.utf8.count }
+
+    /// A timestamp is plain ASCII (`Timestamp.format`): its quotes and characters exactly, or `null`.
+    private static func timestampBound(_ date: Date?) -> Int { date.map { 2 + Timestamp.format($0).utf8.count } ?? 4 }
+
+    private static func answerBound(_ answer: TaskAnswer) -> Int {
+        var bytes = 2
+        for key in AnswerKey.allCases {
+            bytes += key.stringValue.utf8.count + 4
+            switch key {
+            case .answer: bytes += textBound(answer.answer.rawValue)
+            case .answerID: bytes += textBound(answer.answerID)
+            case .phoneID: bytes += textBound(answer.phoneID)
+            case .answeredAt: bytes += timestampBound(answer.answeredAt)
+            }
+        }
+        return bytes
+    }
 }
 
 extension KeyedDecodingContainer {

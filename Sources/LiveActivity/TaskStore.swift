@@ -110,9 +110,11 @@ package struct TaskStore: Sendable, Hashable {
     }
 
     /// Refuses a snapshot whose JSON would exceed `TaskLimits.maxEncodedSnapshotBytes`.
+    /// (Counted by an encoder only when the cheap bound does not clear it: `encodedByteCountBound`.)
     static func checkEncodedSize(_ snapshot: TaskSnapshot) throws(TaskStoreError) {
-        let size = snapshot.encodedByteCount
         let limit = TaskLimits.maxEncodedSnapshotBytes
+        guard snapshot.encodedByteCountBound > limit else { return }
+        let size = snapshot.encodedByteCount
         guard size <= limit else {
             throw .invalid(
                 TaskValidationError(

@@ -148,6 +148,70 @@ import WireFormat
         let plain = (try? LiveActivityJSON.makeEncoder().encode(snapshot).count) ?? 0
         #expect(snapshot.encodedByteCount == plain + 2)
     }
+
+    /// Every member at its longest form: each optional present, numbers at their widest, an answer.
+    static func everyMember(text: String) -> TaskSnapshot {
+        var snapshot = TaskDraft(taskTitle: text, currentStep: text).snapshot(requestID: "r", now: at(0), revision: 1)
+        snapshot.phoneID = text
+        snapshot.currentAction = text
+        snapshot.currentTarget = text
+        snapshot.currentApp = text
+        snapshot.lastToolName = text
+        snapshot.lastError = text
+        snapshot.toolStatus = text
+        snapshot.locale = text
+        snapshot.progress = -2.2250738585072014e-308
+        snapshot.staleAfterSeconds = .min
+        snapshot.abandonAfterSeconds = .max
+        snapshot.dismissAfterSeconds = .min
+        snapshot.revision = .max
+        let late = Date(timeIntervalSince1970: 253_402_300_799.999)  // 9999-12-31T23:59:59.999Z
+        (snapshot.toolStartedAt, snapshot.staleSince, snapshot.endedAt, snapshot.dismissedAt) = (late, late, late, late)
+        (snapshot.startedAt, snapshot.updatedAt) = (late, late)
+        snapshot.answer = TaskAnswer(answer: .done, answerID: text, phoneID: text, answeredAt: late)
+        return snapshot
+    }
+
+    @Test(arguments: [
+        "", "plain", "a/b/c", #"quote " and backslash \"#, String((0..<32).map { Character(UnicodeScalar($0)!) }),
+        "é 🙂 \u{2028}\u{2029}\u{FEFF}\u{7F}", String(repeating: "\u{1F}", count: 700),
+        String(repeating: "/", count: 700),
+    ])
+    func theBoundIsNeverBelowTheCount(text: String) {
+        for snapshot in [
+            Self.everyMember(text: text),
+            TaskDraft(taskTitle: text).snapshot(requestID: "r", now: at(0), revision: 1),
+        ] {
+            #expect(snapshot.encodedByteCountBound >= snapshot.encodedByteCount)
+        }
+    }
+
+    @Test func theBoundIsNeverBelowTheCountForRandomTexts() {
+        var random = SplitMix64(seed: 26)
+        let pool: [Character] = ["a", "/", "\"", "\\", "\n", "\u{0}", "\u{1F}", "é", "🙂", "\u{2028}", " ", "\u{7F}"]
+        for _ in 0..<300 {
+            let count = Int(random.next() % 120)
+            let text = String((0..<count).map { _ in pool[Int(random.next() % UInt64(pool.count))] })
+            let snapshot = Self.everyMember(text: text)
+            #expect(snapshot.encodedByteCountBound >= snapshot.encodedByteCount, "text: \(text.debugDescription)")
+        }
+    }
+
+    @Test func aTypicalWriteIsClearedWithoutAnEncoder() {
+        var snapshot = TaskDraft(
+            taskTitle: "Open Settings", currentStep: "Checking the current screen", currentAction: "tap",
+            lastError: ""
+        ).snapshot(requestID: "chat_3ce21c274ae", now: at(0), revision: 7)
+        snapshot.progress = 0.21
+        #expect(snapshot.encodedByteCountBound <= TaskLimits.maxEncodedSnapshotBytes)
+    }
+
+    @Test func aProgressThatCannotBeEncodedIsNeverCleared() {
+        var snapshot = TaskDraft(taskTitle: "x").snapshot(requestID: "r", now: at(0), revision: 1)
+        snapshot.progress = .nan
+        #expect(snapshot.encodedByteCount == .max)
+        #expect(snapshot.encodedByteCountBound == .max)
+    }
 }
 
 /// The Aiden profile's members: the tool line with the board's stamp, the locale, and how an end is published.
