@@ -3,9 +3,8 @@ import Platform
 import Synchronization
 
 /// The development Wake transport: a UDP socket on loopback, one 12-byte envelope per datagram
-/// (the board's `[wake] transport = "loopback"` sends them). A dedicated thread blocks in
-/// `receive`; `stop` wakes it with an empty datagram to itself, and the receive timeout (10 s) only
-/// bounds the wait should that datagram be lost; it costs an idle receiver one wake-up each 10 s.
+/// (the board's `[wake] transport = "loopback"` sends them). A dedicated thread waits, with no timeout, until
+/// the socket or its `WakePipe` is readable; `stop` wakes it through the pipe, so an idle receiver never wakes.
 package final class LoopbackWakeSource: WakeSource {
     package let endpoint: SocketEndpoint
     private let running = Mutex<Running?>(nil)
@@ -14,11 +13,7 @@ package final class LoopbackWakeSource: WakeSource {
 
     private struct Running: Sendable {
         let thread: JoinableThread
-        let keepRunning: Flag
-    }
-
-    private final class Flag: Sendable {
-        let value = Atomic<Bool>(true)
+        let stop: WakePipe
     }
 
     private final class Counter: Sendable {
@@ -46,22 +41,32 @@ package final class LoopbackWakeSource: WakeSource {
             throw WakeSourceError("cannot receive Wakes on \(endpoint): \(error)")
         }
         boundEndpoint.withLock { $0 = socket.localEndpoint }
-        let flag = Flag()
+        let stop: WakePipe
+        do {
+            stop = try WakePipe.make()
+        } catch {
+            throw WakeSourceError("cannot start the Wake receiver: \(error)")
+        }
         let counter = self.counter
         deliver(.state(.connected))
         guard
             let thread = JoinableThread.start({
-                while flag.value.load(ordering: .acquiring) {
-                    guard let datagram = socket.receive(maxBytes: 64, timeoutMilliseconds: 10_000) else { continue }
-                    guard flag.value.load(ordering: .acquiring) else { break }
+                while true {
+                    let ready = DescriptorPoll.waitForReadable(
+                        [socket.descriptor, stop.descriptor], timeoutMilliseconds: -1)
+                    if ready[1] { break }
+                    guard ready[0], let datagram = socket.receive(maxBytes: 64, timeoutMilliseconds: 0) else {
+                        continue
+                    }
                     counter.received.add(1, ordering: .relaxed)
                     deliver(.value(datagram.bytes, fullLength: datagram.fullLength))
                 }
             })
         else {
+            stop.close()
             throw WakeSourceError("cannot start the Wake receiver thread")
         }
-        running.withLock { $0 = Running(thread: thread, keepRunning: flag) }
+        running.withLock { $0 = Running(thread: thread, stop: stop) }
     }
 
     package func stop() {
@@ -71,14 +76,8 @@ package final class LoopbackWakeSource: WakeSource {
                 return slot
             })
         else { return }
-        current.keepRunning.value.store(false, ordering: .releasing)
-        if let bound = localEndpoint {
-            // An unspecified bind (0.0.0.0, ::) is reached on loopback.
-            let loopback = bound.address.isIPv6 ? IPAddress("::1") : IPAddress(v4: 127, 0, 0, 1)
-            let address = bound.address.isUnspecified ? loopback ?? bound.address : bound.address
-            let target = SocketEndpoint(address: address, port: bound.port)
-            _ = (try? UDPDatagramSocket(sendingTo: target))?.send([], to: target)
-        }
+        current.stop.wake()
         current.thread.join()
+        current.stop.close()
     }
 }
