@@ -166,10 +166,12 @@ package final class PhoneClient: Sendable {
     }
 
     /// Sends the session's status line to `send` (the daemon's sd_notify `STATUS=`) now and after each step that
-    /// changes it, and looks again every `interval`, sending only a changed line: all on the executor.
-    package func reportStatus(every interval: Duration = .seconds(60), _ send: @escaping @Sendable (String) -> Void) {
+    /// changes it, on the executor. It needs no look of its own: the line is the session's and the clocks', and
+    /// the session steps at least once per safety fetch (`FetchScheduler`, a minute), which is when a stepped
+    /// wall clock shows in the last Wake's time; a timer of its own would wake an idle phone once more a minute.
+    package func reportStatus(_ send: @escaping @Sendable (String) -> Void) {
         status.start(
-            every: interval,
+            every: nil,
             line: { [weak self] in
                 guard let self else { return nil }
                 let (now, wall) = (runtime.monotonicNow(), runtime.wallNow())
