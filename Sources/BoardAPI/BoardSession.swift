@@ -6,8 +6,9 @@ import WakeProtocol
 /// The board's decisions in one pure value, the writer's half of the board as `PhoneSession` is the phone's:
 /// agent requests, the person's answers, timers and the results of the shell's I/O go in with the time they
 /// happened; effects come out (save the tasks, save the Wake mark, publish, send this Wake, arm that timer, answer,
-/// log). No I/O, no clock: `BoardEngine` performs the effects in order and feeds each result straight back, and
-/// tests drive it with timeline tables.
+/// log). No I/O, no clock: `BoardEngine` performs the effects in order (arming and disarming timers, which nothing
+/// sees before the job ends, after the rest) and feeds each result straight back, and tests drive it with timeline
+/// tables.
 ///
 /// A change is made on a copy. One that must be durable (a start, an end, a handoff, the person's answer) is saved
 /// first and committed only when the save's result comes back; a progress update is committed at once and written
@@ -83,7 +84,8 @@ package struct BoardSession: Sendable {
         case wakeDelivered(failure: String?)
     }
 
-    /// What the shell must do, in order. The three that name a result are fed back before anything else.
+    /// What the shell must do, in order (timers may wait until the job's other effects are done: a timer fires only
+    /// after the job). The three that name a result are fed back before anything else.
     package enum Effect: Sendable {
         /// Write `tasks.json` (the store with every task's age measured now); feed back `.tasksSaved`.
         case saveTasks(TaskStore)

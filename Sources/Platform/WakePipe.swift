@@ -3,9 +3,10 @@ import Glibc
 #endif
 
 /// A pipe a helper thread writes one byte into to wake a thread that waits in poll(2) on its read end
-/// (`DescriptorPoll`): aidenctl's signal thread and its stop watch wake `task run`'s loop this way. Both ends
-/// are close-on-exec (a spawned command does not inherit them) and non-blocking, so waking never blocks
-/// and draining never waits. It lives as long as the process.
+/// (`DescriptorPoll`): aidenctl's signal thread and its stop watch wake `task run`'s loop this way, and the
+/// phone's `LoopbackWakeSource.stop` its receiver thread. Both ends are close-on-exec (a spawned command does not
+/// inherit them) and non-blocking, so waking never blocks and draining never waits. aidenctl's lives as long as
+/// the process; the receiver's is closed once its thread has ended.
 package struct WakePipe: Sendable {
     /// The end to poll for readability.
     package let descriptor: Int32
@@ -38,7 +39,7 @@ package struct WakePipe: Sendable {
         while read(descriptor, &bytes, bytes.count) > 0 {}
     }
 
-    /// Closes both ends: for a pipe whose waker never started.
+    /// Closes both ends: for a pipe whose waker never started, or whose waiting thread has ended.
     package func close() {
         _ = Glibc.close(descriptor)
         _ = Glibc.close(writer)
