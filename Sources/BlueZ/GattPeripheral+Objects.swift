@@ -101,6 +101,7 @@ extension GattPeripheral {
         switch result {
         case .success:
             logger.debug("\(start ? "StartNotify" : "StopNotify") from \(sender)")
+            factsChanged()
         case .failure(let error):
             throw error
         }

@@ -60,15 +60,19 @@ package final class GattPeripheral: Sendable {
     let flags: [String]
     let state: Mutex<State>
     let driver: LifecycleDriver<PeripheralLifecycle>
+    /// Called after every event that may have changed `facts` (a lifecycle step, a phone's `StartNotify` or
+    /// `StopNotify`), on the thread it happened on: the board's status line follows them instead of looking.
+    let factsChanged: @Sendable () -> Void
 
     package init(
         bus: any MessageBus, configuration: Configuration, runtime: any Runtime,
-        logger: Logger
+        logger: Logger, factsChanged: @escaping @Sendable () -> Void = {}
     ) throws(WakeCharacteristicFlagsError) {
         self.bus = bus
         self.configuration = configuration
         self.runtime = runtime
         self.logger = logger
+        self.factsChanged = factsChanged
         flags = try WakeCharacteristicFlags.validate(configuration.characteristicFlags)
         let settings = PeripheralLifecycle.Settings(
             adapterPath: configuration.adapterPath, backoff: configuration.backoff)
@@ -211,5 +215,6 @@ package final class GattPeripheral: Sendable {
             logger.notice("Wake service and advertisement registered on \(configuration.adapter)")
         }
         for action in actions { perform(action) }
+        factsChanged()
     }
 }

@@ -41,6 +41,8 @@ package final class BlueZWakeSink: WakeSink {
     private let runtime: any Runtime
     private let state: Mutex<State>
     private let supervisor: BusSupervisor<GattPeripheral>
+    /// Whom to tell when the facts may have changed (`observeFacts`).
+    private let observer = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Checks the settings and starts connecting in the background. The peripheral's timers and the
     /// reconnection's backoff run on `runtime`.
@@ -67,6 +69,14 @@ package final class BlueZWakeSink: WakeSink {
     }
 
     package var transportName: String { "bluez" }
+
+    package func observeFacts(_ changed: @escaping @Sendable () -> Void) {
+        observer.withLock { $0 = changed }
+    }
+
+    private func factsChanged() {
+        observer.withLock { $0 }?()
+    }
 
     package func send(_ envelope: WakeEnvelope) -> Result<Void, WakeSinkError> {
         let problem = state.withLock { state in
@@ -127,7 +137,7 @@ package final class BlueZWakeSink: WakeSink {
                 bus: connection,
                 configuration: GattPeripheral.Configuration(
                     adapter: settings.adapter, characteristicFlags: settings.characteristicFlags, initialValue: value),
-                runtime: runtime, logger: logger)
+                runtime: runtime, logger: logger, factsChanged: { [weak self] in self?.factsChanged() })
         } catch {
             throw DBusError.invalidArgs("\(error)")
         }
@@ -145,5 +155,6 @@ package final class BlueZWakeSink: WakeSink {
         case .lost:
             state.withLock { $0.busProblem = "the connection to the D-Bus system bus was lost" }
         }
+        factsChanged()
     }
 }

@@ -324,10 +324,11 @@ package final class BoardEngine: Sendable {
     }
 
     /// Sends the status line to `send` (the daemon's sd_notify `STATUS=`) now and after each change that alters
-    /// it, and looks again every `interval` for what the engine is not told of (a phone subscribing over BlueZ),
-    /// sending only a changed line: all on the executor.
-    package func reportStatus(every interval: Duration = .seconds(60), _ send: @escaping @Sendable (String) -> Void) {
-        status.start(every: interval, line: { [weak self] in self?.statusLine() }, send)
+    /// it, sending only a changed line: all on the executor. The transport tells of its own changes (a phone
+    /// subscribing over BlueZ, bluetoothd going away: `WakeSink.observeFacts`), so nothing looks on a timer.
+    package func reportStatus(_ send: @escaping @Sendable (String) -> Void) {
+        sink.observeFacts { [weak self] in self?.runtime.enqueue { [weak self] in self?.status.changed() } }
+        status.start(line: { [weak self] in self?.statusLine() }, send)
     }
 
     // MARK: The writer

@@ -20,9 +20,15 @@ package protocol WakeSink: Sendable {
     /// The same, `unlessBonded`: for a phone that still holds its half of a bond and asks because its links
     /// fail; `.bondKept` while the board holds a bond with `phone` (then no window opens).
     func openPairingWindow(for duration: Duration, forgetting phone: String?, unlessBonded: Bool) -> PairingOutcome
+    /// Calls `changed` (from any thread) after each event that may have changed `bluetoothFacts()`, so what shows
+    /// them (the status line) follows without looking again on a timer. Once, before the first Wake.
+    func observeFacts(_ changed: @escaping @Sendable () -> Void)
 }
 
 extension WakeSink {
+    /// A transport whose facts never change has nothing to report.
+    package func observeFacts(_ changed: @escaping @Sendable () -> Void) {}
+
     /// A transport without bonds has none to keep.
     package func openPairingWindow(
         for duration: Duration, forgetting phone: String?, unlessBonded: Bool

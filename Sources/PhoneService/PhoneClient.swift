@@ -171,7 +171,6 @@ package final class PhoneClient: Sendable {
     /// wall clock shows in the last Wake's time; a timer of its own would wake an idle phone once more a minute.
     package func reportStatus(_ send: @escaping @Sendable (String) -> Void) {
         status.start(
-            every: nil,
             line: { [weak self] in
                 guard let self else { return nil }
                 let (now, wall) = (runtime.monotonicNow(), runtime.wallNow())

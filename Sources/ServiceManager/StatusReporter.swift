@@ -2,9 +2,10 @@ import Platform
 import Synchronization
 
 /// A daemon's live status line for the service manager (`STATUS=`, what `systemctl status` shows), sent only
-/// when it changed: the daemon calls `changed()` after each step that may alter it, and, when it has an
-/// `interval`, the line is looked at again that often for what the daemon is not told of (the board: a phone
-/// subscribing over BlueZ). The one status loop of both daemons; `line` and `send` run on the daemon's executor.
+/// when it changed: the daemon calls `changed()` after each step that may alter it, the board also when its Wake
+/// transport tells of a change (`WakeSink.observeFacts`). Nothing looks at the line on a timer, so an idle daemon
+/// never wakes for it: each line names times, not ages, and stays true. The one status loop of both daemons;
+/// `line` and `send` run on the daemon's executor.
 package final class StatusReporter: Sendable {
     private struct Reporting {
         /// The line as it is now; nil when its owner is gone (the owner holds the reporter, not the reverse).
@@ -21,29 +22,17 @@ package final class StatusReporter: Sendable {
         self.runtime = runtime
     }
 
-    /// Sends `line` to `send` now, after each change, and after each `interval` (nil: none; each look wakes the
-    /// daemon) when it changed meanwhile. Called from another thread than the executor (the daemon's start): it
-    /// returns once the first line is sent.
-    package func start(
-        every interval: Duration?, line: @escaping @Sendable () -> String?,
-        _ send: @escaping @Sendable (String) -> Void
-    ) {
+    /// Sends `line` to `send` now, and after each change when it changed. Called from another thread than the
+    /// executor (the daemon's start): it returns once the first line is sent.
+    package func start(line: @escaping @Sendable () -> String?, _ send: @escaping @Sendable (String) -> Void) {
         runtime.perform { [self] in
             state.withLock { $0 = Reporting(line: line, send: send) }
             report(always: true)
         }
-        if let interval { scheduleTick(interval) }
     }
 
     /// On the executor, after a step that may have changed the line: sends it when it did.
     package func changed() { report(always: false) }
-
-    private func scheduleTick(_ interval: Duration) {
-        runtime.schedule(after: interval) { [weak self] in
-            self?.report(always: false)
-            self?.scheduleTick(interval)
-        }
-    }
 
     private func report(always: Bool) {
         guard let line = state.withLock({ $0?.line }), let text = line() else { return }

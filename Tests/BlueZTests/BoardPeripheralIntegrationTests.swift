@@ -4,6 +4,7 @@ import DBus
 import DBusModel
 import Platform
 import Retry
+import Synchronization
 import TestSupport
 import Testing
 import WakeProtocol
@@ -49,6 +50,12 @@ struct BoardPeripheralIntegrationTests {
         let fake = try await FakeBluetoothd.start(bus: bus, role: "board")
         let (sink, logs) = try makeSink(bus)
         defer { Task { await sink.stop() } }
+        // What the board's status line is told, each time: (bluetoothd running, a phone subscribed).
+        let told = Mutex<[(running: Bool?, subscribed: Bool)]>([])
+        sink.observeFacts { [sink] in
+            let facts = sink.bluetoothFacts()
+            told.withLock { $0.append((facts.bluezRunning, facts.wakeSubscriber)) }
+        }
 
         let lines = try await fake.waitFor("registration") { lines in
             lines.contains("start-notify-ok") && lines.contains { $0.hasPrefix("advertisement ") }
@@ -80,6 +87,10 @@ struct BoardPeripheralIntegrationTests {
         fake.stop()
         try await eventually("bluetoothd gone") { sink.bluetoothFacts().bluezRunning == false }
         #expect(!sink.bluetoothFacts().gattRegistered && !sink.bluetoothFacts().wakeSubscriber)
+        try await eventually("the observer told bluetoothd is gone") {
+            told.withLock { $0.last.map { $0.running == false && !$0.subscribed } ?? false }
+        }
+        told.withLock { $0.removeAll() }
         #expect(throws: WakeSinkError.self) {
             try sink.send(WakeEnvelope(reason: .liveActivity, epoch: Self.epoch, sequence: 16)).get()
         }
@@ -94,6 +105,10 @@ struct BoardPeripheralIntegrationTests {
         }
         try await eventually("registered again", diagnostics: { logs.lines.joined(separator: "\n") }) {
             sink.bluetoothFacts().advertising
+        }
+        // The phone's StartNotify to the new bluetoothd reaches the observer: nothing needs to look on a timer.
+        try await eventually("the observer told a phone subscribed again") {
+            told.withLock { $0.contains { $0.running == true && $0.subscribed } }
         }
         // The path from NameOwnerChanged to registered has no timer (see the transcript test); here the bound is
         // loose because the suite shares two cores, and the measured time is in the message.

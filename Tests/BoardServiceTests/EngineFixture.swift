@@ -13,14 +13,27 @@ import WireFormat
 /// Records every Wake at the monotonic time it was sent.
 final class RecordingSink: WakeSink {
     private let clock: ManualRuntime
+    let transportName: String
+    /// Whether a phone is subscribed, as `bluetoothFacts()` says; `subscribe` changes it and tells the observer.
+    private let subscribed = Atomic<Bool>(false)
+    private let observer = Mutex<(@Sendable () -> Void)?>(nil)
     private let recorded = Mutex<[(at: Duration, envelope: WakeEnvelope)]>([])
     /// The runtime's armed timers as each Wake went out.
     private let armedAtSend = Mutex<[[Duration]]>([])
     let failing = Atomic<Bool>(false)
 
-    init(clock: ManualRuntime) { self.clock = clock }
+    init(clock: ManualRuntime, transportName: String = "loopback") {
+        self.clock = clock
+        self.transportName = transportName
+    }
 
-    var transportName: String { "loopback" }
+    func observeFacts(_ changed: @escaping @Sendable () -> Void) { observer.withLock { $0 = changed } }
+
+    /// A phone subscribes (or unsubscribes), as bluetoothd would tell a peripheral, from another thread.
+    func subscribe(_ isSubscribed: Bool) {
+        subscribed.store(isSubscribed, ordering: .relaxed)
+        observer.withLock { $0 }?()
+    }
 
     func openPairingWindow(
         for duration: Duration, forgetting phone: String?
@@ -35,7 +48,9 @@ final class RecordingSink: WakeSink {
         return .success(())
     }
 
-    func bluetoothFacts() -> BluetoothFacts { BluetoothFacts(adapter: "hci0") }
+    func bluetoothFacts() -> BluetoothFacts {
+        BluetoothFacts(adapter: "hci0", wakeSubscriber: subscribed.load(ordering: .relaxed))
+    }
 
     var wakes: [(at: Duration, envelope: WakeEnvelope)] { recorded.withLock { $0 } }
     var envelopes: [WakeEnvelope] { wakes.map(\.envelope) }
@@ -55,11 +70,11 @@ struct EngineFixture {
     init(
         fileSystem: InMemoryFileSystem = InMemoryFileSystem(), runtime: ManualRuntime = ManualRuntime(),
         blockSize: UInt64 = 1024, retention: Duration = .seconds(600), seed: UInt64 = 1,
-        boardAddresses: @escaping @Sendable () -> [IPAddress]? = { [] }
+        transport: String = "loopback", boardAddresses: @escaping @Sendable () -> [IPAddress]? = { [] }
     ) throws {
         self.runtime = runtime
         self.fileSystem = fileSystem
-        sink = RecordingSink(clock: runtime)
+        sink = RecordingSink(clock: runtime, transportName: transport)
         directory = BoardStateDirectory(path: "/var/lib/aiden-board", fileSystem: fileSystem)
         var random = SplitMix64(seed: seed)
         loaded = try directory.load(now: runtime.wallNow(), using: &random)

@@ -72,9 +72,9 @@ import Testing
     }
 }
 
-/// The live status goes out when the engine starts reporting and after each change that alters it; it names the
-/// last Wake's time, so an idle board's line stays true without a timer, and the minute's look at the facts the
-/// engine is not told of sends nothing when nothing changed.
+/// The live status goes out when the engine starts reporting and after each change that alters it, the transport's
+/// included (a phone subscribing over BlueZ); it names the last Wake's time, so an idle board's line stays true
+/// without a timer, and the engine arms none for it.
 @Suite struct EngineStatusTests {
     @Test func theStatusFollowsChangesAndTicks() throws {
         let board = try EngineFixture()
@@ -97,6 +97,21 @@ import Testing
         board.runtime.advance(by: .seconds(1))
         #expect(sent.withLock { $0.last }?.hasPrefix("no tasks, ") == true)
     }
+    @Test func theStatusFollowsTheTransportWithoutATimer() throws {
+        let board = try EngineFixture(transport: "bluez")
+        let sent = Mutex<[String]>([])
+        board.engine.reportStatus { text in sent.withLock { $0.append(text) } }
+        #expect(sent.withLock { $0 } == ["no tasks, no phone subscribed, no Wake yet"])
+        #expect(board.runtime.pendingTimers.isEmpty, "nothing looks at the line on a timer")
+        board.sink.subscribe(true)
+        board.runtime.advance(by: .zero)
+        #expect(sent.withLock { $0.last } == "no tasks, phone subscribed, no Wake yet")
+        board.sink.subscribe(false)
+        board.runtime.advance(by: .zero)
+        #expect(sent.withLock { $0.last } == "no tasks, no phone subscribed, no Wake yet")
+        #expect(sent.withLock { $0 }.count == 3)
+    }
+
     /// Nothing holds up a Wake that its change need not wait for: the change's timers are armed, and its status
     /// line sent, once the Wake is out (each wakes another thread, which could take the CPU from the Wake).
     @Test func theWakeGoesOutBeforeItsChangesTimersAndStatusLine() throws {

@@ -1042,6 +1042,13 @@ phase_bumble() {
     local t; t=$(journal_at 'subscribed to' "$back")
     check bumble-phone-back "the person's aiden-phone subscribed to the board on hci0 again $( [ -n "$t" ] && calc "$t - $back" || echo never) s after it started" \
         test -n "$t"
+    # The board's live status follows the subscription at once: bluetoothd's StartNotify tells the peripheral, and
+    # nothing looks at the line on a timer (the board was restarted above, so a look a minute would still say no).
+    local subscribed_line="systemctl show aiden-board -p StatusText --value | grep -q ', phone subscribed'"
+    wait_for 5 bash -c "$subscribed_line"
+    local line; line=$(systemctl show aiden-board -p StatusText --value)
+    check board-status-subscribed "$(calc "$(now) - ${t:-$back}") s after the phone subscribed, StatusText: $line" \
+        bash -c "$subscribed_line"
 }
 
 watchdog_moved() { # watchdog_moved UNIT: its last WATCHDOG=1 is more than 5 s after it became active
