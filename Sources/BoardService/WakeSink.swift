@@ -21,7 +21,8 @@ package protocol WakeSink: Sendable {
     /// fail; `.bondKept` while the board holds a bond with `phone` (then no window opens).
     func openPairingWindow(for duration: Duration, forgetting phone: String?, unlessBonded: Bool) -> PairingOutcome
     /// Calls `changed` (from any thread) after each event that may have changed `bluetoothFacts()`, so what shows
-    /// them (the status line) follows without looking again on a timer. Once, before the first Wake.
+    /// them (the status line) follows without looking again on a timer. Set once, when the engine starts reporting
+    /// its status; what changed before then is in the line it sends first.
     func observeFacts(_ changed: @escaping @Sendable () -> Void)
 }
 

@@ -119,6 +119,20 @@ struct BoardPeripheralIntegrationTests {
         let later = try await restarted.waitFor("values after the restart") { Self.values($0).count >= 2 }
         #expect(Self.values(later).map(\.sequence) == [17, 18])
         #expect(logs.lines.contains { $0.contains("bluetoothd left the bus") })
+
+        // The phone stops notifications and starts them again (its CCCD writes, as StopNotify and StartNotify on
+        // the characteristic): each reaches the observer by itself, with no lifecycle event beside it.
+        let control = try await DBusConnection.connect(to: .address(bus.address))
+        defer { control.close() }
+        for on in [false, true] {
+            told.withLock { $0.removeAll() }
+            _ = try await control.call(
+                destination: "org.bluez", path: "/org/aidenbridge/fake", interface: "org.aidenbridge.FakeBlueZ1",
+                member: "SetNotifying", [.boolean(on)])
+            try await eventually("the observer told subscribed = \(on)") {
+                told.withLock { $0.last.map { $0.subscribed == on } ?? false }
+            }
+        }
     }
 
     @Test func powerCycleRegistersAgain() async throws {

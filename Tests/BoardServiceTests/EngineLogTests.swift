@@ -76,7 +76,7 @@ import Testing
 /// included (a phone subscribing over BlueZ); it names the last Wake's time, so an idle board's line stays true
 /// without a timer, and the engine arms none for it.
 @Suite struct EngineStatusTests {
-    @Test func theStatusFollowsChangesAndTicks() throws {
+    @Test func theStatusFollowsChanges() throws {
         let board = try EngineFixture()
         let sent = Mutex<[String]>([])
         board.engine.reportStatus { text in sent.withLock { $0.append(text) } }

@@ -16,6 +16,8 @@ It prints one line per event on stdout (flushed), which the Swift tests read:
 
 Control (for tests), interface org.aidenbridge.FakeBlueZ1 at /org/aidenbridge/fake:
   SetPowered(b)      power the adapter off/on (PropertiesChanged Powered)
+  SetNotifying(b)    board role: the phone stops (StopNotify) or starts (StartNotify) notifications again on
+                     the registered characteristic; prints stop-notify-ok / start-notify-ok
   DropConnection()   phone role: the board went away (ServicesResolved/Connected false, objects removed)
 
 Phone role, --known-device paired-trusted|paired|unpaired: the board's Device1 exists from the start (no RSSI:
@@ -190,9 +192,18 @@ class BoardAdapter(PropertyObject):
 
         self.bus.add_signal_receiver(on_changed, signal_name='PropertiesChanged', dbus_interface=PROP,
                                      bus_name=sender, path=chrc_path)
-        chrc = self.bus.get_object(sender, chrc_path, introspect=False)
-        chrc.StartNotify(dbus_interface=CHRC, reply_handler=lambda: out('start-notify-ok'),
-                         error_handler=lambda e: out('start-notify-error', e.get_dbus_name()), timeout=5)
+        self.notified = (sender, chrc_path)
+        self.set_notifying(True)
+
+    def set_notifying(self, on):
+        """StartNotify or StopNotify on the characteristic subscribed last, as a phone's CCCD write makes it."""
+        if getattr(self, 'notified', None) is None:
+            return
+        chrc = self.bus.get_object(self.notified[0], self.notified[1], introspect=False)
+        name = 'start-notify' if on else 'stop-notify'
+        (chrc.StartNotify if on else chrc.StopNotify)(
+            dbus_interface=CHRC, reply_handler=lambda: out(name + '-ok'),
+            error_handler=lambda e: out(name + '-error', e.get_dbus_name()), timeout=5)
 
     @dbus.service.method(GATT_MANAGER, in_signature='o', sender_keyword='sender')
     def UnregisterApplication(self, app, sender=None):
@@ -427,6 +438,12 @@ class Control(dbus.service.Object):
     def SetPowered(self, powered):
         out('control', 'SetPowered', value_text(powered))
         self.adapter.update(ADAPTER, {'Powered': dbus.Boolean(powered)})
+
+    @dbus.service.method(CONTROL, in_signature='b')
+    def SetNotifying(self, on):
+        out('control', 'SetNotifying', value_text(on))
+        if isinstance(self.adapter, BoardAdapter):
+            self.adapter.set_notifying(bool(on))
 
     @dbus.service.method(CONTROL)
     def DropConnection(self):
