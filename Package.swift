@@ -16,19 +16,20 @@ let strict: [SwiftSetting] = [
 // read-only (full RELRO), as Debian's hardening asks: Swift's linker driver does not take dpkg-buildflags' LDFLAGS.
 let bindNow: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now"], .when(configuration: .release))]
 
-// The daemons' release link (docs/architecture.md, "Memory"). The functions a ready daemon runs
-// (link/hot-functions.txt, written by scripts/hot-functions) go side by side at the start of the code, so its
+// A daemon's release link (docs/architecture.md, "Memory"). The functions the ready daemon runs
+// (link/<daemon>.hot, written by scripts/hot-functions) go side by side at the start of its code, so its
 // resident code is one region instead of pages spread over the whole binary; lld places them by name.
 // With `bindNow`: no lazy binding reads the symbol tables after the trim.
-let daemonLink: [LinkerSetting] =
+func daemonLink(_ daemon: String) -> [LinkerSetting] {
     [
         .unsafeFlags(
             [
                 "-use-ld=lld",
-                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/link/hot-functions.txt",
+                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/link/\(daemon).hot",
                 "-Xlinker", "--no-warn-symbol-ordering",
             ], .when(configuration: .release))
     ] + bindNow
+}
 
 let package = Package(
     name: "AidenBridge",
@@ -136,10 +137,10 @@ let package = Package(
         // MARK: Executables (composition roots)
         .executableTarget(
             name: "aiden-board", dependencies: ["BoardService", "Platform", "Doctor"], swiftSettings: strict,
-            linkerSettings: daemonLink),
+            linkerSettings: daemonLink("aiden-board")),
         .executableTarget(
             name: "aiden-phone", dependencies: ["PhoneService", "Platform", "Doctor"], swiftSettings: strict,
-            linkerSettings: daemonLink),
+            linkerSettings: daemonLink("aiden-phone")),
         .executableTarget(
             name: "aidenctl", dependencies: ["AgentCLI", "HTTPClient", "HTTPClientCore", "Platform", "WireFormat"],
             swiftSettings: strict,

@@ -163,10 +163,11 @@ package enum BoardDaemon {
         logger.notice(
             "serving \(where_); agent API on \(configuration.agent.socket); "
                 + "wake via \(sink.transportName), epoch \(engine.epoch)")
-        Systemd.notify("READY=1\nSTATUS=serving \(where_)")
-        // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`).
+        // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`). Before READY=1, so
+        // that what the board runs once it is ready (a first task, say) stays resident, as it is what it runs.
         let trimmed = ResidentSet.trim()
         logger.debug("resident set: \(trimmed / 1_024) KiB of read-only mappings trimmed after start-up")
+        Systemd.notify("READY=1\nSTATUS=serving \(where_)")
         // From here on the status says what the board is doing (systemctl status aiden-board).
         engine.reportStatus { Systemd.notifyStatus($0) }
         return Running(

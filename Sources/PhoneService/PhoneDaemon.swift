@@ -215,10 +215,11 @@ package enum PhoneDaemon {
                 + "(\(identity.source.rawValue)), Wakes via \(wakeSource.facts.transport) \(wakeSource.facts.endpoint ?? ""), "
                 + "USB \(monitoring) for \(Self.usbID(configuration.usb.vendorID, configuration.usb.productID)), "
                 + "configuration \(file ?? "built-in"), state \(directory.path)")
-        Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
-        // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`).
+        // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`). Before READY=1, so
+        // that what the phone runs once it is ready (its first fetch, say) stays resident, as it is what it runs.
         let trimmed = ResidentSet.trim()
         logger.debug("resident set: \(trimmed / 1_024) KiB of read-only mappings trimmed after start-up")
+        Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
         let readingKeys =
             terminal?.mode.keys == true && startKeys(keyReader, client: client, runtime: runtime, terminal: terminal)
