@@ -251,7 +251,7 @@ import Testing
             let parts = expanded(word).split(separator: "=", maxSplits: 1).map(String.init)
             environment[parts[0]] = parts[1]
         }
-        #expect(environment.keys.sorted() == ["HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"])
+        #expect(environment.keys.sorted() == ["HOME", "LD_BIND_NOW", "XDG_CONFIG_HOME", "XDG_STATE_HOME"])
         let paths = PhonePaths.resolve(isRoot: false, environment: environment)
         let state = try #require(paths.stateDirectory)
         #expect(state == "/home/ana/.local/state/aiden-phone")
@@ -323,6 +323,18 @@ import Testing
         #expect(unit.value("Unit", "ConditionPathIsDirectory") == nil)
         // Writing /sys/kernel/config is the point: /sys must stay writable.
         #expect(unit.value("Service", "ProtectKernelTunables") == nil)
+    }
+
+    /// The daemons' units bind every library's symbols at start-up, before the daemon trims its resident set: a
+    /// lazy binding afterwards would read the libraries' symbol tables back in (docs/architecture.md, "Memory").
+    @Test func daemonsBindEverySymbolBeforeTheyTrim() throws {
+        let units = [
+            try Self.unit("aiden-board.service"), try Self.unit("aiden-phone.service"),
+            try Self.userUnit("aiden-phone.service"),
+        ]
+        for unit in units {
+            #expect(unit.values("Service", "Environment").contains("LD_BIND_NOW=1"))
+        }
     }
 
     /// What every unit keeps, so a later edit cannot quietly drop it.
