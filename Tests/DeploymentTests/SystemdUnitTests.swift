@@ -251,7 +251,8 @@ import Testing
             let parts = expanded(word).split(separator: "=", maxSplits: 1).map(String.init)
             environment[parts[0]] = parts[1]
         }
-        #expect(environment.keys.sorted() == ["HOME", "LD_BIND_NOW", "XDG_CONFIG_HOME", "XDG_STATE_HOME"])
+        #expect(
+            environment.keys.sorted() == ["GLIBC_TUNABLES", "HOME", "LD_BIND_NOW", "XDG_CONFIG_HOME", "XDG_STATE_HOME"])
         let paths = PhonePaths.resolve(isRoot: false, environment: environment)
         let state = try #require(paths.stateDirectory)
         #expect(state == "/home/ana/.local/state/aiden-phone")
@@ -325,15 +326,17 @@ import Testing
         #expect(unit.value("Service", "ProtectKernelTunables") == nil)
     }
 
-    /// The daemons' units bind every library's symbols at start-up, before the daemon trims its resident set: a
-    /// lazy binding afterwards would read the libraries' symbol tables back in (docs/architecture.md, "Memory").
-    @Test func daemonsBindEverySymbolBeforeTheyTrim() throws {
+    /// The daemons' units bind every library's symbols at start-up, before the daemon trims its resident set (a
+    /// lazy binding afterwards would read the libraries' symbol tables back in), and give every thread one malloc
+    /// arena (docs/architecture.md, "Memory").
+    @Test func daemonsBindEverySymbolBeforeTheyTrimAndShareOneArena() throws {
         let units = [
             try Self.unit("aiden-board.service"), try Self.unit("aiden-phone.service"),
             try Self.userUnit("aiden-phone.service"),
         ]
         for unit in units {
             #expect(unit.values("Service", "Environment").contains("LD_BIND_NOW=1"))
+            #expect(unit.values("Service", "Environment").contains("GLIBC_TUNABLES=glibc.malloc.arena_max=1"))
         }
     }
 
