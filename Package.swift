@@ -19,7 +19,8 @@ let bindNow: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now
 // A daemon's release link (docs/architecture.md, "Memory"). The functions the ready daemon runs
 // (link/<daemon>.hot, written by scripts/hot-functions) go side by side at the start of its code, so its
 // resident code is one region instead of pages spread over the whole binary; lld places them by name.
-// With `bindNow`: no lazy binding reads the symbol tables after the trim.
+// With `bindNow` (and the units' LD_BIND_NOW=1 for the libraries' own calls): no lazy binding reads the symbol
+// tables after the trim.
 func daemonLink(_ daemon: String) -> [LinkerSetting] {
     [
         .unsafeFlags(

@@ -6,11 +6,11 @@ import Glibc
 /// linked binary and its libraries, which the kernel maps 64 KiB at a time around each page fault (fault-around),
 /// so start-up alone leaves megabytes of code resident that the daemon never runs again. Once it has started, just
 /// before it says READY=1, `trim()` drops (`MADV_DONTNEED`) the pages of every mapping that holds only the file's
-/// own bytes and cannot be written (code, constants). Nothing is lost: the pages come back from the page cache (or the file) on the next touch,
-/// exactly as they were. `MADV_DONTNEED` would also throw away a page of a mapping's own (copied on write, as
-/// relocations are, in memory or in swap), so a mapping with any such page is left alone; and it acts on whatever
-/// is mapped at the address when it is called, so it is called only once the daemon is up, when nothing unmaps a
-/// library any more (the daemons load none after start-up and never unload one).
+/// own bytes and cannot be written (code, constants). Nothing is lost: the pages come back from the page cache (or
+/// the file) on the next touch, exactly as they were. `MADV_DONTNEED` would also throw away a page of a mapping's
+/// own (copied on write, as relocations are, in memory or in swap), so a mapping with any such page is left alone;
+/// and it acts on whatever is mapped at the address when it is called, so it is called only once the daemon is up,
+/// when nothing unmaps a library any more (the daemons load none after start-up and never unload one).
 package enum ResidentSet {
     /// One mapping in `/proc/self/smaps`, as far as trimming needs it.
     package struct Mapping: Equatable, Sendable {
