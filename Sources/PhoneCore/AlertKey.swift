@@ -6,7 +6,7 @@
 ///
 /// A record written before event ids were keys holds `(epoch, request id, transition)` keys without
 /// `event_id`; they still load, and `AlertRecord.legacyCursor` says which events they cover.
-package struct AlertKey: Sendable, Hashable, Codable {
+package struct AlertKey: Sendable, Hashable, Decodable {
     /// nil for `connected`.
     package var epoch: UInt16?
     /// The request id, or the connection id for `connected`.

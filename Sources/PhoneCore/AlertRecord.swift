@@ -1,3 +1,5 @@
+import WireFormat
+
 /// The persisted memory of the alert policy: which alerts were already given (bounded: the oldest
 /// keys are dropped first) and the events cursor, so a restarted client neither repeats alerts nor
 /// rereads the whole ring. Saved by the caller after every change.
@@ -53,10 +55,9 @@ package struct AlertRecord: Sendable, Equatable {
     }
 }
 
-/// `{"capacity":512,"cursor":{…},"has_read_events":true,"keys":[{"epoch":…,"event_id":…,"subject":…,"transition":…}]}`,
-/// and `legacy_cursor` for a record first written by an older client.
-/// Decoding keeps the newest `capacity` distinct keys, so a hand-edited or older file still loads.
-extension AlertRecord: Codable {
+/// Reads the record's file (`json`). Decoding keeps the newest `capacity` distinct keys, so a hand-edited or
+/// older file still loads.
+extension AlertRecord: Decodable {
     enum CodingKeys: String, CodingKey {
         case capacity
         case keys
@@ -79,13 +80,86 @@ extension AlertRecord: Codable {
             legacyCursor = cursor
         }
     }
+}
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(capacity, forKey: .capacity)
-        try container.encode(keys, forKey: .keys)
-        try container.encode(cursor, forKey: .cursor)
-        try container.encode(hasReadEvents, forKey: .hasReadEvents)
-        try container.encodeIfPresent(legacyCursor, forKey: .legacyCursor)
+extension AlertRecord {
+    /// The record's file: `{"capacity":512,"cursor":{…},"has_read_events":true,"keys":[{"epoch":…,"event_id":…,
+    /// "generation":…,"subject":…,"transition":…}]}`, keys sorted, members that are nil left out, and
+    /// `legacy_cursor` for a record first written by an older client.
+    ///
+    /// Written by hand into one buffer because it is saved after every change: JSONEncoder built a dictionary
+    /// for each of up to 512 keys on every save, and the phone's heap kept the holes they left (bench/README.md,
+    /// "Memory").
+    package var json: [UInt8] {
+        // Reserved once: the widest record without its text is 213 bytes and the widest key 112; only text
+        // that needs escapes grows the buffer.
+        let cursors = (cursor.generation?.utf8.count ?? 0) + (legacyCursor?.generation?.utf8.count ?? 0)
+        let size = keys.reduce(213 + cursors) { $0 + 112 + $1.subject.utf8.count + ($1.generation?.utf8.count ?? 0) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(size)
+        bytes.append(contentsOf: #"{"capacity":"#.utf8)
+        bytes.append(contentsOf: String(capacity).utf8)
+        bytes.append(contentsOf: #","cursor":"#.utf8)
+        cursor.appendJSON(to: &bytes)
+        bytes.append(contentsOf: (hasReadEvents ? #","has_read_events":true"# : #","has_read_events":false"#).utf8)
+        bytes.append(contentsOf: #","keys":["#.utf8)
+        for (position, key) in keys.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            key.appendJSON(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+        if let legacyCursor {
+            bytes.append(contentsOf: #","legacy_cursor":"#.utf8)
+            legacyCursor.appendJSON(to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+}
+
+extension AlertKey {
+    /// `{"epoch":…,"event_id":…,"generation":…,"subject":…,"transition":…}`, nil members left out.
+    fileprivate func appendJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        bytes.appendMember("epoch", number: epoch.map(UInt64.init))
+        bytes.appendMember("event_id", number: eventID)
+        bytes.appendMember("generation", string: generation)
+        bytes.appendMember("subject", string: subject)
+        bytes.appendMember("transition", string: transition.rawValue)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension EventCursor {
+    /// `{"epoch":…,"generation":…,"since":…}`, nil members left out.
+    fileprivate func appendJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        bytes.appendMember("epoch", number: epoch.map(UInt64.init))
+        bytes.appendMember("generation", string: generation)
+        bytes.appendMember("since", number: since)
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+extension [UInt8] {
+    /// `"name":value` inside an object this buffer has opened, after a comma unless it is the first member;
+    /// nothing when `value` is nil. `name` is one of the record's own keys, which need no escaping.
+    fileprivate mutating func appendMember(_ name: StaticString, number value: UInt64?) {
+        guard let value else { return }
+        appendName(name)
+        append(contentsOf: String(value).utf8)
+    }
+
+    fileprivate mutating func appendMember(_ name: StaticString, string value: String?) {
+        guard let value else { return }
+        appendName(name)
+        JSONString.append(value, to: &self)
+    }
+
+    private mutating func appendName(_ name: StaticString) {
+        if last != UInt8(ascii: "{") { append(UInt8(ascii: ",")) }
+        append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { append(contentsOf: $0) }
+        append(contentsOf: #"":"#.utf8)
     }
 }

@@ -1,6 +1,6 @@
 /// Where the client is in the board's events ring: the `since` and `generation` query parameters,
 /// plus the epoch the ring belonged to.
-package struct EventCursor: Sendable, Equatable, Codable {
+package struct EventCursor: Sendable, Equatable, Decodable {
     /// The id of the last event read (0: from the start).
     package var since: UInt64
     /// The ring generation `since` belongs to; nil before the first read.

@@ -92,16 +92,7 @@ package struct PhoneStateDirectory: Sendable {
     }
 
     package func saveAlertRecord(_ record: AlertRecord) throws(AtomicWriteError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try encoder.encode(record))
-        } catch {
-            // AlertRecord is plain strings and numbers; encoding cannot fail. Keep the old file if it does.
-            return
-        }
-        try alertRecordFile.write(bytes)
+        try alertRecordFile.write(record.json)
     }
 
     /// The board this host bonded with over the cable: its Bluetooth address, which is also the identity its

@@ -1,22 +1,42 @@
 /// JSON string literals (RFC 8259 §7), written by hand where a body is built without an encoder:
-/// the board's error bodies, the phone's app-state body, aidenctl's own error objects.
+/// the board's error bodies, the phone's app-state body and alert record, aidenctl's own error objects.
 package enum JSONString {
     /// `value` between quotes, with `"`, `\` and control characters escaped.
     package static func quote(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        append(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value` quoted as `quote` spells it, as UTF-8, to `bytes`: for a document written into one
+    /// buffer. Every byte of a multi-byte character is 0x80 or above, so only ASCII is ever escaped.
+    package static func append(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            let escaped: UInt8? =
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte
+                case UInt8(ascii: "\n"): UInt8(ascii: "n")
+                case UInt8(ascii: "\r"): UInt8(ascii: "r")
+                case UInt8(ascii: "\t"): UInt8(ascii: "t")
+                case ..<0x20: UInt8(ascii: "u")
+                default: nil
+                }
+            guard let escaped else {
+                bytes.append(byte)
+                continue
+            }
+            bytes.append(UInt8(ascii: "\\"))
+            bytes.append(escaped)
+            if escaped == UInt8(ascii: "u") {
+                bytes.append(contentsOf: "00".utf8)
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0xF)])
             }
         }
-        return out + "\""
+        bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

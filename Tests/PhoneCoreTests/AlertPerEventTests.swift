@@ -64,7 +64,7 @@ import WireFormat
                     EventsAnswer(epoch: 7, generation: "g", events: [event(1, "c", .known(.handoff))], next: 1))) == [
                     "1 handoff c"
                 ])
-        let saved = try JSONEncoder().encode(policy.record)
+        let saved = Data(policy.record.json)
         let restored = try JSONDecoder().decode(AlertRecord.self, from: saved)
         var again = AlertPolicy(record: restored, phoneID: "p1")
         let reread = EventsAnswer(
@@ -93,7 +93,7 @@ import WireFormat
             next: 5)
         #expect(names(policy.receive(ring)) == ["4 handoff d", "5 handoff c"])
         // Saved and loaded again, the migration is kept, not redone from the newer cursor.
-        let encoded = try JSONEncoder().encode(policy.record)
+        let encoded = Data(policy.record.json)
         let reloaded = try JSONDecoder().decode(AlertRecord.self, from: encoded)
         #expect(reloaded.legacyCursor == EventCursor(since: 3, generation: "g", epoch: 7))
         #expect(reloaded == policy.record)
@@ -106,7 +106,7 @@ import WireFormat
     @Test func aNewRecordHasNoLegacyCursor() throws {
         var record = AlertRecord()
         record.insert(.task(epoch: 7, requestID: "c", transition: .handoff, eventID: 2))
-        let text = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        let text = String(decoding: record.json, as: UTF8.self)
         #expect(!text.contains("legacy_cursor"))
         #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8)).legacyCursor == nil)
     }

@@ -94,7 +94,7 @@ import WireFormat
         #expect(alerts(policy.receive(answer)).count == 2)
         #expect(policy.usbConnected(connectionID: "usb-1") != nil)
 
-        let saved = try JSONEncoder().encode(policy.record)
+        let saved = Data(policy.record.json)
         var restarted = AlertPolicy(record: try JSONDecoder().decode(AlertRecord.self, from: saved))
         #expect(restarted.cursor == EventCursor(since: 2, generation: "g1", epoch: 1234))
         // Even a reread of the whole ring (the cursor lost) repeats nothing.

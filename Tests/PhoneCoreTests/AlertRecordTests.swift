@@ -31,6 +31,8 @@ import Testing
         #expect(record.keys.first == key(89))
     }
 
+    /// The file is the one JSONEncoder wrote with sorted keys before the record was written by hand, byte for
+    /// byte, so files saved by either build load in the other.
     @Test func roundTripsThroughJSON() throws {
         var record = AlertRecord(capacity: 4)
         record.insert(.connection("usb-1"))
@@ -38,14 +40,40 @@ import Testing
             .task(epoch: 9, requestID: "chat_1", transition: .foregroundRecovery, eventID: 3, generation: "g"))
         record.cursor = EventCursor(since: 12, generation: "g", epoch: 9)
         record.hasReadEvents = true
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let text = String(decoding: try encoder.encode(record), as: UTF8.self)
+        let text = String(decoding: record.json, as: UTF8.self)
         #expect(
             text == #"{"capacity":4,"cursor":{"epoch":9,"generation":"g","since":12},"has_read_events":true,"#
                 + #""keys":[{"subject":"usb-1","transition":"connected"},"#
                 + #"{"epoch":9,"event_id":3,"generation":"g","subject":"chat_1","transition":"foreground_recovery"}]}"#)
         #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8)) == record)
+    }
+
+    @Test func anEmptyRecordAndOneFromAnOlderClient() throws {
+        #expect(
+            String(decoding: AlertRecord().json, as: UTF8.self)
+                == #"{"capacity":512,"cursor":{"since":0},"has_read_events":false,"keys":[]}"#)
+        var record = AlertRecord(capacity: 2)
+        record.insert(.task(epoch: 3, requestID: "c", transition: .handoff))
+        record.legacyCursor = EventCursor(since: 5, generation: nil, epoch: 3)
+        let text = String(decoding: record.json, as: UTF8.self)
+        #expect(
+            text == #"{"capacity":2,"cursor":{"since":0},"has_read_events":false,"#
+                + #""keys":[{"epoch":3,"subject":"c","transition":"handoff"}],"legacy_cursor":{"epoch":3,"since":5}}"#)
+        #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8)) == record)
+    }
+
+    /// Request ids and generations come from the board: whatever they hold, the file reads back as the record.
+    @Test(arguments: [
+        "plain", #"quote " and backslash \"#, "slash / é ü 🙂", "\u{0}\u{8}\u{C}\u{1F}\u{7F}", "line\nbreak\r\ttab", "",
+    ])
+    func anyTextReadsBack(_ text: String) throws {
+        var record = AlertRecord()
+        record.insert(
+            .task(epoch: UInt16.max, requestID: text, transition: .failed, eventID: UInt64.max, generation: text))
+        record.insert(.connection(text))
+        record.cursor = EventCursor(since: UInt64.max, generation: text, epoch: 0)
+        record.hasReadEvents = true
+        #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(record.json)) == record)
     }
 
     @Test func decodingDropsDuplicatesAndKeepsTheNewestWithinCapacity() throws {
