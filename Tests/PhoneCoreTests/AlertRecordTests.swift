@@ -31,11 +31,11 @@ import Testing
         #expect(record.keys.first == key(89))
     }
 
-    /// The file is the one JSONEncoder wrote with sorted keys before the record was written by hand, byte for
-    /// byte, so files saved by either build load in the other.
+    /// Pins the file's exact form: the one JSONEncoder wrote (keys sorted, `/` not escaped, nil members left
+    /// out) before the record was written by hand, so scripts reading `alerts.json` see no change.
     @Test func roundTripsThroughJSON() throws {
         var record = AlertRecord(capacity: 4)
-        record.insert(.connection("usb-1"))
+        record.insert(.connection("usb-1/2"))
         record.insert(
             .task(epoch: 9, requestID: "chat_1", transition: .foregroundRecovery, eventID: 3, generation: "g"))
         record.cursor = EventCursor(since: 12, generation: "g", epoch: 9)
@@ -43,7 +43,7 @@ import Testing
         let text = String(decoding: record.json, as: UTF8.self)
         #expect(
             text == #"{"capacity":4,"cursor":{"epoch":9,"generation":"g","since":12},"has_read_events":true,"#
-                + #""keys":[{"subject":"usb-1","transition":"connected"},"#
+                + #""keys":[{"subject":"usb-1/2","transition":"connected"},"#
                 + #"{"epoch":9,"event_id":3,"generation":"g","subject":"chat_1","transition":"foreground_recovery"}]}"#)
         #expect(try JSONDecoder().decode(AlertRecord.self, from: Data(text.utf8)) == record)
     }
