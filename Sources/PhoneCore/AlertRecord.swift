@@ -97,20 +97,20 @@ extension AlertRecord {
         let size = keys.reduce(213 + cursors) { $0 + 112 + $1.subject.utf8.count + ($1.generation?.utf8.count ?? 0) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)
-        bytes.append(contentsOf: #"{"capacity":"#.utf8)
-        bytes.append(contentsOf: String(capacity).utf8)
-        bytes.append(contentsOf: #","cursor":"#.utf8)
-        cursor.appendJSON(to: &bytes)
-        bytes.append(contentsOf: (hasReadEvents ? #","has_read_events":true"# : #","has_read_events":false"#).utf8)
-        bytes.append(contentsOf: #","keys":["#.utf8)
-        for (position, key) in keys.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            key.appendJSON(to: &bytes)
+        bytes.append(UInt8(ascii: "{"))
+        bytes.appendMember(CodingKeys.capacity, number: UInt64(capacity))
+        bytes.appendMember(CodingKeys.cursor) { cursor.appendJSON(to: &$0) }
+        bytes.appendMember(CodingKeys.hasReadEvents) { $0.append(contentsOf: (hasReadEvents ? "true" : "false").utf8) }
+        bytes.appendMember(CodingKeys.keys) { bytes in
+            bytes.append(UInt8(ascii: "["))
+            for (position, key) in keys.enumerated() {
+                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+                key.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
         }
-        bytes.append(UInt8(ascii: "]"))
         if let legacyCursor {
-            bytes.append(contentsOf: #","legacy_cursor":"#.utf8)
-            legacyCursor.appendJSON(to: &bytes)
+            bytes.appendMember(CodingKeys.legacyCursor) { legacyCursor.appendJSON(to: &$0) }
         }
         bytes.append(UInt8(ascii: "}"))
         return bytes
@@ -121,11 +121,11 @@ extension AlertKey {
     /// `{"epoch":…,"event_id":…,"generation":…,"subject":…,"transition":…}`, nil members left out.
     fileprivate func appendJSON(to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
-        bytes.appendMember("epoch", number: epoch.map(UInt64.init))
-        bytes.appendMember("event_id", number: eventID)
-        bytes.appendMember("generation", string: generation)
-        bytes.appendMember("subject", string: subject)
-        bytes.appendMember("transition", string: transition.rawValue)
+        bytes.appendMember(CodingKeys.epoch, number: epoch.map(UInt64.init))
+        bytes.appendMember(CodingKeys.eventID, number: eventID)
+        bytes.appendMember(CodingKeys.generation, string: generation)
+        bytes.appendMember(CodingKeys.subject, string: subject)
+        bytes.appendMember(CodingKeys.transition, string: transition.rawValue)
         bytes.append(UInt8(ascii: "}"))
     }
 }
@@ -134,32 +134,33 @@ extension EventCursor {
     /// `{"epoch":…,"generation":…,"since":…}`, nil members left out.
     fileprivate func appendJSON(to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "{"))
-        bytes.appendMember("epoch", number: epoch.map(UInt64.init))
-        bytes.appendMember("generation", string: generation)
-        bytes.appendMember("since", number: since)
+        bytes.appendMember(CodingKeys.epoch, number: epoch.map(UInt64.init))
+        bytes.appendMember(CodingKeys.generation, string: generation)
+        bytes.appendMember(CodingKeys.since, number: since)
         bytes.append(UInt8(ascii: "}"))
     }
 }
 
 extension [UInt8] {
     /// `"name":value` inside an object this buffer has opened, after a comma unless it is the first member;
-    /// nothing when `value` is nil. `name` is one of the record's own keys, which need no escaping.
-    fileprivate mutating func appendMember(_ name: StaticString, number value: UInt64?) {
+    /// nothing when `value` is nil. The name is the member's `CodingKey`, the one the decoder reads, and
+    /// needs no escaping.
+    fileprivate mutating func appendMember(_ name: some CodingKey, number value: UInt64?) {
         guard let value else { return }
-        appendName(name)
-        append(contentsOf: String(value).utf8)
+        appendMember(name) { $0.append(contentsOf: String(value).utf8) }
     }
 
-    fileprivate mutating func appendMember(_ name: StaticString, string value: String?) {
+    fileprivate mutating func appendMember(_ name: some CodingKey, string value: String?) {
         guard let value else { return }
-        appendName(name)
-        JSONString.append(value, to: &self)
+        appendMember(name) { JSONString.append(value, to: &$0) }
     }
 
-    private mutating func appendName(_ name: StaticString) {
+    /// The member's value is what `value` appends.
+    fileprivate mutating func appendMember(_ name: some CodingKey, value: (inout [UInt8]) -> Void) {
         if last != UInt8(ascii: "{") { append(UInt8(ascii: ",")) }
         append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { append(contentsOf: $0) }
+        append(contentsOf: name.stringValue.utf8)
         append(contentsOf: #"":"#.utf8)
+        value(&self)
     }
 }

@@ -13,4 +13,11 @@ package struct EventCursor: Sendable, Equatable, Decodable {
         self.generation = generation
         self.epoch = epoch
     }
+
+    /// Named here so that `AlertRecord.json` writes the members under the names this decodes.
+    enum CodingKeys: String, CodingKey {
+        case since
+        case generation
+        case epoch
+    }
 }
