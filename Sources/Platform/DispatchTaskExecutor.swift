@@ -9,17 +9,19 @@ import Dispatch
 /// bus call would wake once a second while idle. A serial queue's workers are not monitored (they are
 /// "overcommit" threads, created on demand and retired when idle), so with this executor idle stays idle.
 package final class DispatchTaskExecutor: TaskExecutor {
-    private let queue: DispatchQueue
     private let key = DispatchSpecificKey<Void>()
+    /// The jobs, each with the executor it runs on: this one, unowned, which is safe because a task holds a
+    /// reference to its preferred executor until it ends (`Task(executorPreference:)` takes one).
+    private let jobs: DispatchInbox<(job: UnownedJob, executor: UnownedTaskExecutor)>
 
     package init(label: String) {
-        queue = DispatchQueue(label: label)
+        let queue = DispatchQueue(label: label)
         queue.setSpecific(key: key, value: ())
+        jobs = DispatchInbox(queue: queue) { $0.job.runSynchronously(on: $0.executor) }
     }
 
     package func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        jobs.post((UnownedJob(job), asUnownedTaskExecutor()))
     }
 
     /// Whether the caller runs on this executor's queue (tests check where a task's steps ran).

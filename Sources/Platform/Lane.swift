@@ -9,21 +9,21 @@ import Dispatch
 package final class Lane: Sendable {
     /// `aiden.phone.http`: the name the lane's thread carries in a stack trace.
     package let name: String
-    private let queue: DispatchQueue
+    private let work: DispatchInbox<@Sendable () -> Void>
 
     package init(_ name: String) {
         self.name = name
-        queue = DispatchQueue(label: name)
+        work = DispatchInbox(queue: DispatchQueue(label: name)) { $0() }
     }
 
     /// Runs `work` on the lane after everything handed to it before; returns at once.
     package func run(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        self.work.post(work)
     }
 
     /// Waits until everything handed to the lane before has run (shutdown, tests). Never from the lane's own work.
     package func drain() {
-        queue.sync {}
+        work.waitUntilRun()
     }
 
     /// The same, waiting at most `limit`: a writer that never finishes (a reader that never reads) must not hold
@@ -31,7 +31,7 @@ package final class Lane: Sendable {
     @discardableResult
     package func drain(within limit: Duration) -> Bool {
         let done = DispatchSemaphore(value: 0)
-        queue.async { done.signal() }
+        run { done.signal() }
         let (seconds, attoseconds) = max(limit, .zero).components
         // Whole nanoseconds, saturating: a limit past what Dispatch counts waits as long as it can.
         let (whole, overflow) = Int(clamping: seconds).multipliedReportingOverflow(by: 1_000_000_000)

@@ -8,6 +8,8 @@ import Synchronization
 /// never stops: `DispatchTaskExecutor`).
 package final class SerialRuntime: Runtime {
     private let queue: DispatchQueue
+    /// Where `enqueue` hands work to `queue`.
+    private let work: DispatchInbox<@Sendable () -> Void>
     /// Set on `queue` only, so work can tell whether it runs there (`isOnExecutor`).
     private let executorKey = DispatchSpecificKey<Bool>()
     /// Where `spawn`'s tasks, and the child tasks they start, run.
@@ -19,6 +21,7 @@ package final class SerialRuntime: Runtime {
     package init(label: String) {
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: executorKey, value: true)
+        work = DispatchInbox(queue: queue) { $0() }
         asyncExecutor = DispatchTaskExecutor(label: label + ".async")
     }
 
@@ -27,22 +30,29 @@ package final class SerialRuntime: Runtime {
     package func wallNow() -> Date { Date() }
 
     package func enqueue(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+        self.work.post(work)
     }
 
     package var isOnExecutor: Bool { DispatchQueue.getSpecific(key: executorKey) == true }
 
     package func perform<Value: Sendable>(_ work: @Sendable () -> Value) -> Value {
         dispatchPrecondition(condition: .notOnQueue(queue))
+        self.work.waitUntilRun()
         return queue.sync(execute: work)
     }
 
     @discardableResult
     package func schedule(at deadline: Duration, _ work: @escaping @Sendable () -> Void) -> any ScheduledWork {
-        let item = DispatchWorkItem(block: work)
-        let delay = max(.zero, deadline - monotonicNow())
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay)), execute: item)
-        return DispatchScheduledWork(item: item)
+        let scheduled = DispatchScheduledWork(item: DispatchWorkItem(block: work))
+        let delay = deadline - monotonicNow()
+        if delay <= .zero {
+            // Due now: after what was handed over before, as `enqueue` runs it. `asyncAfter` would put it on the
+            // queue at once, ahead of the inbox's next batch.
+            enqueue { scheduled.runUnlessCancelled() }
+        } else {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(delay)), execute: scheduled.item)
+        }
+        return scheduled
     }
 
     package func spawn(_ work: @escaping @Sendable () async -> Void) {
@@ -60,7 +70,7 @@ package final class SerialRuntime: Runtime {
             return true
         }
         guard let sendProbe else { return false }
-        if sendProbe { queue.async { [self] in probeSentAt.withLock { $0 = nil } } }
+        if sendProbe { enqueue { [self] in probeSentAt.withLock { $0 = nil } } }
         return true
     }
 
@@ -78,4 +88,8 @@ private struct DispatchScheduledWork: ScheduledWork, @unchecked Sendable {
     let item: DispatchWorkItem
 
     func cancel() { item.cancel() }
+
+    func runUnlessCancelled() {
+        if !item.isCancelled { item.perform() }
+    }
 }

@@ -31,6 +31,20 @@ import Testing
         #expect(seen.withLock { $0 } == ["early", "late"])
     }
 
+    /// A timer already due when the executor's own work schedules it runs after the work that work handed over
+    /// before it, as `enqueue` would; one cancelled before its turn does not run.
+    @Test func aTimerAlreadyDueRunsAfterWorkHandedOverBeforeIt() {
+        let runtime = SerialRuntime(label: "test.due")
+        let seen = Mutex<[String]>([])
+        runtime.enqueue {
+            runtime.enqueue { seen.withLock { $0.append("handed over") } }
+            runtime.schedule(at: runtime.monotonicNow()) { seen.withLock { $0.append("due") } }
+            runtime.schedule(at: .zero) { seen.withLock { $0.append("cancelled") } }.cancel()
+        }
+        for _ in 0..<3 { _ = runtime.perform { 0 } }
+        #expect(seen.withLock { $0 } == ["handed over", "due"])
+    }
+
     /// A job that never ends makes the executor unresponsive once a probe has waited past the limit;
     /// when it ends, the executor is responsive again.
     @Test func theProbeNoticesAWedgedExecutor() {
