@@ -18,7 +18,8 @@ let bindNow: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now
 
 // A daemon's release link (docs/architecture.md, "Memory"). The functions the ready daemon runs
 // (link/<daemon>.hot, written by scripts/hot-functions) go side by side at the start of its code, so its
-// resident code is one region instead of pages spread over the whole binary; lld places them by name.
+// resident code is one region instead of pages spread over the whole binary; lld places them by name, and
+// link/local-helpers.ld puts the functions that have no name (`.L…`) just before them.
 // With `bindNow` (and the units' LD_BIND_NOW=1 for the libraries' own calls): no lazy binding reads the symbol
 // tables after the trim.
 func daemonLink(_ daemon: String) -> [LinkerSetting] {
@@ -28,6 +29,7 @@ func daemonLink(_ daemon: String) -> [LinkerSetting] {
                 "-use-ld=lld",
                 "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/link/\(daemon).hot",
                 "-Xlinker", "--no-warn-symbol-ordering",
+                "-Xlinker", "--script=\(Context.packageDirectory)/link/local-helpers.ld",
             ], .when(configuration: .release))
     ] + bindNow
 }
