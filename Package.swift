@@ -19,7 +19,8 @@ let bindNow: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "now
 // A daemon's release link (docs/architecture.md, "Memory"). The functions the ready daemon runs
 // (link/<daemon>.hot, written by scripts/hot-functions) go side by side at the start of its code, so its
 // resident code is one region instead of pages spread over the whole binary; lld places them by name, and
-// link/local-helpers.ld puts the functions that have no name (`.L…`) just before them.
+// link/local-helpers.ld puts just before them what no list can place: functions without a name (`.L…`) and
+// every object's copies of the small helpers emitted into each (`…TA`, `…Tm`, `…WO?`, `…Wl`, `…Ma`).
 // With `bindNow` (and the units' LD_BIND_NOW=1 for the libraries' own calls): no lazy binding reads the symbol
 // tables after the trim.
 func daemonLink(_ daemon: String) -> [LinkerSetting] {
