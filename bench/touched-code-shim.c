@@ -5,6 +5,7 @@
  * cached, maps nothing the daemon did not touch itself. For measuring only: every later fault is a read. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,10 +13,13 @@
 #include <unistd.h>
 
 static char program[4096];
+static int (*real_madvise)(void *, size_t, int);
 
 __attribute__((constructor)) static void no_readahead(void) {
+    /* Resolved here, while the process has one thread, not on the first call from any thread. */
+    real_madvise = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "madvise");
     ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
-    if (length <= 0) {
+    if (length <= 0 || real_madvise == NULL) {
         program[0] = 0;
         return;
     }
@@ -29,18 +33,19 @@ __attribute__((constructor)) static void no_readahead(void) {
         unsigned long start, end;
         char path[4096] = "";
         if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %4095s", &start, &end, path) >= 2 && strcmp(path, program) == 0) {
-            madvise((void *)start, end - start, MADV_RANDOM);
+            real_madvise((void *)start, end - start, MADV_RANDOM);
         }
     }
     fclose(maps);
 }
 
 int madvise(void *address, size_t length, int advice) {
-    static int (*real_madvise)(void *, size_t, int);
     if (real_madvise == NULL) {
-        real_madvise = (int (*)(void *, size_t, int))dlsym(RTLD_NEXT, "madvise");
+        errno = ENOSYS;
+        return -1;
     }
     int result = real_madvise(address, length, advice);
+    int saved = errno;
     if (advice == MADV_DONTNEED && program[0] != 0) {
         int descriptor = open(program, O_RDONLY | O_CLOEXEC);
         if (descriptor >= 0) {
@@ -48,5 +53,6 @@ int madvise(void *address, size_t length, int advice) {
             close(descriptor);
         }
     }
+    errno = saved;
     return result;
 }
