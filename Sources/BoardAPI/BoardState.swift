@@ -36,7 +36,7 @@ package struct BoardState: Sendable {
         if let cached = encodedSnapshots[snapshot.requestID], cached.revision == snapshot.revision {
             return cached.body
         }
-        let body = JSONBody.ok([.liveActivity: snapshot])
+        let body = JSONBody.liveActivity(snapshot)
         encodedSnapshots[snapshot.requestID] = (snapshot.revision, body)
         return body
     }
@@ -57,7 +57,7 @@ package struct BoardState: Sendable {
             let choice = CurrentChoice(
                 requestID: snapshot.requestID, revision: snapshot.revision, others: selection.others)
             let body =
-                kept[choice] ?? encodedCurrent[choice] ?? CurrentSnapshot.body(snapshot, others: selection.others)
+                kept[choice] ?? encodedCurrent[choice] ?? JSONBody.liveActivity(snapshot, others: selection.others)
             kept[choice] = body
             return PublishedCurrent.Answer(choice: choice, body: body)
         }

@@ -37,6 +37,26 @@ package enum JSONBody {
         encode(StatusEnvelope(status: "ok", fields: members))
     }
 
+    /// `{"live_activity":{…},"status":"ok"}` for `snapshot`, and `/api/live-activity/current`'s with `others` among
+    /// the snapshot's members: what `ok([.liveActivity: snapshot])` encodes, written by hand
+    /// (`TaskSnapshot.appendJSON`), since one is encoded for every change before its Wake leaves.
+    package static func liveActivity(_ snapshot: TaskSnapshot, others: OtherTasks? = nil) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(1_024)
+        body += liveActivityOpening
+        do {
+            try snapshot.appendJSON(to: &body, others: others)
+        } catch {
+            return JSONError(status: 500, code: "internal", message: "could not encode the answer: \(error)").body
+        }
+        body += okClosing
+        return body
+    }
+
+    /// `{"live_activity":` and `,"status":"ok"}`: the envelope's members in sorted order.
+    private static let liveActivityOpening = Array(#"{"\#(EnvelopeKey.liveActivity.rawValue)":"#.utf8)
+    private static let okClosing = Array(#","\#(EnvelopeKey.status.rawValue)":"ok"}"#.utf8)
+
     /// `{"status":"not_found"}`.
     package static let notFound: [UInt8] = Array(#"{"status":"not_found"}"#.utf8)
 

@@ -53,7 +53,7 @@ package final class PublishedBoard: Sendable {
     /// The answer body of `snapshot`, from this publication or (never for a published task) encoded now.
     func liveActivityBody(_ snapshot: TaskSnapshot) -> [UInt8] {
         if let encoded = bodies[snapshot.requestID], encoded.revision == snapshot.revision { return encoded.body }
-        return JSONBody.ok([.liveActivity: snapshot])
+        return JSONBody.liveActivity(snapshot)
     }
 
     /// `/api/live-activity/current`'s body for `phone`: the one encoded at publication, unless an ended task's
@@ -69,6 +69,6 @@ package final class PublishedBoard: Sendable {
         }
         let selection = store.selection(forPhone: phone, now: now, instant: instant, retention: retention)
         guard let snapshot = selection.current else { return (JSONBody.notFound, false) }
-        return (CurrentSnapshot.body(snapshot, others: selection.others), false)
+        return (JSONBody.liveActivity(snapshot, others: selection.others), false)
     }
 }

@@ -53,7 +53,11 @@ package struct TaskStoreEncoder {
         }
         try writeArray(order, into: &out) { entry in
             guard let task = store.snapshots[entry.id] else { return [] }
-            return try Self.piece(of: task, at: entry.id, in: &tasks)
+            return try Self.piece(of: task, at: entry.id, in: &tasks) { task in
+                var bytes: [UInt8] = []
+                try task.appendJSON(to: &bytes)
+                return bytes
+            }
         }
         if tasks.count > order.count { Self.forget(in: &tasks) { store.snapshots[$0] == nil } }
         let ring = store.transitions
@@ -70,12 +74,13 @@ package struct TaskStoreEncoder {
     }
 
     /// The kept bytes of `value`, or (when none are kept for `key`, or they were made from another value) its
-    /// bytes encoded now and kept.
+    /// bytes encoded now (by the encoder, or by `encode`: a task's by hand, `TaskSnapshot.appendJSON`) and kept.
     private static func piece<Key: Hashable, Value: Encodable & Equatable>(
-        of value: Value, at key: Key, in kept: inout [Key: (value: Value, bytes: [UInt8])]
+        of value: Value, at key: Key, in kept: inout [Key: (value: Value, bytes: [UInt8])],
+        encode: (Value) throws -> [UInt8] = { try json($0) }
     ) throws -> [UInt8] {
         if let index = kept.index(forKey: key), kept.values[index].value == value { return kept.values[index].bytes }
-        let bytes = try json(value)
+        let bytes = try encode(value)
         kept[key] = (value, bytes)
         return bytes
     }

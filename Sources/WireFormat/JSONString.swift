@@ -1,5 +1,7 @@
-/// JSON string literals (RFC 8259 §7), written by hand where a body is built without an encoder:
-/// the board's error bodies, the phone's app-state body and alert record, aidenctl's own error objects.
+/// JSON string literals (RFC 8259 §7), written by hand where a body is built without an encoder: the board's
+/// error bodies and task snapshots, the phone's app-state body and alert record, aidenctl's own error objects.
+/// Spelled as `JSONEncoder` spells them (`\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u001b`,
+/// `/` as it is), so what is written by hand and what the encoder writes are the same bytes.
 package enum JSONString {
     /// `value` between quotes, with `"`, `\` and control characters escaped.
     package static func quote(_ value: String) -> String {
@@ -17,6 +19,8 @@ package enum JSONString {
             let escaped: UInt8? =
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): byte
+                case 0x08: UInt8(ascii: "b")
+                case 0x0C: UInt8(ascii: "f")
                 case UInt8(ascii: "\n"): UInt8(ascii: "n")
                 case UInt8(ascii: "\r"): UInt8(ascii: "r")
                 case UInt8(ascii: "\t"): UInt8(ascii: "t")
