@@ -166,9 +166,7 @@ package enum BoardDaemon {
         // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`). Before READY=1, so
         // that what the board runs once it is ready (a first task, say) stays resident, as it is what it runs.
         let trimmed = ResidentSet.trim()
-        logger.debug(
-            "resident set after start-up: \(trimmed.dropped / 1_024) KiB of read-only mappings dropped, "
-                + "\(trimmed.reclaimed / 1_024) KiB of file pages reclaimed from writable ones")
+        logger.debug("resident set: \(trimmed / 1_024) KiB of read-only mappings trimmed after start-up")
         Systemd.notify("READY=1\nSTATUS=serving \(where_)")
         // From here on the status says what the board is doing (systemctl status aiden-board).
         engine.reportStatus { Systemd.notifyStatus($0) }

@@ -218,9 +218,7 @@ package enum PhoneDaemon {
         // Start-up's code is not run again: its pages leave the resident set (`ResidentSet`). Before READY=1, so
         // that what the phone runs once it is ready (its first fetch, say) stays resident, as it is what it runs.
         let trimmed = ResidentSet.trim()
-        logger.debug(
-            "resident set after start-up: \(trimmed.dropped / 1_024) KiB of read-only mappings dropped, "
-                + "\(trimmed.reclaimed / 1_024) KiB of file pages reclaimed from writable ones")
+        logger.debug("resident set: \(trimmed / 1_024) KiB of read-only mappings trimmed after start-up")
         Systemd.notify("READY=1\nSTATUS=listening for Wakes via \(wakeSource.facts.transport)")
         client.submit(.started)
         let readingKeys =
