@@ -53,9 +53,9 @@ package struct TaskStoreEncoder {
         }
         try writeArray(order, into: &out) { entry in
             guard let task = store.snapshots[entry.id] else { return [] }
-            return try Self.piece(of: task, at: entry.id, in: &tasks) { task in
+            return try Self.piece(of: task, at: entry.id, in: &tasks) { snapshot in
                 var bytes: [UInt8] = []
-                try task.appendJSON(to: &bytes)
+                try snapshot.appendJSON(to: &bytes)
                 return bytes
             }
         }

@@ -1,7 +1,7 @@
 /// JSON string literals (RFC 8259 §7), written by hand where a body is built without an encoder: the board's
 /// error bodies and task snapshots, the phone's app-state body and alert record, aidenctl's own error objects.
-/// Spelled as `JSONEncoder` spells them (`\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u001b`,
-/// `/` as it is), so what is written by hand and what the encoder writes are the same bytes.
+/// Spelled as the board's encoder (`LiveActivityJSON.makeEncoder()`) spells them: `\b`, `\f`, `\n`, `\r`, `\t`, other
+/// control characters as `\u001b`, `/` as it is; so what is written by hand and what it writes are the same bytes.
 package enum JSONString {
     /// `value` between quotes, with `"`, `\` and control characters escaped.
     package static func quote(_ value: String) -> String {
@@ -40,6 +40,17 @@ package enum JSONString {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// An object's members in the order the encoder writes them with `.sortedKeys` (by their UTF-8 bytes), each
+    /// with its `"name":`, for an object written by hand.
+    package static func members<Key: CodingKey>(_ keys: [Key]) -> [(key: Key, prefix: [UInt8])] {
+        keys.sorted { $0.stringValue.utf8.lexicographicallyPrecedes($1.stringValue.utf8) }.map { key in
+            var prefix: [UInt8] = []
+            append(key.stringValue, to: &prefix)
+            prefix.append(UInt8(ascii: ":"))
+            return (key, prefix)
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

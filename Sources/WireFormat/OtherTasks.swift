@@ -10,9 +10,26 @@ package struct OtherTasks: Sendable, Hashable, Codable {
         self.waiting = waiting
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case active
         case waiting
+    }
+
+    private static let members = JSONString.members(CodingKeys.allCases)
+
+    /// Appends `{"active":N,"waiting":M}` to `out` as the encoder writes it, for a body written by hand
+    /// (`TaskSnapshot.appendJSON`); the switch makes a new member a compile error until it is written.
+    package func appendJSON(to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        for (index, (key, prefix)) in Self.members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out += prefix
+            switch key {
+            case .active: out += String(active).utf8
+            case .waiting: out += String(waiting).utf8
+            }
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// A missing, malformed or negative count reads as 0: the line is a hint, not a promise.

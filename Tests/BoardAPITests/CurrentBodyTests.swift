@@ -12,8 +12,8 @@ import WireFormat
 @Suite struct CurrentBodyTests {
     static let phones = ["", "p1", "p2", "p3"]
 
-    /// The reference, built without the hand-written body (`JSONBody.liveActivity`): the snapshot's own JSON as a value, `others` added as a
-    /// member, the envelope around it, encoded with the board's encoder (sorted keys).
+    /// The reference, built without the body written by hand (`JSONBody.liveActivity`): the snapshot's own JSON as
+    /// a value, `others` added as a member, the envelope around it, encoded with the board's encoder (sorted keys).
     static func freshBody(_ store: TaskStore, phone: String, now: Date, retention: Duration) throws -> [UInt8] {
         let selection = store.selection(forPhone: phone, now: now, retention: retention)
         guard let snapshot = selection.current else { return Array(#"{"status":"not_found"}"#.utf8) }
