@@ -64,8 +64,9 @@ extension BoardConfiguration {
         String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
     }
 
-    /// A TOML basic string: JSON's escapes (`\"`, `\\`, `\n`, `\u001b`) are TOML's too.
-    static func string(_ text: String) -> String { JSONString.quote(text) }
+    /// A TOML basic string: JSON's escapes (`\"`, `\\`, `\n`, `\u001b`) are TOML's too, and TOML escapes DEL as well,
+    /// which JSON leaves as it is (a raw one is not TOML, and the file would not parse back).
+    static func string(_ text: String) -> String { JSONString.quote(text).replacing("\u{7F}", with: "\\u007f") }
 
     static func array(_ items: [String]) -> String { "[" + items.map(string).joined(separator: ", ") + "]" }
 
